@@ -1,0 +1,191 @@
+"""RepoIndex: files, their module names, encodings and line endings.
+
+Module names follow Python's import system under each configured root: regular
+packages (`__init__.py`), PEP 420 namespace packages (any directory), src layouts and
+several roots. Text is read lazily and cached: most files are only ever scanned.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from migrate.index.files import list_repo_files
+
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+@dataclass
+class FileInfo:
+    path: str  # repo-relative, posix
+    mode: int  # git-style: 0o100644, 0o100755, 0o120000
+    module: str | None = None  # dotted name if importable under a root
+    root: str | None = None
+
+    @property
+    def is_symlink(self) -> bool:
+        return self.mode == 0o120000
+
+    @property
+    def is_python(self) -> bool:
+        return self.path.endswith(".py") and not self.is_symlink
+
+    @property
+    def is_package_init(self) -> bool:
+        return self.path.endswith("/__init__.py") or self.path == "__init__.py"
+
+
+def detect_encoding(data: bytes) -> str:
+    """PEP 263 for Python sources, BOM-aware; utf-8 otherwise."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return "utf-8-sig"
+    for line in data.splitlines()[:2]:
+        m = CODING.match(line)
+        if m:
+            return m.group(1).decode("ascii").lower()
+    return "utf-8"
+
+
+def detect_newline(data: bytes) -> str:
+    """The file's dominant line ending (`\\n` when it has none)."""
+    crlf = data.count(b"\r\n")
+    lf = data.count(b"\n") - crlf
+    return "\r\n" if crlf > lf else "\n"
+
+
+def module_name(path: str, root: str) -> str | None:
+    """Dotted module name of `path` under import root `root`, or None."""
+    if not path.endswith(".py"):
+        return None
+    if root not in (".", ""):
+        prefix = root.rstrip("/") + "/"
+        if not path.startswith(prefix):
+            return None
+        path = path[len(prefix) :]
+    parts = path[:-3].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    if not parts or not all(IDENT.match(p) for p in parts):
+        return None
+    return ".".join(parts)
+
+
+def _git_mode(p: Path) -> int:
+    st = p.lstat()
+    if stat.S_ISLNK(st.st_mode):
+        return 0o120000
+    return 0o100755 if st.st_mode & 0o111 else 0o100644
+
+
+@dataclass
+class RepoIndex:
+    root: Path
+    roots: tuple[str, ...]
+    files: dict[str, FileInfo]
+    modules: dict[str, str] = field(default_factory=dict)  # dotted -> path
+    _text: dict[str, str] = field(default_factory=dict, repr=False)
+    _bytes: dict[str, bytes] = field(default_factory=dict, repr=False)
+
+    # -- content -------------------------------------------------------------
+    def read_bytes(self, path: str) -> bytes:
+        if path not in self._bytes:
+            p = self.root / path
+            self._bytes[path] = os.readlink(p).encode() if p.is_symlink() else p.read_bytes()
+        return self._bytes[path]
+
+    def encoding(self, path: str) -> str:
+        return detect_encoding(self.read_bytes(path)) if path.endswith(".py") else "utf-8"
+
+    def newline(self, path: str) -> str:
+        return detect_newline(self.read_bytes(path))
+
+    def text(self, path: str) -> str | None:
+        """Decoded text with line endings untouched, or None for binary/undecodable files."""
+        if path not in self._text:
+            data = self.read_bytes(path)
+            if b"\0" in data[:8192]:
+                self._text[path] = None
+            else:
+                try:
+                    self._text[path] = data.decode(self.encoding(path))
+                except (UnicodeDecodeError, LookupError):
+                    self._text[path] = None
+        return self._text[path]
+
+    # -- modules -------------------------------------------------------------
+    @cached_property
+    def packages(self) -> set[str]:
+        """Every importable package: regular ones and namespace directories holding modules."""
+        pkgs: set[str] = set()
+        for name in self.modules:
+            parts = name.split(".")
+            for i in range(1, len(parts)):
+                pkgs.add(".".join(parts[:i]))
+        for name, path in self.modules.items():
+            if path.endswith("__init__.py"):
+                pkgs.add(name)
+        return pkgs
+
+    def is_package(self, name: str) -> bool:
+        return name in self.packages
+
+    def exists(self, name: str) -> bool:
+        return name in self.modules or name in self.packages
+
+    def path_of(self, name: str) -> str | None:
+        return self.modules.get(name)
+
+    def package_dir(self, name: str) -> str | None:
+        """Repo-relative directory of a package (regular or namespace)."""
+        if name in self.modules and self.modules[name].endswith("__init__.py"):
+            return self.modules[name].rsplit("/", 1)[0] if "/" in self.modules[name] else "."
+        for root in self.roots:
+            cand = name.replace(".", "/")
+            d = cand if root in (".", "") else f"{root}/{cand}"
+            prefix = d + "/"
+            if any(p.startswith(prefix) for p in self.files):
+                return d
+        return None
+
+    def module_of(self, path: str) -> str | None:
+        info = self.files.get(path)
+        return info.module if info else None
+
+    def submodules(self, package: str) -> list[str]:
+        """Every module strictly inside `package` (recursive), sorted."""
+        prefix = package + "."
+        return sorted(m for m in self.modules if m.startswith(prefix))
+
+    def files_under(self, directory: str) -> list[str]:
+        prefix = directory.rstrip("/") + "/"
+        return sorted(p for p in self.files if p.startswith(prefix))
+
+    def python_files(self) -> list[str]:
+        return sorted(p for p, f in self.files.items() if f.is_python)
+
+
+def build_index(root: str | Path, roots: tuple[str, ...] | list[str] = (".",)) -> RepoIndex:
+    """Index the repository at `root` with import roots `roots` (repo-relative)."""
+    root = Path(root).resolve()
+    roots = tuple(r.rstrip("/") or "." for r in roots)
+    files: dict[str, FileInfo] = {}
+    modules: dict[str, str] = {}
+    # Longest root first, so that with roots [".", "python"] a file under python/
+    # is named relative to python/.
+    ordered = sorted(roots, key=lambda r: (r in (".", ""), -len(r)))
+    for path in list_repo_files(root):
+        info = FileInfo(path=path, mode=_git_mode(root / path))
+        if info.is_python:
+            for r in ordered:
+                name = module_name(path, r)
+                if name is not None:
+                    info.module, info.root = name, r
+                    modules.setdefault(name, path)
+                    break
+        files[path] = info
+    return RepoIndex(root=root, roots=roots, files=files, modules=modules)

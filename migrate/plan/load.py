@@ -1,0 +1,289 @@
+"""Load a plan file into a `Plan`, keeping the line and column of every value.
+
+Structural errors (unknown keys, wrong types, malformed names) are all collected in one
+pass; semantic checks against the repository live in `validate.py`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError
+
+from migrate.errors import Diagnostic, MigrateError, Pos
+from migrate.plan.model import Move, OpIdRename, Plan, Split, SplitOutput
+
+TOP_KEYS = {"version", "roots", "moves", "op_ids", "splits", "groups", "delete", "keep_prose"}
+DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_]*$")
+OP_ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+GROUP = re.compile(r"^[a-z_][a-z0-9_]*$")
+
+
+class _Reader:
+    """Walks the YAML tree, recording positioned errors instead of raising."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.errors: list[Diagnostic] = []
+
+    def key_pos(self, node, key) -> Pos:
+        try:
+            line, col = node.lc.key(key)
+            return Pos(self.file, line + 1, col + 1)
+        except (AttributeError, KeyError, TypeError):
+            return self.node_pos(node)
+
+    def value_pos(self, node, key) -> Pos:
+        try:
+            line, col = node.lc.value(key)
+            return Pos(self.file, line + 1, col + 1)
+        except (AttributeError, KeyError, TypeError):
+            return self.key_pos(node, key)
+
+    def item_pos(self, seq, i) -> Pos:
+        try:
+            line, col = seq.lc.item(i)
+            return Pos(self.file, line + 1, col + 1)
+        except (AttributeError, KeyError, TypeError, IndexError):
+            return self.node_pos(seq)
+
+    def node_pos(self, node) -> Pos:
+        lc = getattr(node, "lc", None)
+        if lc is not None and lc.line is not None:
+            return Pos(self.file, lc.line + 1, lc.col + 1)
+        return Pos(self.file, 1, 1)
+
+    def error(self, pos: Pos, message: str) -> None:
+        self.errors.append(Diagnostic(pos, message))
+
+    def mapping(self, node, where: str, pos: Pos, allowed: set[str]) -> CommentedMap | None:
+        if not isinstance(node, CommentedMap):
+            self.error(pos, f"{where} must be a mapping")
+            return None
+        for key in node:
+            if key not in allowed:
+                hint = _closest(str(key), allowed)
+                self.error(
+                    self.key_pos(node, key),
+                    f"unknown key {key!r} in {where}" + (f" (did you mean {hint!r}?)" if hint else ""),
+                )
+        return node
+
+    def seq(self, node, key, where: str) -> CommentedSeq | list:
+        value = node.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, CommentedSeq):
+            self.error(self.value_pos(node, key), f"{where} must be a list")
+            return []
+        return value
+
+    def string(self, node, key, where: str, pattern: re.Pattern | None = None, what: str = ""):
+        if key not in node:
+            self.error(self.node_pos(node), f"{where} is missing {key!r}")
+            return None
+        value = node[key]
+        pos = self.value_pos(node, key)
+        if not isinstance(value, str) or not value.strip():
+            self.error(pos, f"{where}.{key} must be a non-empty string")
+            return None
+        if pattern is not None and not pattern.match(value):
+            self.error(pos, f"{where}.{key} {value!r} is not {what}")
+            return None
+        return value
+
+
+def _closest(word: str, candidates) -> str | None:
+    import difflib
+
+    match = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
+    return match[0] if match else None
+
+
+def _name_kind(value: str) -> str:
+    if "/" in value:
+        return "path"
+    if ":" in value:
+        return "symbol"
+    return "dotted"
+
+
+def _check_name(r: _Reader, value: str, pos: Pos, field: str) -> bool:
+    kind = _name_kind(value)
+    if kind == "path":
+        if value.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", value):
+            r.error(pos, f"{field} {value!r} is an absolute path; paths are repo-relative")
+            return False
+        if ".." in Path(value).parts:
+            r.error(pos, f"{field} {value!r} leaves the repository")
+            return False
+        return True
+    if kind == "symbol":
+        if not SYMBOL.match(value) or not DOTTED.match(value.split(":")[0]):
+            r.error(pos, f"{field} {value!r} is not a `module:name` symbol reference")
+            return False
+        return True
+    if not DOTTED.match(value):
+        r.error(pos, f"{field} {value!r} is not a dotted module name or a path with '/'")
+        return False
+    return True
+
+
+def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
+    """Parse plan text into a `Plan` of its well-formed entries plus every structural error.
+
+    Malformed entries are dropped from the plan and reported, so that `validate_plan`
+    can still check the rest and the user sees every mistake in one run.
+    """
+    r = _Reader(file)
+    yaml = YAML(typ="rt")
+    try:
+        doc = yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        pos = Pos(file, mark.line + 1, mark.column + 1) if mark else Pos(file, 1, 1)
+        raise MigrateError(Diagnostic(pos, f"invalid YAML: {exc.problem or exc}")) from None
+    if doc is None:
+        raise MigrateError(Diagnostic(Pos(file, 1, 1), "plan is empty"))
+    top = r.mapping(doc, "plan", Pos(file, 1, 1), TOP_KEYS)
+    if top is None:
+        raise MigrateError(r.errors)
+
+    version = top.get("version")
+    if version != 1:
+        pos = r.value_pos(top, "version") if "version" in top else Pos(file, 1, 1)
+        r.error(pos, f"version must be 1 (got {version!r})")
+
+    roots = []
+    for i, root in enumerate(r.seq(top, "roots", "roots")):
+        pos = r.item_pos(top["roots"], i)
+        if not isinstance(root, str):
+            r.error(pos, "roots entries must be strings")
+        elif root.startswith("/") or ".." in Path(root).parts:
+            r.error(pos, f"root {root!r} leaves the repository")
+        else:
+            roots.append(root.rstrip("/") or ".")
+
+    moves = []
+    for i, item in enumerate(r.seq(top, "moves", "moves")):
+        pos = r.item_pos(top["moves"], i)
+        m = r.mapping(item, f"moves[{i}]", pos, {"from", "to"})
+        if m is None:
+            continue
+        src = r.string(m, "from", f"moves[{i}]")
+        dst = r.string(m, "to", f"moves[{i}]")
+        if src is None or dst is None:
+            continue
+        sp, dp = r.value_pos(m, "from"), r.value_pos(m, "to")
+        ok = _check_name(r, src, sp, "move source") & _check_name(r, dst, dp, "move target")
+        if ok and _name_kind(src) == "path" and _name_kind(dst) != "path":
+            r.error(dp, f"move target {dst!r} must be a path: the source {src!r} is a path")
+            ok = False
+        if ok and _name_kind(dst) == "symbol":
+            r.error(dp, f"move target {dst!r} must be a module: a symbol moves into a module")
+            ok = False
+        if ok and _name_kind(src) == "dotted" and _name_kind(dst) == "path":
+            r.error(dp, f"move target {dst!r} must be a dotted module name like its source")
+            ok = False
+        if ok:
+            moves.append(Move(src, dst, pos, sp, dp))
+
+    op_ids = []
+    for i, item in enumerate(r.seq(top, "op_ids", "op_ids")):
+        pos = r.item_pos(top["op_ids"], i)
+        m = r.mapping(item, f"op_ids[{i}]", pos, {"from", "to"})
+        if m is None:
+            continue
+        src = r.string(m, "from", f"op_ids[{i}]", OP_ID, "an op id like 'group.name'")
+        dst = r.string(m, "to", f"op_ids[{i}]", OP_ID, "an op id like 'group.name'")
+        if src and dst:
+            op_ids.append(OpIdRename(src, dst, pos))
+
+    splits = []
+    for i, item in enumerate(r.seq(top, "splits", "splits")):
+        pos = r.item_pos(top["splits"], i)
+        m = r.mapping(item, f"splits[{i}]", pos, {"file", "into"})
+        if m is None:
+            continue
+        file_ = r.string(m, "file", f"splits[{i}]")
+        if file_:
+            _check_name(r, file_ if "/" in file_ else "./" + file_, r.value_pos(m, "file"), "split file")
+        outputs = []
+        for j, out in enumerate(r.seq(m, "into", f"splits[{i}].into")):
+            opos = r.item_pos(m["into"], j)
+            o = r.mapping(out, f"splits[{i}].into[{j}]", opos, {"path", "take"})
+            if o is None:
+                continue
+            path = r.string(o, "path", f"splits[{i}].into[{j}]")
+            if path:
+                _check_name(r, path if "/" in path else "./" + path, r.value_pos(o, "path"), "split output")
+            take = []
+            for k, t in enumerate(r.seq(o, "take", f"splits[{i}].into[{j}].take")):
+                if not isinstance(t, str) or not t:
+                    r.error(r.item_pos(o["take"], k), "take entries must be test names or patterns")
+                else:
+                    take.append(t)
+            if "take" not in o:
+                r.error(opos, f"splits[{i}].into[{j}] is missing 'take'")
+            if path:
+                outputs.append(SplitOutput(path, tuple(take), opos))
+        if file_ and "into" in m and not outputs:
+            r.error(pos, f"splits[{i}] has no outputs")
+        if file_:
+            splits.append(Split(file_, tuple(outputs), pos))
+
+    groups_add = []
+    if "groups" in top:
+        g = r.mapping(top["groups"], "groups", r.value_pos(top, "groups"), {"add"})
+        if g is not None:
+            for i, name in enumerate(r.seq(g, "add", "groups.add")):
+                gpos = r.item_pos(g["add"], i)
+                if not isinstance(name, str) or not GROUP.match(name):
+                    r.error(gpos, f"group {name!r} must be a lower_snake_case identifier")
+                else:
+                    groups_add.append(name)
+
+    delete, delete_pos = [], []
+    for i, name in enumerate(r.seq(top, "delete", "delete")):
+        dpos = r.item_pos(top["delete"], i)
+        if not isinstance(name, str) or not DOTTED.match(name):
+            r.error(dpos, f"delete entry {name!r} must be a dotted package name")
+        else:
+            delete.append(name)
+            delete_pos.append(dpos)
+
+    keep_prose = []
+    for i, name in enumerate(r.seq(top, "keep_prose", "keep_prose")):
+        if not isinstance(name, str):
+            r.error(r.item_pos(top["keep_prose"], i), "keep_prose entries must be path globs")
+        else:
+            keep_prose.append(name)
+
+    plan = Plan(
+        path=file,
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        version=1,
+        roots=tuple(roots) or (".",),
+        moves=tuple(moves),
+        op_ids=tuple(op_ids),
+        splits=tuple(splits),
+        groups_add=tuple(groups_add),
+        delete=tuple(delete),
+        delete_pos=tuple(delete_pos),
+        keep_prose=tuple(keep_prose),
+    )
+    return plan, r.errors
+
+
+def load_plan(path: str | Path) -> tuple[Plan, list[Diagnostic]]:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise MigrateError(Diagnostic(Pos(str(path)), f"cannot read plan: {exc.strerror}")) from None
+    return parse_plan(text, str(path))

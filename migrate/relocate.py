@@ -1,0 +1,126 @@
+"""The relocation map: answers "where does this old name or path live now?".
+
+Built from a validated plan and the index. Package moves expand to every file of the
+package (Python and data files); a module move nested in a package move overrides it
+for that module (longest prefix wins); path moves carry non-Python files; symbol moves
+send one top-level definition to another module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from migrate.index.repo import RepoIndex, module_name
+from migrate.plan.model import Move, Plan
+
+
+def _prefix_lookup(table: dict[str, str], name: str, sep: str) -> tuple[str, str] | None:
+    """Longest key of `table` equal to `name` or a `sep`-bounded prefix of it."""
+    probe = name
+    while True:
+        if probe in table:
+            return probe, table[probe] + name[len(probe) :]
+        cut = probe.rfind(sep)
+        if cut <= 0:
+            return None
+        probe = probe[:cut]
+
+
+def module_to_path(name: str, root: str, package: bool) -> str:
+    rel = name.replace(".", "/") + ("/__init__.py" if package else ".py")
+    return rel if root in (".", "") else f"{root}/{rel}"
+
+
+@dataclass
+class Relocation:
+    """Resolved moves. Module names are dotted; paths are repo-relative posix."""
+
+    modules: dict[str, str] = field(default_factory=dict)  # module/package prefix -> new
+    symbols: dict[tuple[str, str], str] = field(default_factory=dict)  # (mod, sym) -> new mod
+    files: dict[str, str] = field(default_factory=dict)  # every moved file: old path -> new
+    path_prefixes: dict[str, str] = field(default_factory=dict)  # plan path moves + packages
+    moved_modules: dict[str, str] = field(default_factory=dict)  # every moved module, exact
+
+    def module(self, name: str) -> str | None:
+        """New dotted name for module/package `name` or anything inside it, else None."""
+        hit = _prefix_lookup(self.modules, name, ".")
+        return hit[1] if hit else None
+
+    def dotted(self, name: str) -> str | None:
+        """Relocate a dotted reference that may end in attributes (`pkg.mod.func.attr`).
+
+        Symbol moves win over module moves for `mod.sym[...]`.
+        """
+        parts = name.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            key = (".".join(parts[:i]), parts[i])
+            if key in self.symbols:
+                return ".".join([self.symbols[key], *parts[i:]])
+        return self.module(name)
+
+    def target(self, target: str) -> str | None:
+        """Relocate a `module:attr.path` registry/entry-point target."""
+        if ":" not in target:
+            return self.dotted(target)
+        mod, attr = target.split(":", 1)
+        head = attr.split(".", 1)[0]
+        if (mod, head) in self.symbols:
+            return f"{self.symbols[(mod, head)]}:{attr}"
+        new = self.module(mod)
+        return f"{new}:{attr}" if new else None
+
+    def path(self, path: str) -> str | None:
+        """New location of a repo-relative file or directory path (or a path inside one)."""
+        if path in self.files:
+            return self.files[path]
+        hit = _prefix_lookup(self.path_prefixes, path.rstrip("/"), "/")
+        return hit[1] if hit else None
+
+
+def _root_of(index: RepoIndex, name: str) -> str:
+    """The import root that holds module or package `name`."""
+    path = index.modules.get(name) or index.modules[index.submodules(name)[0]]
+    return index.files[path].root or "."
+
+
+def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
+    """Expand the plan's moves against the index. Assumes `validate_plan` passed."""
+    rel = Relocation()
+    module_moves: list[Move] = []
+    for mv in plan.moves:
+        if mv.is_path:
+            src, dst = mv.src.rstrip("/"), mv.dst.rstrip("/")
+            rel.path_prefixes[src] = dst
+            if src in index.files:
+                rel.files[src] = dst
+            for f in index.files_under(src):
+                rel.files[f] = dst + f[len(src) :]
+        elif mv.is_symbol:
+            mod, sym = mv.src.split(":")
+            rel.symbols[(mod, sym)] = mv.dst
+        else:
+            module_moves.append(mv)
+
+    # Shortest first so nested (longer) moves override the files of enclosing ones.
+    for mv in sorted(module_moves, key=lambda m: len(m.src)):
+        rel.modules[mv.src] = mv.dst
+        if index.is_package(mv.src):
+            src_dir = index.package_dir(mv.src)
+            root = _root_of(index, mv.src)
+            dst_dir = module_to_path(mv.dst, root, package=True).rsplit("/", 1)[0]
+            rel.path_prefixes[src_dir] = dst_dir
+            for f in index.files_under(src_dir):
+                rel.files[f] = dst_dir + f[len(src_dir) :]
+        else:
+            old = index.modules[mv.src]
+            root = index.files[old].root or "."
+            rel.files[old] = module_to_path(mv.dst, root, package=False)
+
+    for old_path, new_path in rel.files.items():
+        info = index.files.get(old_path)
+        if info is not None and info.module:
+            root = info.root or "."
+            new_mod = module_name(new_path, root)
+            if new_mod:
+                rel.moved_modules[info.module] = new_mod
+    return rel
