@@ -60,5 +60,14 @@ def run_cmd(ctx, plan: str, repo: str, dry_run: bool) -> None:
         click.echo(f"  symbol {mod}:{sym} -> {new}")
 
 
+def _register() -> None:
+    from migrate.commands import discover
+
+    for cmd in discover():
+        main.add_command(cmd)
+
+
+_register()
+
 if __name__ == "__main__":
     main()
