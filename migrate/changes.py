@@ -52,8 +52,9 @@ class ChangeSet:
     notes: list = field(default_factory=list)  # Diagnostics: warnings, review items
 
     def edits_for(self, path: str, kinds: tuple[str, ...] = EDIT_KINDS) -> list[Edit]:
-        return sorted((e for e in self.edits if e.path == path and e.kind in kinds),
-                      key=lambda e: e.start)
+        return sorted(
+            (e for e in self.edits if e.path == path and e.kind in kinds), key=lambda e: e.start
+        )
 
     def steps_present(self) -> list[str]:
         present = set()

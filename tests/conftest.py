@@ -27,7 +27,10 @@ os.environ.update(GIT_ENV)
 
 def git(repo: Path, *args: str) -> str:
     return subprocess.run(
-        ["git", *args], cwd=repo, check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        ["git", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
         text=True,
     ).stdout
 

@@ -14,8 +14,7 @@ def _git_ls(args: list[str], cwd: Path, env: dict | None = None) -> list[str]:
         cwd=cwd,
         env=env,
         check=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        capture_output=True,
     ).stdout
     return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 

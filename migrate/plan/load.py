@@ -70,7 +70,8 @@ class _Reader:
                 hint = _closest(str(key), allowed)
                 self.error(
                     self.key_pos(node, key),
-                    f"unknown key {key!r} in {where}" + (f" (did you mean {hint!r}?)" if hint else ""),
+                    f"unknown key {key!r} in {where}"
+                    + (f" (did you mean {hint!r}?)" if hint else ""),
                 )
         return node
 
@@ -212,7 +213,9 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
             continue
         file_ = r.string(m, "file", f"splits[{i}]")
         if file_:
-            _check_name(r, file_ if "/" in file_ else "./" + file_, r.value_pos(m, "file"), "split file")
+            _check_name(
+                r, file_ if "/" in file_ else "./" + file_, r.value_pos(m, "file"), "split file"
+            )
         outputs = []
         for j, out in enumerate(r.seq(m, "into", f"splits[{i}].into")):
             opos = r.item_pos(m["into"], j)
@@ -221,7 +224,9 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
                 continue
             path = r.string(o, "path", f"splits[{i}].into[{j}]")
             if path:
-                _check_name(r, path if "/" in path else "./" + path, r.value_pos(o, "path"), "split output")
+                _check_name(
+                    r, path if "/" in path else "./" + path, r.value_pos(o, "path"), "split output"
+                )
             take = []
             for k, t in enumerate(r.seq(o, "take", f"splits[{i}].into[{j}].take")):
                 if not isinstance(t, str) or not t:
@@ -285,5 +290,7 @@ def load_plan(path: str | Path) -> tuple[Plan, list[Diagnostic]]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise MigrateError(Diagnostic(Pos(str(path)), f"cannot read plan: {exc.strerror}")) from None
+        raise MigrateError(
+            Diagnostic(Pos(str(path)), f"cannot read plan: {exc.strerror}")
+        ) from None
     return parse_plan(text, str(path))

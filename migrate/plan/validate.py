@@ -58,8 +58,13 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
                 err(mv.src_pos, f"move {mv.src!r} -> {mv.dst!r} leaves the repository (symlink)")
                 continue
             if src not in index.files and not index.files_under(src):
-                err(mv.src_pos, f"move source {mv.src} does not exist" + _did_you_mean(
-                    src, {p.rsplit("/", 1)[0] for p in index.files} | set(index.files)))
+                err(
+                    mv.src_pos,
+                    f"move source {mv.src} does not exist"
+                    + _did_you_mean(
+                        src, {p.rsplit("/", 1)[0] for p in index.files} | set(index.files)
+                    ),
+                )
                 continue
             sources_moved.add(src)
             key = mv.dst.rstrip("/")
@@ -67,19 +72,25 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
         elif mv.is_symbol:
             mod, sym = mv.src.split(":")
             if mod not in index.modules:
-                err(mv.src_pos, f"move source module {mod} does not exist" + _did_you_mean(
-                    mod, index.modules))
+                err(
+                    mv.src_pos,
+                    f"move source module {mod} does not exist" + _did_you_mean(mod, index.modules),
+                )
                 continue
             text = index.text(index.modules[mod]) or ""
             try:
                 names = top_level_names(text)
             except SyntaxError as exc:
-                err(Pos(index.modules[mod], exc.lineno or 0, exc.offset or 0),
-                    f"cannot parse {mod}: {exc.msg}")
+                err(
+                    Pos(index.modules[mod], exc.lineno or 0, exc.offset or 0),
+                    f"cannot parse {mod}: {exc.msg}",
+                )
                 continue
             if sym not in names:
-                err(mv.src_pos, f"{sym!r} is not a top-level definition of {mod}"
-                    + _did_you_mean(sym, names))
+                err(
+                    mv.src_pos,
+                    f"{sym!r} is not a top-level definition of {mod}" + _did_you_mean(sym, names),
+                )
                 continue
             key = f"{mv.dst}:{sym}"
             dst_exists = False
@@ -91,8 +102,10 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
                     dst_exists = False
         else:
             if mv.src not in module_names:
-                err(mv.src_pos, f"move source {mv.src} does not exist"
-                    + _did_you_mean(mv.src, module_names))
+                err(
+                    mv.src_pos,
+                    f"move source {mv.src} does not exist" + _did_you_mean(mv.src, module_names),
+                )
                 continue
             if mv.dst == mv.src or mv.dst.startswith(mv.src + "."):
                 err(mv.dst_pos, f"move target {mv.dst} is inside its own source {mv.src}")
@@ -121,8 +134,11 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
     outputs: dict[str, Pos] = {}
     for sp in plan.splits:
         if sp.file not in index.files:
-            err(sp.pos, f"split file {sp.file} does not exist" + _did_you_mean(
-                sp.file, [p for p in index.files if p.endswith(".py")]))
+            err(
+                sp.pos,
+                f"split file {sp.file} does not exist"
+                + _did_you_mean(sp.file, [p for p in index.files if p.endswith(".py")]),
+            )
         for out in sp.into:
             if out.path in outputs:
                 err(out.pos, f"split output {out.path} used twice")
@@ -130,7 +146,7 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
                 err(out.pos, f"split output {out.path} already exists")
             outputs[out.path] = out.pos
 
-    for name, pos in zip(plan.delete, plan.delete_pos):
+    for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
         if not index.is_package(name):
             err(pos, f"delete target {name} is not a package" + _did_you_mean(name, index.packages))
     if not errors and plan.delete:
@@ -149,11 +165,18 @@ def _check_file_collisions(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
     moved = set(rel.files)
     for new, olds in sorted(by_target.items()):
         if len(olds) > 1:
-            out.append(Diagnostic(Pos(plan.path, 1, 1),
-                                  f"{len(olds)} files would move to {new}: {', '.join(olds)}"))
+            out.append(
+                Diagnostic(
+                    Pos(plan.path, 1, 1),
+                    f"{len(olds)} files would move to {new}: {', '.join(olds)}",
+                )
+            )
         elif new in index.files and new not in moved:
-            out.append(Diagnostic(_move_pos_for(plan, olds[0], index),
-                                  f"moving {olds[0]} would overwrite {new}"))
+            out.append(
+                Diagnostic(
+                    _move_pos_for(plan, olds[0], index), f"moving {olds[0]} would overwrite {new}"
+                )
+            )
     return out
 
 
@@ -162,8 +185,9 @@ def _move_pos_for(plan: Plan, path: str, index: RepoIndex) -> Pos:
     best = None
     for mv in plan.moves:
         src = mv.src.split(":")[0].rstrip("/")
-        if (path == src or path.startswith(src + "/") or mod == src
-                or mod.startswith(src + ".")) and (best is None or len(src) > len(best[0])):
+        if (
+            path == src or path.startswith(src + "/") or mod == src or mod.startswith(src + ".")
+        ) and (best is None or len(src) > len(best[0])):
             best = (src, mv.pos)
     return best[1] if best else Pos(plan.path, 1, 1)
 
@@ -175,15 +199,23 @@ def _check_deletes_emptied(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
     rel = build_relocation(plan, index)
     split_sources = {sp.file for sp in plan.splits}
     out = []
-    for name, pos in zip(plan.delete, plan.delete_pos):
+    for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
         d = index.package_dir(name)
         left = [
-            f for f in index.files_under(d)
-            if f not in rel.files and f not in split_sources
-            and not Path(f).name == "__init__.py" and "__pycache__" not in f
+            f
+            for f in index.files_under(d)
+            if f not in rel.files
+            and f not in split_sources
+            and Path(f).name != "__init__.py"
+            and "__pycache__" not in f
         ]
         if left:
             shown = ", ".join(left[:8]) + (f" and {len(left) - 8} more" if len(left) > 8 else "")
-            out.append(Diagnostic(pos, f"delete {name}: {len(left)} file(s) would be lost "
-                                       f"(no move covers them): {shown}"))
+            out.append(
+                Diagnostic(
+                    pos,
+                    f"delete {name}: {len(left)} file(s) would be lost "
+                    f"(no move covers them): {shown}",
+                )
+            )
     return out
