@@ -1,0 +1,1 @@
+"""GEMM kernels (scaled matmul) and their tuning data (`scaled_mm.py`, `configs/`)."""

@@ -1,0 +1,1 @@
+"""sgl-nvidia-mega kernel contracts for NVIDIA GPUs, by model."""

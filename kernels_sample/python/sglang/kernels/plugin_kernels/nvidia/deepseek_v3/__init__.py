@@ -1,0 +1,1 @@
+"""sgl-nvidia-mega contract for DeepSeek-V3 (enabled by --enable-nvidia-megakernel)."""

@@ -1,0 +1,1 @@
+"""SGLang runtime (only the callers of kernels are kept in this sample)."""

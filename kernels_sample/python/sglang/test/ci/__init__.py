@@ -1,0 +1,1 @@
+"""CI registration helpers for files under test/registered/."""

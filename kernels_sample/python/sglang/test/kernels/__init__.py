@@ -1,0 +1,1 @@
+"""Shared helpers and torch reference oracles for kernel tests."""
