@@ -1,0 +1,185 @@
+"""`migrate apply`: one commit per non-empty step, then one switch that is all or nothing.
+
+Every commit is built as git objects from the base tree (`step_trees`), then the branch is
+fast-forwarded and the work tree switched in a `Transaction` that restores the starting
+state byte for byte on any exception or SIGINT/SIGTERM. A last commit appends the step
+commits' SHAs to `.git-blame-ignore-revs` (a commit cannot name its own SHA).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from migrate.changes import ChangeSet
+from migrate.errors import MigrateError
+from migrate.git_steps import hooks
+from migrate.git_steps.applied import commit_with_plan, looks_applied
+from migrate.git_steps.engine import plan_changeset
+from migrate.git_steps.gitio import GitObjects, listing_with, run_git
+from migrate.git_steps.message import (
+    BLAME_FILE,
+    BLAME_STEP,
+    blame_file_text,
+    blame_message,
+    plan_ref,
+    step_message,
+)
+from migrate.git_steps.preflight import problems
+from migrate.git_steps.transaction import Transaction, signals_raise
+from migrate.git_steps.trees import needed_paths, step_trees
+from migrate.pipeline import prepare
+from migrate.plan import load_plan
+
+
+@dataclass(frozen=True)
+class StepCommit:
+    step: str
+    sha: str
+    subject: str
+
+
+@dataclass
+class ApplyResult:
+    status: str  # applied | already-applied | nothing-to-do
+    base: str
+    tip: str
+    branch: str | None = None
+    commits: list[StepCommit] = field(default_factory=list)
+    reason: str = ""
+
+
+class ApplyRefused(Exception):
+    """The repository is not in a state we can restore exactly; nothing was done."""
+
+    def __init__(self, reasons: list[str]):
+        self.reasons = reasons
+        super().__init__("\n".join(reasons))
+
+
+class ApplyFailed(Exception):
+    """Apply stopped; the repository is back at its starting state."""
+
+
+def build_commits(
+    objs: GitObjects, base: str, cs: ChangeSet, plan_path: str, plan_sha: str, hook=hooks.checkpoint
+) -> list[StepCommit]:
+    """Create (as objects only) one commit per non-empty step plus the blame-ignore commit."""
+    listing = objs.ls_tree(base)
+    needed = needed_paths(cs)
+    base_files = objs.files(listing, needed)
+    commits: list[StepCommit] = []
+    parent, parent_tree = base, run_git(objs.dir, "rev-parse", f"{base}^{{tree}}").decode().strip()
+    for step, files in step_trees(base_files, cs):
+        tree = objs.write_tree(listing_with(objs, listing, needed | set(files), files))
+        if tree == parent_tree:
+            continue
+        msg = step_message(step, cs, plan_path, plan_sha)
+        parent = objs.commit_tree(tree, parent, msg)
+        parent_tree = tree
+        commits.append(StepCommit(step, parent, msg.splitlines()[0]))
+        hook(step)
+    if commits:
+        commits.append(blame_commit(objs, parent, [c.sha for c in commits], plan_path, plan_sha))
+        hook(BLAME_STEP)
+    return commits
+
+
+def blame_contents(
+    objs: GitObjects, parent: str, shas: list[str], plan_path: str, plan_sha: str
+) -> tuple[dict, bytes]:
+    """(parent listing, new `.git-blame-ignore-revs` bytes): shared with verify."""
+    listing = objs.ls_tree(parent)
+    old = objs.read(listing[BLAME_FILE][1]) if BLAME_FILE in listing else None
+    return listing, blame_file_text(old, shas, plan_path, plan_sha)
+
+
+def blame_commit(
+    objs: GitObjects, parent: str, shas: list[str], plan_path: str, plan_sha: str
+) -> StepCommit:
+    listing, data = blame_contents(objs, parent, shas, plan_path, plan_sha)
+    mode = listing.get(BLAME_FILE, (0o100644, ""))[0]
+    tree = objs.write_tree(listing_with(objs, listing, {BLAME_FILE}, {BLAME_FILE: (mode, data)}))
+    msg = blame_message(shas, plan_path, plan_sha)
+    return StepCommit(BLAME_STEP, objs.commit_tree(tree, parent, msg), msg.splitlines()[0])
+
+
+def _check_repo(repo_dir: Path, branch: str | None) -> None:
+    top = run_git(repo_dir, "rev-parse", "--show-toplevel", check=False).decode().strip()
+    if not top or Path(top).resolve() != repo_dir:
+        raise ApplyRefused([f"{repo_dir} is not the top of a git work tree"])
+    if not run_git(repo_dir, "rev-parse", "-q", "--verify", "HEAD", check=False).strip():
+        raise ApplyRefused(["the repository has no commit to apply on"])
+    reasons = problems(repo_dir)
+    if branch:
+        exists = run_git(
+            repo_dir, "rev-parse", "-q", "--verify", f"refs/heads/{branch}", check=False
+        ).strip()
+        if exists:
+            reasons.append(f"branch {branch} already exists")
+        elif run_git(repo_dir, "check-ref-format", "--branch", branch, check=False) == b"":
+            reasons.append(f"{branch!r} is not a valid branch name")
+    if reasons:
+        raise ApplyRefused(reasons)
+
+
+def apply_plan(
+    plan_path: str | Path, repo_dir: str | Path, branch: str | None = None, hook=hooks.checkpoint
+) -> ApplyResult:
+    """Apply a plan as step commits.
+
+    Raises MigrateError (invalid plan), ApplyRefused (dirty repo) or ApplyFailed (restored).
+    """
+    repo_dir = Path(repo_dir).resolve()
+    _check_repo(repo_dir, branch)
+    plan, errors = load_plan(plan_path)
+    base = run_git(repo_dir, "rev-parse", "HEAD").decode().strip()
+    if not errors:
+        prior = commit_with_plan(repo_dir, plan.sha256)
+        if prior:
+            return ApplyResult(
+                "already-applied",
+                base,
+                base,
+                branch,
+                reason=f"commit {prior[:12]} carries this plan's hash",
+            )
+    try:
+        prep = prepare(plan_path, repo_dir)
+    except MigrateError:
+        if looks_applied(plan_path, repo_dir):
+            return ApplyResult(
+                "already-applied",
+                base,
+                base,
+                branch,
+                reason="every move source is gone and every target exists",
+            )
+        raise
+    ref = plan_ref(plan_path, repo_dir)
+    objs = GitObjects(repo_dir)
+    try:
+        with signals_raise():
+            try:
+                cs = plan_changeset(prep)
+                commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
+            except BaseException as exc:
+                raise ApplyFailed(f"building commits failed ({exc}); nothing was changed") from exc
+            if not commits:
+                return ApplyResult(
+                    "nothing-to-do", base, base, branch, reason="the plan changes nothing here"
+                )
+            tip = commits[-1].sha
+            tx = Transaction(repo_dir, base, branch)
+            try:
+                tx.prepare(tip)
+                tx.switch(tip, hook)
+            except BaseException as exc:
+                tx.rollback()
+                raise ApplyFailed(
+                    f"switching to the new commits failed ({exc}); HEAD, index and work tree "
+                    f"are restored to {base[:12]}"
+                ) from exc
+    finally:
+        objs.close()
+    return ApplyResult("applied", base, tip, branch, commits)

@@ -1,0 +1,136 @@
+"""Apply is all or nothing: an exception or a signal at any point restores every byte."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import REPO_ROOT, git
+from test_apply import PLAN, make_sample
+
+from migrate.cli import main
+
+POINTS = [
+    "relocate",
+    "code",
+    "string",
+    "prose",
+    "tests",
+    "delete",
+    "blame-ignore-revs",
+    "ref",
+    "checkout",
+]
+
+
+def snapshot(repo: Path) -> dict:
+    """HEAD, refs, index entries and every work-tree file (bytes and mode) outside .git."""
+    files = {}
+    for dirpath, dirnames, filenames in os.walk(repo):
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+        rel = os.path.relpath(dirpath, repo)
+        files[rel + "/"] = None
+        for name in filenames:
+            p = Path(dirpath) / name
+            st = p.lstat()
+            data = os.readlink(p).encode() if p.is_symlink() else p.read_bytes()
+            files[os.path.join(rel, name)] = (st.st_mode, data)
+    return {
+        "head": git(repo, "rev-parse", "HEAD"),
+        "symbolic": git(repo, "symbolic-ref", "-q", "HEAD"),
+        "refs": git(repo, "for-each-ref"),
+        "index": git(repo, "ls-files", "-s", "--debug"),
+        "status": git(repo, "status", "--porcelain", "--ignored"),
+        "lock": (repo / ".git/index.lock").exists(),
+        "files": files,
+    }
+
+
+def strip_stat(snap: dict) -> dict:
+    """`ls-files --debug` shows stat data; compare entries by mode/sha/path and flags only."""
+    lines = [ln for ln in snap["index"].splitlines() if not ln.startswith("  ")]
+    return {**snap, "index": lines}
+
+
+@pytest.fixture
+def repo(make_repo, tmp_path) -> tuple[Path, Path]:
+    repo = make_sample(make_repo)
+    (repo / ".gitignore").write_text("__pycache__/\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-qm", "ignore")
+    (repo / "pkg/old/__pycache__").mkdir()
+    (repo / "pkg/old/__pycache__/mod.cpython.pyc").write_bytes(b"\0ignored")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN)
+    return repo, plan
+
+
+@pytest.mark.parametrize("point", POINTS)
+def test_injected_failure_restores_everything(repo, point, monkeypatch):
+    from test_apply import full_changeset
+
+    from migrate.git_steps import apply as apply_mod
+
+    repo, plan = repo
+    monkeypatch.setattr(apply_mod, "plan_changeset", full_changeset)
+    monkeypatch.setenv("MIGRATE_FAIL_AT", point)
+    before = snapshot(repo)
+    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
+    assert res.exit_code == 1, res.output
+    assert f"injected failure at {point}" in res.output
+    assert strip_stat(snapshot(repo)) == strip_stat(before)
+
+
+def test_injected_failure_on_a_new_branch_removes_it(repo, monkeypatch):
+    repo, plan = repo
+    monkeypatch.setenv("MIGRATE_FAIL_AT", "checkout")
+    before = snapshot(repo)
+    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo), "--branch", "mig"])
+    assert res.exit_code == 1
+    assert strip_stat(snapshot(repo)) == strip_stat(before)
+
+
+SCRIPT = """
+import sys
+sys.path[:0] = [{tests!r}]
+import test_apply
+from migrate.git_steps import apply as apply_mod
+apply_mod.plan_changeset = test_apply.full_changeset
+from migrate.cli import main
+main(["apply", {plan!r}, "--repo", {repo!r}])
+"""
+
+
+@pytest.mark.parametrize(
+    ("sig", "point"),
+    [
+        (signal.SIGINT, "code"),
+        (signal.SIGTERM, "ref"),
+        (signal.SIGINT, "checkout"),
+        (signal.SIGTERM, "checkout"),
+    ],
+)
+def test_signal_during_apply_restores_everything(repo, sig, point):
+    repo, plan = repo
+    before = snapshot(repo)
+    script = SCRIPT.format(tests=str(REPO_ROOT / "tests"), plan=str(plan), repo=str(repo))
+    env = dict(os.environ, MIGRATE_SLOW_AT=f"{point}:30")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    line = proc.stderr.readline()
+    assert line.strip() == f"migrate: at {point}", line
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1, err
+    assert f"interrupted by {signal.Signals(sig).name}" in err
+    assert strip_stat(snapshot(repo)) == strip_stat(before)
