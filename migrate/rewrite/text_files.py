@@ -1,0 +1,264 @@
+"""Rewrite references in non-Python text files: docs, CI workflows, TOML/cfg/ini, txt.
+
+Two spellings are rewritten, both token-bounded so that `can_use_hicache_jit_kernel` or
+`python/sglang/jit_kernel_v2` never match:
+
+* dotted names: `sglang.jit_kernel.norm`, longer chains (`...norm.rmsnorm`) and
+  `module:attr` targets, relocated with `Relocation.target` (symbol moves win);
+* path spellings: repo-relative (`python/sglang/jit_kernel/csrc/`,
+  `test/registered/kernels/test_rope.py`) and import-root-relative
+  (`sglang/jit_kernel/norm.py`), relocated with `Relocation.path`.
+
+Kind: documentation (Markdown, rst, plain text, README-like files) is `prose`, reviewed
+and committed in its own step; everything else (CI YAML, TOML, cfg/ini, shell, CMake,
+requirements, C/C++ sources) is configuration that runs, so its edits are `code`.
+Files matching a `keep_prose` glob are left untouched: the plan keeps them on purpose.
+Spans owned by `packaging` (explicit package lists, package-data keys) are skipped here
+so the two producers never overlap.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from migrate.changes import Edit
+from migrate.errors import Diagnostic, Pos
+from migrate.index.repo import RepoIndex
+from migrate.plan.model import Plan
+from migrate.relocate import Relocation, _prefix_lookup
+from migrate.rewrite.globs import repo_glob_match
+from migrate.rewrite.spans import line_col, make_edit
+
+PROSE_SUFFIXES = {".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".rdoc"}
+PROSE_STEMS = {"README", "CHANGELOG", "CHANGES", "NEWS", "HISTORY", "AUTHORS", "CONTRIBUTING"}
+# `.txt` files that are configuration, not prose.
+CONFIG_TXT = re.compile(r"^(CMakeLists|requirements.*|constraints.*)\.txt$")
+PYTHON_SUFFIXES = {".py", ".pyi"}
+
+_IDENT = r"[A-Za-z_]\w*"
+_DOTTED_TAIL = rf"(?:\.{_IDENT})*(?::{_IDENT}(?:\.{_IDENT})*)?"
+_PATH_TAIL = r"(?:/[\w\-]+(?:\.[\w\-]+)*)*"
+_PATH_END = r"(?![\w\-]|\.\w)"
+
+
+def edit_kind(path: str) -> str:
+    """`prose` for documentation files, `code` for configuration that runs."""
+    p = PurePosixPath(path)
+    if p.suffix.lower() == ".txt" and CONFIG_TXT.match(p.name):
+        return "code"
+    if p.suffix.lower() in PROSE_SUFFIXES or p.stem.upper() in PROSE_STEMS and not p.suffix:
+        return "prose"
+    return "code"
+
+
+def is_kept(plan: Plan, path: str) -> bool:
+    """True when a `keep_prose` glob of the plan names `path`."""
+    return any(repo_glob_match(g, path) for g in plan.keep_prose)
+
+
+def handles(path: str) -> bool:
+    """Whether this module rewrites `path` (everything but Python sources)."""
+    return PurePosixPath(path).suffix not in PYTHON_SUFFIXES
+
+
+@dataclass(frozen=True)
+class _Names:
+    """Every old spelling of the plan, compiled once per (relocation, plan)."""
+
+    dotted: re.Pattern | None
+    paths: re.Pattern | None
+    roots: tuple[str, ...]
+    deleted_modules: tuple[str, ...]
+    deleted_dirs: tuple[str, ...]
+    splits: dict[str, tuple[str, ...]]
+
+
+def _alternation(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
+
+
+def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
+    deleted_modules = tuple(plan.delete)
+    deleted_dirs = tuple(d for d in (index.package_dir(n) for n in plan.delete) if d)
+    dotted = set(relocation.modules) | set(relocation.moved_modules) | set(deleted_modules)
+    dotted |= {mod for mod, _ in relocation.symbols}
+    roots = tuple(r for r in index.roots if r not in (".", ""))
+    splits = {sp.file: tuple(o.path for o in sp.into) for sp in plan.splits}
+    full = set(relocation.files) | set(relocation.path_prefixes) | set(deleted_dirs)
+    full |= set(splits)
+    paths = set(full)
+    for p in full:
+        for r in roots:
+            if p.startswith(r + "/"):
+                paths.add(p[len(r) + 1 :])
+    dotted_re = (
+        re.compile(rf"(?<![\w.])(?:{_alternation(dotted)}){_DOTTED_TAIL}(?!\w)") if dotted else None
+    )
+    paths_re = (
+        re.compile(rf"(?<![\w.\-])(?:{_alternation(paths)}){_PATH_END}{_PATH_TAIL}")
+        if paths
+        else None
+    )
+    return _Names(dotted_re, paths_re, roots, deleted_modules, deleted_dirs, splits)
+
+
+_CACHE: dict[tuple[int, int, int], tuple[object, object, object, _Names]] = {}
+
+
+def _names(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
+    # Keyed by identity; the entry holds the objects so their ids cannot be reused.
+    key = (id(index), id(relocation), id(plan))
+    hit = _CACHE.get(key)
+    if hit is None:
+        if len(_CACHE) > 8:
+            _CACHE.clear()
+        hit = _CACHE[key] = (index, relocation, plan, _compile(index, relocation, plan))
+    return hit[3]
+
+
+def new_dotted(relocation: Relocation, name: str) -> str | None:
+    """New spelling of a dotted name or `module:attr` target, or None if it did not move."""
+    new = relocation.target(name)
+    if new is not None:
+        return new
+    mod, sep, attr = name.partition(":")
+    hit = _prefix_lookup(relocation.moved_modules, mod, ".")
+    return hit[1] + sep + attr if hit else None
+
+
+def _under(name: str, prefixes, sep: str) -> str | None:
+    return next((p for p in prefixes if name == p or name.startswith(p + sep)), None)
+
+
+def _dotted_changes(names, relocation, text, new_path, kind, pos_file):
+    edits, notes = [], []
+    for m in names.dotted.finditer(text):
+        old = m.group(0)
+        new = new_dotted(relocation, old)
+        if new is None:
+            gone = _under(old.split(":")[0], names.deleted_modules, ".")
+            if gone:
+                line, col = line_col(text, m.start())
+                notes.append(
+                    Diagnostic(
+                        Pos(pos_file, line, col),
+                        f"{old} names deleted package {gone} and did not move",
+                        "warning",
+                    )
+                )
+            continue
+        if new == old:
+            continue
+        after_slash = m.start() > 0 and text[m.start() - 1] == "/"
+        edits.append(
+            make_edit(
+                new_path,
+                text,
+                m.start(),
+                m.end(),
+                new,
+                kind,
+                f"dotted name {old} moved"
+                + (" (inside a path: check the file name)" if after_slash else ""),
+                "review" if after_slash else "safe",
+            )
+        )
+    return edits, notes
+
+
+def _relocate_path(names, relocation, old: str) -> tuple[str | None, bool]:
+    """(new spelling, exact) of a repo- or root-relative path spelling."""
+    new = relocation.path(old)
+    if new is not None:
+        return new, True
+    for r in names.roots:
+        full = f"{r}/{old}"
+        new = relocation.path(full)
+        if new is not None:
+            if new.startswith(r + "/"):
+                return new[len(r) + 1 :], True
+            return new, False
+    return None, True
+
+
+def _path_changes(names, relocation, text, new_path, kind, pos_file):
+    edits, notes = [], []
+    for m in names.paths.finditer(text):
+        old = m.group(0)
+        line, col = line_col(text, m.start())
+        split = names.splits.get(old) or next(
+            (v for k, v in names.splits.items() for r in names.roots if k == f"{r}/{old}"), None
+        )
+        if split:
+            notes.append(
+                Diagnostic(
+                    Pos(pos_file, line, col),
+                    f"{old} is split into {', '.join(split)}: update by hand",
+                    "warning",
+                )
+            )
+            continue
+        new, exact = _relocate_path(names, relocation, old)
+        if new is None:
+            full = [old] + [f"{r}/{old}" for r in names.roots]
+            gone = next((d for f in full if (d := _under(f, names.deleted_dirs, "/"))), None)
+            if gone:
+                notes.append(
+                    Diagnostic(
+                        Pos(pos_file, line, col),
+                        f"{old} lies in deleted directory {gone} and did not move",
+                        "warning",
+                    )
+                )
+            continue
+        if new == old:
+            continue
+        reason = f"path {old} moved" + (
+            "" if exact else " (left its import root: spelled repo-relative)"
+        )
+        edits.append(
+            make_edit(
+                new_path, text, m.start(), m.end(), new, kind, reason, "safe" if exact else "review"
+            )
+        )
+    return edits, notes
+
+
+def _outside(regions: list[tuple[int, int]], start: int, end: int) -> bool:
+    return not any(start < r_end and r_start < end for r_start, r_end in regions)
+
+
+def text_file_changes(
+    index: RepoIndex, relocation: Relocation, plan: Plan, path: str
+) -> tuple[list[Edit], list[Diagnostic]]:
+    """Edits and warnings for one non-Python file (`path` is its old, indexed path)."""
+    from migrate.rewrite.packaging import owned_regions
+
+    if not handles(path) or is_kept(plan, path):
+        return [], []
+    text = index.text(path)
+    if not text:
+        return [], []
+    names = _names(index, relocation, plan)
+    new_path = relocation.files.get(path, path)
+    kind = edit_kind(path)
+    edits, notes = [], []
+    for pattern, produce in ((names.dotted, _dotted_changes), (names.paths, _path_changes)):
+        if pattern is not None:
+            e, n = produce(names, relocation, text, new_path, kind, path)
+            edits += e
+            notes += n
+    regions = owned_regions(path, text)
+    kept, last = [], -1
+    for e in sorted(edits, key=lambda e: (e.start, -e.end)):
+        if e.start >= last and _outside(regions, e.start, e.end):
+            kept.append(e)
+            last = e.end
+    return kept, notes
+
+
+def text_file_edits(index: RepoIndex, relocation: Relocation, plan: Plan, path: str) -> list[Edit]:
+    """Edits for one non-Python file; see `text_file_changes` for the warnings too."""
+    return text_file_changes(index, relocation, plan, path)[0]
