@@ -1,0 +1,1 @@
+"""Test inventory, test splitting and CI budget apportioning."""

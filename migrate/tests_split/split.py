@@ -1,0 +1,326 @@
+"""Split one test file into several: each output gets its tests and exactly what they need.
+
+Statements are copied verbatim through libcst (comments and formatting kept); only
+import lists are pruned to the names an output uses and each CI registration's
+`est_time` is replaced by its apportioned share. Helpers needed by several outputs are
+copied into each of them (see docs/splits.md for why).
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from migrate.errors import Diagnostic, Pos
+from migrate.plan.model import Split, SplitOutput
+from migrate.tests_split.budgets import UNIT_LIMIT_S, apportion, is_unit_stage
+from migrate.tests_split.cases import TestCase, cases_in
+from migrate.tests_split.deps import FileGraph, build_graph
+from migrate.tests_split.registrations import Registration, registrations_in
+
+
+@dataclass
+class SplitResult:
+    outputs: dict[str, str] = field(default_factory=dict)  # path -> text
+    notes: list[Diagnostic] = field(default_factory=list)
+    # output path -> [(registration of the source, its est_time share in this output)]
+    budgets: dict[str, list[tuple[Registration, int]]] = field(default_factory=dict)
+    cases: dict[str, list[str]] = field(default_factory=dict)  # output -> case names
+    units: dict[str, list[str]] = field(default_factory=dict)  # output -> tests it took
+    shared: dict[str, list[str]] = field(default_factory=dict)  # helper -> outputs
+
+    @property
+    def ok(self) -> bool:
+        return not any(n.severity == "error" for n in self.notes)
+
+
+def _assign(units: list[tuple[str, int]], split: Split, path: str, notes: list) -> dict[str, str]:
+    """Test unit -> output path, by `take` names/patterns; `rest` takes the leftovers."""
+    rest = [o for o in split.into if o.takes_rest]
+    if len(rest) > 1:
+        notes.append(Diagnostic(rest[1].pos, "only one split output may take `rest`"))
+    used: set[tuple[str, str]] = set()
+    out: dict[str, str] = {}
+    for unit, line in units:
+        hits = []
+        for o in split.into:
+            for pat in o.take:
+                if pat != "rest" and fnmatch.fnmatchcase(unit, pat):
+                    used.add((o.path, pat))
+                    if o.path not in hits:
+                        hits.append(o.path)
+        if len(hits) > 1:
+            notes.append(
+                Diagnostic(
+                    Pos(path, line),
+                    f"test {unit} is taken by several split outputs: {', '.join(hits)}",
+                )
+            )
+        if hits:
+            out[unit] = hits[0]
+        elif rest:
+            out[unit] = rest[0].path
+        else:
+            notes.append(
+                Diagnostic(
+                    Pos(path, line),
+                    f"test {unit} is not assigned to any "
+                    "split output (add it to a `take` list or use `take: [rest]`)",
+                )
+            )
+    for o in split.into:
+        for pat in o.take:
+            if pat != "rest" and (o.path, pat) not in used:
+                notes.append(
+                    Diagnostic(o.pos, f"take {pat!r} of {o.path} matches no test in {split.file}")
+                )
+    return out
+
+
+def _bound_name(alias: cst.ImportAlias, is_from: bool) -> str:
+    if alias.asname is not None:
+        return alias.asname.name.value
+    name = alias.name
+    while not is_from and isinstance(name, cst.Attribute):
+        name = name.value
+    return name.value if isinstance(name, cst.Name) else cst.Module([]).code_for_node(name)
+
+
+def _prune_import(stmt: cst.SimpleStatementLine, names: set[str]) -> cst.SimpleStatementLine | None:
+    """Keep only the aliases whose bound name is needed; None when nothing is left."""
+    body = []
+    for small in stmt.body:
+        if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
+            body.append(small)
+            continue
+        aliases = list(small.names)
+        keep = [a for a in aliases if _bound_name(a, isinstance(small, cst.ImportFrom)) in names]
+        if not keep:
+            continue
+        if len(keep) < len(aliases):
+            last_comma = aliases[-1].comma
+            keep = [*keep[:-1], keep[-1].with_changes(comma=last_comma)]
+        body.append(small.with_changes(names=keep))
+    if not body:
+        return None
+    body[-1] = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+    return stmt.with_changes(body=body)
+
+
+def _set_est_time(call: cst.Call, seconds: int) -> cst.Call:
+    args = list(call.args)
+    for i, arg in enumerate(args):
+        kw = arg.keyword.value if arg.keyword else None
+        if kw == "est_time" or (kw is None and i == 0 and arg.star == ""):
+            args[i] = arg.with_changes(value=cst.Integer(str(seconds)))
+            return call.with_changes(args=args)
+    return call
+
+
+def _weights(
+    out_cases: dict[str, list[TestCase]], durations: dict | None, path: str, notes: list
+) -> dict[str, float]:
+    counts = {o: float(len(cs)) for o, cs in out_cases.items()}
+    if not durations:
+        return counts
+    missing = [c.name for cs in out_cases.values() for c in cs if c.name not in durations]
+    if missing:
+        notes.append(
+            Diagnostic(
+                Pos(path),
+                f"{len(missing)} case(s) have no measured duration "
+                f"(e.g. {missing[0]}); budgets follow case counts",
+                "warning",
+            )
+        )
+        return counts
+    return {o: sum(durations[c.name] for c in cs) for o, cs in out_cases.items()}
+
+
+def _share_budgets(
+    regs: list[Registration], weights: dict[str, float], path: str, notes: list
+) -> dict[str, list[int]]:
+    outs = list(weights)
+    shares: dict[str, list[int]] = {o: [] for o in outs}
+    for reg in regs:
+        est = reg.est_time
+        pos = Pos(path, reg.line)
+        if est is None:
+            notes.append(
+                Diagnostic(
+                    pos,
+                    f"register_{reg.backend}_ci has no literal est_time; "
+                    "its budget cannot be apportioned",
+                )
+            )
+            est = 0
+        if isinstance(est, float) and not est.is_integer():
+            notes.append(
+                Diagnostic(
+                    pos,
+                    f"est_time {est} is not whole seconds; rounded to "
+                    f"{round(est)} before apportioning",
+                    "warning",
+                )
+            )
+        total = int(round(est))
+        if total < len(outs):
+            notes.append(
+                Diagnostic(
+                    pos,
+                    f"est_time {total} s of register_{reg.backend}_ci "
+                    f"cannot give each of {len(outs)} outputs at least 1 s",
+                )
+            )
+        parts = apportion(total, [weights[o] for o in outs])
+        for o, s in zip(outs, parts, strict=True):
+            shares[o].append(s)
+            if is_unit_stage(reg.stage, reg.suite) and s > UNIT_LIMIT_S:
+                notes.append(
+                    Diagnostic(
+                        pos,
+                        f"{o}: unit test budget {s} s for "
+                        f"{reg.effective_suite} is over {UNIT_LIMIT_S} s",
+                        "warning",
+                    )
+                )
+    return shares
+
+
+def _blank_prefix(lines) -> int:
+    n = 0
+    for line in lines:
+        if line.comment is not None:
+            break
+        n += 1
+    return n
+
+
+def _respace(node: cst.BaseStatement, dropped_before: cst.BaseStatement | None):
+    """Keep the vertical gap a dropped statement used to open before a kept one."""
+    if dropped_before is None:
+        return node
+    lines = list(node.leading_lines)
+    own = _blank_prefix(lines)
+    gap = max(own, _blank_prefix(dropped_before.leading_lines))
+    return node.with_changes(leading_lines=[cst.EmptyLine()] * gap + lines[own:])
+
+
+def _render(graph: FileGraph, keep: set[int], names: set[str], est: list[int]) -> str:
+    body, reg_i, first_dropped = [], 0, None
+    for info in graph.stmts:
+        node = info.node
+        if info.index not in keep:
+            first_dropped = first_dropped or node
+            continue
+        if info.is_import:
+            node = _prune_import(node, names)
+            if node is None:
+                first_dropped = first_dropped or info.node
+                continue
+        elif info.is_registration:
+            smalls = []
+            for small in node.body:
+                smalls.append(small.with_changes(value=_set_est_time(small.value, est[reg_i])))
+                reg_i += 1
+            node = node.with_changes(body=smalls)
+        body.append(_respace(node, first_dropped) if body else node)
+        first_dropped = None
+    return graph.module.with_changes(body=body).code
+
+
+def split_file(
+    source_text: str, source_path: str, split: Split, durations: dict[str, float] | None = None
+) -> SplitResult:
+    """Split `source_text` (the file at `source_path`) as `split` says.
+
+    `durations` maps case names (`Class::test[id]`, `test[id]`) to measured seconds
+    (see `budgets.durations_for_file`); without it budgets follow case counts.
+    Problems come back as `notes`; outputs are produced whenever the source parses.
+    """
+    res = SplitResult()
+    try:
+        tree = ast.parse(source_text, filename=source_path)
+        module = cst.parse_module(source_text)
+    except (SyntaxError, cst.ParserSyntaxError) as exc:
+        res.notes.append(
+            Diagnostic(Pos(source_path, getattr(exc, "lineno", 0) or 0), f"cannot split: {exc}")
+        )
+        return res
+    cases = cases_in(tree)
+    regs = registrations_in(tree, source_text)
+    unit_lines: dict[str, int] = {}
+    for c in cases:
+        unit_lines.setdefault(c.unit, c.line)
+    units = sorted(unit_lines.items(), key=lambda kv: kv[1])
+    where = _assign(units, split, source_path, res.notes)
+    graph = build_graph(module, set(unit_lines))
+
+    out_cases: dict[str, list[TestCase]] = {o.path: [] for o in split.into}
+    for c in cases:
+        if c.unit in where:
+            out_cases[where[c.unit]].append(c)
+    for o in split.into:
+        res.units[o.path] = [u for u, _ in units if where.get(u) == o.path]
+        res.cases[o.path] = [c.name for c in out_cases[o.path]]
+        if not out_cases[o.path]:
+            res.notes.append(Diagnostic(o.pos, f"split output {o.path} receives no test"))
+
+    weights = _weights(out_cases, durations, source_path, res.notes)
+    shares = _share_budgets(regs, weights, source_path, res.notes)
+    used_by: dict[int, list[str]] = {}
+    for o in split.into:
+        keep, names = _select(graph, o, where, Pos(source_path), res.notes)
+        for i in keep:
+            used_by.setdefault(i, []).append(o.path)
+        res.outputs[o.path] = _render(graph, keep, names, shares[o.path])
+        res.budgets[o.path] = list(zip(regs, shares[o.path], strict=True))
+    for i, outs in sorted(used_by.items()):
+        info = graph.stmts[i]
+        if len(outs) > 1 and not info.always and not info.is_import and info.defines:
+            for name in sorted(info.defines):
+                res.shared[name] = outs
+    _check_main(graph, where, res, source_path)
+    return res
+
+
+def _select(
+    graph: FileGraph, out: SplitOutput, where: dict[str, str], pos: Pos, notes: list
+) -> tuple[set[int], set[str]]:
+    start = {
+        s.index
+        for s in graph.stmts
+        if s.always or (s.unit is not None and where.get(s.unit) == out.path)
+    }
+    keep, names = graph.closure(start)
+    for i in sorted(keep):
+        unit = graph.stmts[i].unit
+        if unit is not None and where.get(unit) not in (out.path, None):
+            notes.append(
+                Diagnostic(
+                    pos,
+                    f"{out.path} needs test {unit}, which goes to "
+                    f"{where[unit]}: its cases would run twice",
+                )
+            )
+    return keep, names
+
+
+def _check_main(graph: FileGraph, where: dict[str, str], res: SplitResult, path: str) -> None:
+    """A `__main__` block that calls tests by name breaks in outputs without them."""
+    for s in graph.stmts:
+        if s.is_main and s.calls_units:
+            called = s.calls_units
+            if called:
+                res.notes.append(
+                    Diagnostic(
+                        Pos(path),
+                        "the __main__ block calls tests by "
+                        f"name ({', '.join(sorted(called))}); check each "
+                        "output's entry point",
+                        "warning",
+                    )
+                )
