@@ -12,7 +12,7 @@ from conftest import git
 
 from migrate.changes import ChangeSet, Edit, FileMove
 from migrate.cli import main
-from migrate.git_steps import apply as apply_mod
+from migrate.git_steps import engine
 from migrate.git_steps.message import parse_trailers
 from migrate.git_steps.trees import step_trees
 
@@ -90,7 +90,7 @@ def plan(tmp_path) -> Path:
 
 @pytest.fixture
 def full(monkeypatch):
-    monkeypatch.setattr(apply_mod, "plan_changeset", full_changeset)
+    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
 
 
 def cli(*args: str):

@@ -74,10 +74,10 @@ def repo(make_repo, tmp_path) -> tuple[Path, Path]:
 def test_injected_failure_restores_everything(repo, point, monkeypatch):
     from test_apply import full_changeset
 
-    from migrate.git_steps import apply as apply_mod
+    from migrate.git_steps import engine
 
     repo, plan = repo
-    monkeypatch.setattr(apply_mod, "plan_changeset", full_changeset)
+    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
     monkeypatch.setenv("MIGRATE_FAIL_AT", point)
     before = snapshot(repo)
     res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
@@ -99,8 +99,8 @@ SCRIPT = """
 import sys
 sys.path[:0] = [{tests!r}]
 import test_apply
-from migrate.git_steps import apply as apply_mod
-apply_mod.plan_changeset = test_apply.full_changeset
+from migrate.git_steps import engine
+engine.plan_changeset = test_apply.full_changeset
 from migrate.cli import main
 main(["apply", {plan!r}, "--repo", {repo!r}])
 """

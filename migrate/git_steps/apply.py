@@ -13,9 +13,8 @@ from pathlib import Path
 
 from migrate.changes import ChangeSet
 from migrate.errors import MigrateError
-from migrate.git_steps import hooks
+from migrate.git_steps import engine, hooks
 from migrate.git_steps.applied import commit_with_plan, looks_applied
-from migrate.git_steps.engine import plan_changeset
 from migrate.git_steps.gitio import GitObjects, listing_with, run_git
 from migrate.git_steps.message import (
     BLAME_FILE,
@@ -161,7 +160,7 @@ def apply_plan(
     try:
         with signals_raise():
             try:
-                cs = plan_changeset(prep)
+                cs = engine.plan_changeset(prep)
                 commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
             except BaseException as exc:
                 raise ApplyFailed(f"building commits failed ({exc}); nothing was changed") from exc

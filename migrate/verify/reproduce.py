@@ -1,0 +1,221 @@
+"""Reproduce every `Migrate-Step` commit of a range with the same engine and compare trees.
+
+A run is the commits of one plan hash. Its ChangeSet is recomputed from the run's base in a
+temporary worktree; `step_trees` gives the tree of every step. Each commit is then checked
+against its *actual* parent: the expected tree is the parent plus that step's change (an
+earlier hand edit is carried forward by a 3-way merge, so it is reported once, where it
+was made). Whatever the commit holds beyond that is its residual: changes made by hand.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from migrate.errors import MigrateError
+from migrate.git_steps import engine
+from migrate.git_steps.apply import blame_contents
+from migrate.git_steps.gitio import GitObjects, Listing, blob_sha, run_git
+from migrate.git_steps.message import BLAME_FILE, BLAME_STEP, Trailers, parse_trailers
+from migrate.git_steps.trees import Files, StepError, move_map, needed_paths, step_trees
+from migrate.pipeline import Prepared, prepare
+from migrate.plan import load_plan
+from migrate.verify.residual import residual
+from migrate.verify.result import FAIL, PASS, CommitCheck
+from migrate.verify.worktree import worktree
+
+BASE = "<base>"
+
+
+@dataclass
+class Run:
+    plan: Trailers
+    base: str  # parent of the run's first commit
+    commits: list[tuple[str, str, str]] = field(default_factory=list)  # (sha, parent, step)
+
+
+def step_commits(repo_dir: Path, base: str, head: str) -> list[tuple[str, str, Trailers]]:
+    """(sha, first parent, trailers) of every migrate commit in base..head, oldest first."""
+    out = (
+        run_git(repo_dir, "rev-list", "--reverse", "--first-parent", "--parents", f"{base}..{head}")
+        .decode()
+        .split("\n")
+    )
+    found = []
+    for line in out:
+        if not line.strip():
+            continue
+        sha, *parents = line.split()
+        t = parse_trailers(run_git(repo_dir, "log", "-1", "--format=%B", sha).decode())
+        if t is not None and parents:
+            found.append((sha, parents[0], t))
+    return found
+
+
+def group_runs(commits: list[tuple[str, str, Trailers]]) -> list[Run]:
+    runs: dict[str, Run] = {}
+    for sha, parent, t in commits:
+        run = runs.setdefault(t.plan_sha256, Run(t, parent))
+        run.commits.append((sha, parent, t.step))
+    return list(runs.values())
+
+
+def plan_text(repo_dir: Path, run: Run, range_base: str, override: str | None) -> bytes:
+    """The plan's bytes: `--plan`, else the trailer path at the run's base or BASE, else disk."""
+    if override:
+        return Path(override).read_bytes()
+    path = run.plan.plan_path
+    if not os.path.isabs(path):
+        for rev in (run.base, range_base):
+            res = subprocess.run(
+                ["git", "show", f"{rev}:{path}"], cwd=repo_dir, capture_output=True
+            )
+            if res.returncode == 0:
+                return res.stdout
+        if (repo_dir / path).is_file():
+            return (repo_dir / path).read_bytes()
+    return Path(path).read_bytes()
+
+
+def prepare_run(
+    repo_dir: Path, run: Run, range_base: str, override: str | None
+) -> tuple[Prepared | None, str]:
+    """Prepared plan at the run's base, or (None, why not)."""
+    try:
+        data = plan_text(repo_dir, run, range_base, override)
+    except OSError as exc:
+        return None, f"cannot read plan {run.plan.plan_path}: {exc.strerror or exc}"
+    with tempfile.TemporaryDirectory(prefix="migrate-plan-") as tmp:
+        plan_file = Path(tmp) / Path(run.plan.plan_path).name
+        plan_file.write_bytes(data)
+        plan, _ = load_plan(plan_file)
+        if plan.sha256 != run.plan.plan_sha256:
+            return None, (
+                f"plan {run.plan.plan_path} has sha256:{plan.sha256[:12]}, the commits "
+                f"name sha256:{run.plan.plan_sha256[:12]}"
+            )
+        with worktree(repo_dir, run.base) as wt:
+            try:
+                return prepare(plan_file, wt), ""
+            except MigrateError as exc:
+                return None, f"plan does not validate at {run.base[:12]}:\n{exc}"
+
+
+def _merge3(base: bytes, ours: bytes, theirs: bytes) -> bytes:
+    """`git merge-file`: carry an earlier hand edit (ours) across a mechanical change."""
+    with tempfile.TemporaryDirectory(prefix="migrate-merge-") as tmp:
+        paths = []
+        for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
+            p = Path(tmp) / name
+            p.write_bytes(data)
+            paths.append(str(p))
+        res = subprocess.run(["git", "merge-file", "-p", "-q", *paths], capture_output=True)
+        return res.stdout
+
+
+def expected_listing(
+    objs: GitObjects,
+    parent: Listing,
+    prev: Files,
+    cur: Files,
+    domain: set[str],
+    sources: dict[str, str],
+    blobs: dict[str, bytes],
+) -> Listing:
+    """The parent's tree with this step's change (prev -> cur) applied to it."""
+    out = {p: v for p, v in parent.items() if p not in domain}
+    consumed = set()
+    for p, (mode, data) in cur.items():
+        src = sources.get(p, p)
+        consumed.add(src)
+        before, actual = prev.get(src), parent.get(src)
+        if before is not None and actual is None:
+            continue  # deleted by hand earlier: stays deleted
+        if before is None or actual == (before[0], blob_sha(before[1])):
+            new = (mode, data)
+        else:
+            carried = objs.read(actual[1])
+            merged = carried if before[1] == data else _merge3(before[1], carried, data)
+            new = (actual[0] if actual[0] != before[0] else mode, merged)
+        sha = blob_sha(new[1])
+        blobs[sha] = new[1]
+        out[p] = (new[0], sha)
+    for p in domain:  # entries of the parent the chain does not know about: carried as is
+        if p in parent and p not in prev and p not in cur and p not in consumed:
+            out[p] = parent[p]
+    return out
+
+
+def _check(
+    objs: GitObjects, sha: str, step: str, plan: str, expected: Listing, blobs: dict[str, bytes]
+) -> CommitCheck:
+    found = residual(objs, expected, objs.ls_tree(sha), blobs)
+    if not found:
+        return CommitCheck(sha, step, plan, PASS)
+    diff = "".join(d for _, _, d in found)
+    files = ", ".join(f"{p}:{ln}" if ln else p for p, ln, _ in found)
+    return CommitCheck(sha, step, plan, FAIL, diff, f"changed beyond the plan: {files}")
+
+
+def reproduce_run(objs: GitObjects, prep: Prepared, run: Run) -> list[CommitCheck]:
+    plan = run.plan.plan_path
+    cs = engine.plan_changeset(prep)
+    needed = needed_paths(cs)
+    base_files = objs.files(objs.ls_tree(run.base), needed)
+    try:
+        chain = step_trees(base_files, cs)
+    except StepError as exc:
+        return [
+            CommitCheck(s, st, plan, FAIL, "", f"cannot reproduce: {exc}")
+            for s, _, st in run.commits
+        ]
+    trees = {BASE: base_files, **dict(chain)}
+    order = [BASE, *(s for s, _ in chain)]
+    domain = needed.union(*(t.keys() for t in trees.values()))
+    results, step_shas = [], []
+    for sha, parent, step in run.commits:
+        blobs: dict[str, bytes] = {}
+        if step == BLAME_STEP:
+            listing, data = blame_contents(objs, parent, step_shas, plan, run.plan.plan_sha256)
+            mode = listing.get(BLAME_FILE, (0o100644, ""))[0]
+            blobs[blob_sha(data)] = data
+            expected = {**listing, BLAME_FILE: (mode, blob_sha(data))}
+        elif step not in trees:
+            results.append(
+                CommitCheck(sha, step, plan, FAIL, "", f"the plan has no {step} step here")
+            )
+            continue
+        else:
+            prev = trees[order[order.index(step) - 1]]
+            sources = move_map(cs) if step == "relocate" else {}
+            expected = expected_listing(
+                objs, objs.ls_tree(parent), prev, trees[step], domain, sources, blobs
+            )
+            step_shas.append(sha)
+        results.append(_check(objs, sha, step, plan, expected, blobs))
+    return results
+
+
+def reproduce(
+    repo_dir: str | Path, base: str, head: str, plan_override: str | None = None
+) -> list[CommitCheck]:
+    """PASS/FAIL for every migrate commit in base..head."""
+    repo_dir = Path(repo_dir).resolve()
+    objs = GitObjects(repo_dir)
+    try:
+        results = []
+        for run in group_runs(step_commits(repo_dir, base, head)):
+            prep, why = prepare_run(repo_dir, run, base, plan_override)
+            if prep is None:
+                results += [
+                    CommitCheck(s, st, run.plan.plan_path, FAIL, "", why)
+                    for s, _, st in run.commits
+                ]
+                continue
+            results += reproduce_run(objs, prep, run)
+        return results
+    finally:
+        objs.close()

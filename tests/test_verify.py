@@ -1,0 +1,79 @@
+"""`migrate verify`: reproduce step commits; a hand edit in a mechanical commit is the residual."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import git
+from test_apply import PLAN, full_changeset, make_sample
+
+from migrate.git_steps import apply_plan, engine
+from migrate.verify.reproduce import reproduce
+
+
+@pytest.fixture
+def applied(make_repo, tmp_path, monkeypatch) -> tuple[Path, str, Path]:
+    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
+    repo = make_sample(make_repo)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN)
+    base = git(repo, "rev-parse", "HEAD").strip()
+    apply_plan(plan, repo)
+    return repo, base, plan
+
+
+def rebuild_with_hand_edit(repo: Path, base: str, step: str, path: str, old: str, new: str):
+    """Replay base..HEAD, changing `path` inside the `step` commit (like `commit --amend`)."""
+    shas = git(repo, "rev-list", "--reverse", f"{base}..HEAD").split()
+    git(repo, "checkout", "-q", "--detach", base)
+    for sha in shas:
+        git(repo, "cherry-pick", "--allow-empty", sha)
+        if f"Migrate-Step: {step}" in git(repo, "log", "-1", "--format=%B"):
+            p = repo / path
+            p.write_bytes(p.read_bytes().replace(old.encode(), new.encode()))
+            git(repo, "commit", "-q", "-a", "--amend", "--no-edit")
+
+
+def test_every_step_commit_reproduces(applied):
+    repo, base, _ = applied
+    results = reproduce(repo, base, "HEAD")
+    assert [c.step for c in results] == [
+        "relocate",
+        "code",
+        "string",
+        "prose",
+        "tests",
+        "delete",
+        "blame-ignore-revs",
+    ]
+    assert all(c.status == "PASS" for c in results), [c.message for c in results]
+
+
+def test_a_hand_edit_in_the_code_commit_is_its_residual(applied):
+    repo, base, _ = applied
+    rebuild_with_hand_edit(repo, base, "code", "pkg/user.py", "print(f())", "print(f() + 1)")
+    results = {c.step: c for c in reproduce(repo, base, "HEAD")}
+    code = results["code"]
+    assert code.status == "FAIL" and "pkg/user.py:3" in code.message
+    assert "-print(f())\n+print(f() + 1)\n" in code.residual_diff
+    # the later commits carry the edit forward and are still mechanical
+    assert {s: c.status for s, c in results.items() if s != "code"} == dict.fromkeys(
+        ["relocate", "string", "prose", "tests", "delete"], "PASS"
+    ) | {"blame-ignore-revs": "FAIL"}  # it lists the SHAs of the original commits
+
+
+def test_a_hand_edit_in_the_relocate_commit_fails_it(applied):
+    repo, base, _ = applied
+    rebuild_with_hand_edit(repo, base, "relocate", "pkg/new/run.sh", "echo hi", "echo bye")
+    results = {c.step: c for c in reproduce(repo, base, "HEAD")}
+    assert results["relocate"].status == "FAIL"
+    assert "+echo bye" in results["relocate"].residual_diff
+    assert results["code"].status == "PASS"
+
+
+def test_a_changed_plan_fails_every_commit(applied):
+    repo, base, plan = applied
+    plan.write_text(PLAN + "# edited\n")
+    results = reproduce(repo, base, "HEAD")
+    assert results and all(c.status == "FAIL" and "sha256:" in c.message for c in results)
