@@ -1,0 +1,72 @@
+"""`migrate report [--plan PLAN] BASE..HEAD`: the review report of an applied migration.
+
+Reads what other stages produced (`--verify-json`, `--inventory-json`, `--check-json`,
+`--parity-json`) and runs only read-only analysis itself; never writes to the repository.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from migrate.errors import MigrateError
+
+
+def _load(path: str | None):
+    if path is None:
+        return None
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+@click.command("report")
+@click.argument("rev_range", metavar="BASE..HEAD")
+@click.option(
+    "--plan",
+    type=click.Path(dir_okay=False, exists=True),
+    help="Defaults to the plan named in the commits' Migrate-Plan trailer.",
+)
+@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here, not stdout.")
+@click.option("--verify-json", type=click.Path(dir_okay=False, exists=True))
+@click.option("--inventory-json", type=click.Path(dir_okay=False, exists=True))
+@click.option("--check-json", type=click.Path(dir_okay=False, exists=True))
+@click.option("--parity-json", type=click.Path(dir_okay=False, exists=True))
+@click.option(
+    "--link-base", help="URL prefix for file:line links, e.g. https://github.com/o/r/blob/SHA"
+)
+def command(
+    rev_range,
+    plan,
+    repo,
+    fmt,
+    output,
+    verify_json,
+    inventory_json,
+    check_json,
+    parity_json,
+    link_base,
+):
+    """Report on the migration BASE..HEAD: verdict, moves, commits, checks, parity, leftovers."""
+    from migrate.report import Given, collect_range, to_json, to_markdown
+
+    given = Given(
+        verify=_load(verify_json),
+        inventory=_load(inventory_json),
+        rules=_load(check_json),
+        parity=_load(parity_json),
+    )
+    try:
+        data = collect_range(repo, rev_range, plan, given)
+    except MigrateError as exc:
+        for d in exc.diagnostics:
+            click.echo(str(d), err=True)
+        sys.exit(2)
+    text = to_json(data) if fmt == "json" else to_markdown(data, link_base)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)

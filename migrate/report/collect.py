@@ -1,0 +1,199 @@
+"""Gather the facts of one report into `ReportData`; read-only, nothing is applied.
+
+Two entry points: `collect_preview` (a plan before it is applied: the dry run) and
+`collect_range` (an applied migration, BASE..HEAD). Results of other stages are taken
+as given (objects or their JSON); a stage that is cheap and read-only is run here when
+its result is not given; a stage that is missing from this build is `not_available`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from migrate.errors import MigrateError
+from migrate.report import facts, gitrange, sources
+from migrate.report.data import (
+    NOT_AVAILABLE,
+    NOT_RUN,
+    OK,
+    LeftoverSection,
+    Meta,
+    ReportData,
+    RulesSection,
+)
+from migrate.report.leftovers import old_names, scan_leftovers
+
+
+@dataclass
+class Given:
+    """Results produced elsewhere (objects or parsed JSON); None means "not given"."""
+
+    verify: object = None
+    inventory: object = None
+    rules: object = None
+    parity: object = None
+
+
+def available(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def tool_version() -> str:
+    try:
+        return version("migrate")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _changeset(prep):
+    from migrate.git_steps.engine import plan_changeset
+
+    return plan_changeset(prep), available("migrate.rewrite.engine")
+
+
+def _fill_plan_facts(data: ReportData, prep, cs, edits_known: bool) -> None:
+    data.summary = facts.summarize(cs, prep.plan, prep.relocation, edits_known=edits_known)
+    data.moves = facts.move_edges(cs, prep.plan.roots, tuple(prep.relocation.path_prefixes))
+    data.review = facts.review_items(cs)
+
+
+def _rules(tree, given) -> RulesSection:
+    if given is not None:
+        return sources.rules_section(given)
+    if tree is None or not available("migrate.rules.registry"):
+        return RulesSection(NOT_AVAILABLE)
+    from migrate.rules import run_rules
+
+    return sources.rules_section(run_rules(tree))
+
+
+def collect_preview(prep, cs=None, given: Given | None = None) -> ReportData:
+    """The report of a plan not yet applied: what it would do to the checkout in `prep`."""
+    given = given or Given()
+    edits_known = True
+    if cs is None:
+        cs, edits_known = _changeset(prep)
+    data = ReportData(
+        Meta("preview", prep.plan.path, prep.plan.sha256, tool_version=tool_version())
+    )
+    _fill_plan_facts(data, prep, cs, edits_known)
+    tree = None
+    if available("migrate.rules.tree"):
+        from migrate.rules.tree import virtual_tree
+
+        tree = virtual_tree(prep.index, cs)
+    data.rules = _rules(tree, given.rules)
+    if edits_known and tree is not None:
+        skip = {_display_path(prep.index.root, prep.plan.path)}
+        items = scan_leftovers(tree.paths, tree.text, prep.relocation, prep.plan, skip=skip)
+        data.leftovers = LeftoverSection(OK, items, "the tree the plan would produce")
+    else:
+        data.leftovers = LeftoverSection(NOT_AVAILABLE, where="no rewrite engine: edits unknown")
+    _fill_given(data, given)
+    return data
+
+
+def _fill_given(data: ReportData, given: Given) -> None:
+    if given.inventory is not None:
+        data.inventory = sources.inventory_section(given.inventory)
+    elif not available("migrate.tests_split.inventory_diff"):
+        data.inventory.status = NOT_AVAILABLE
+    if given.parity is not None:
+        data.parity = sources.parity_section(given.parity)
+    elif not available("migrate.parity.check"):
+        data.parity.status = NOT_AVAILABLE
+
+
+def _plan_path(repo: Path, plan: str | None, commits) -> str | None:
+    if plan:
+        return plan
+    for c in commits:
+        if c.plan_path:
+            p = Path(c.plan_path)
+            return str(p if p.is_absolute() else repo / p)
+    return None
+
+
+def _apply_verify(data: ReportData, given) -> None:
+    if given is None:
+        data.verify.status = NOT_AVAILABLE if not available("migrate.verify") else NOT_RUN
+        return
+    data.verify, per_commit = sources.verify_section(given)
+    for c in data.commits:
+        hit = per_commit.get(c.sha) or next(
+            (v for k, v in per_commit.items() if k and c.sha.startswith(k)), None
+        )
+        if hit:
+            c.verify, c.residual_diff = hit
+
+
+def collect_range(
+    repo: str | Path, range_spec: str, plan: str | None = None, given: Given | None = None
+) -> ReportData:
+    """The report of an applied migration: the commits of BASE..HEAD and what they did."""
+    from migrate.pipeline import prepare
+
+    repo = Path(repo).resolve()
+    given = given or Given()
+    base_name, head_name = gitrange.parse_range(range_spec)
+    base, head = gitrange.rev(repo, base_name), gitrange.rev(repo, head_name)
+    commits = gitrange.commits(repo, base, head)
+    plan_path = _plan_path(repo, plan, commits)
+    data = ReportData(
+        Meta("range", base=base, head=head, range_spec=range_spec, tool_version=tool_version()),
+        commits=commits,
+        commits_status=OK,
+    )
+    _apply_verify(data, given.verify)
+    read_head = gitrange.RevReader(repo, head)
+    prep = None
+    if plan_path is None:
+        data.plan_errors.append("no plan: give --plan or commits with a Migrate-Plan trailer")
+    else:
+        try:
+            with gitrange.exported(repo, base) as base_dir:
+                prep = prepare(plan_path, base_dir)
+                cs, edits_known = _changeset(prep)
+        except MigrateError as exc:
+            data.plan_errors += [str(d) for d in exc.diagnostics]
+        except OSError as exc:
+            data.plan_errors.append(f"cannot read plan {plan_path}: {exc}")
+    if prep is not None:
+        data.meta.plan_path = _display_path(repo, plan_path)
+        data.meta.plan_sha256 = prep.plan.sha256
+        _fill_plan_facts(data, prep, cs, edits_known)
+        named = {c.plan_sha256 for c in commits if c.plan_sha256}
+        for sha in sorted(named - {prep.plan.sha256}):
+            data.plan_errors.append(
+                f"commits were made by plan sha256:{sha[:12]}, not {data.meta.plan_path}"
+                f" (sha256:{prep.plan.sha256[:12]})"
+            )
+        needles = old_names(prep.relocation, prep.plan)
+        needles += [n.replace(".", "/") for n in needles]
+        files = gitrange.grep_files(repo, head, needles)
+        skip = {data.meta.plan_path}
+        items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)
+        data.leftovers = LeftoverSection(OK, items, f"HEAD {head[:10]}")
+    tree = None
+    if available("migrate.rules.tree"):
+        from migrate.rules.tree import Tree
+
+        roots = prep.plan.roots if prep is not None else (".",)
+        tree = Tree(gitrange.ls_tree(repo, head), read_head, roots)
+    data.rules = _rules(tree, given.rules)
+    _fill_given(data, given)
+    return data
+
+
+def _display_path(repo: Path, plan_path: str) -> str:
+    p = Path(plan_path).resolve()
+    try:
+        return p.relative_to(Path(repo).resolve()).as_posix()
+    except ValueError:
+        return str(plan_path)

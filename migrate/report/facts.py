@@ -1,0 +1,106 @@
+"""Plan + ChangeSet -> the report's summary, move edges and review items (pure).
+
+The dry-run preview and the report of an applied range both call these, so a reviewer
+sees the same numbers before and after `apply`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from migrate.changes import EDIT_KINDS, ChangeSet
+from migrate.report.data import NOT_AVAILABLE, OK, MoveEdge, ReviewItem, Summary
+
+OPS_MARK = ("kernels", "ops")
+
+
+def _strip_root(path: str, roots) -> str:
+    for root in sorted(roots, key=len, reverse=True):
+        if root not in (".", "") and path.startswith(root.rstrip("/") + "/"):
+            return path[len(root.rstrip("/")) + 1 :]
+    return path
+
+
+def _package_of(path: str, roots) -> str:
+    """Dotted package holding `path` (its directory under the import root)."""
+    rel = _strip_root(path, roots)
+    return ".".join(rel.split("/")[:-1]) or "."
+
+
+def destination(path: str, roots) -> str:
+    """`ops.<group>` when `path` lands in a kernels/ops group, else its package."""
+    parts = _strip_root(path, roots).split("/")[:-1]
+    for i in range(len(parts) - 2):
+        if tuple(parts[i : i + 2]) == OPS_MARK:
+            return f"ops.{parts[i + 2]}"
+    return ".".join(parts) or "."
+
+
+def summarize(cs: ChangeSet, plan=None, relocation=None, *, edits_known: bool = True) -> Summary:
+    """Counts a reviewer checks first; `edits_known=False` when no engine produced edits."""
+    kinds = Counter()
+    for mv in cs.moves:
+        if mv.old.endswith("/__init__.py") or mv.old == "__init__.py":
+            kinds["package"] += 1
+        elif mv.old.endswith(".py"):
+            kinds["module"] += 1
+        else:
+            kinds["data"] += 1
+    touched = {m.new for m in cs.moves} | {e.path for e in cs.edits}
+    touched |= set(cs.writes) | set(cs.removals)
+    edits = {k: sum(1 for e in cs.edits if e.kind == k) for k in EDIT_KINDS}
+    return Summary(
+        modules_moved=kinds["module"],
+        packages_moved=kinds["package"],
+        symbols_moved=len(relocation.symbols) if relocation is not None else 0,
+        data_files_moved=kinds["data"],
+        files_moved=len(cs.moves),
+        files_touched=len(touched),
+        edits=edits,
+        edits_review=sum(1 for e in cs.edits if e.applicability == "review"),
+        tests_split=len(plan.splits) if plan is not None else 0,
+        groups_added=list(plan.groups_add) if plan is not None else [],
+        edits_status=OK if edits_known else NOT_AVAILABLE,
+    )
+
+
+def _legacy_node(old: str, roots, moved_dirs) -> str:
+    """The moved package (or path) that carries `old`, else the package holding it."""
+    hits = [d for d in moved_dirs if old.startswith(d.rstrip("/") + "/")]
+    if hits:
+        return _package_of(max(hits, key=len).rstrip("/") + "/x", roots)
+    return _package_of(old, roots)
+
+
+def move_edges(cs: ChangeSet, roots=(".",), moved_dirs=()) -> list[MoveEdge]:
+    """Legacy package -> destination, weighted by files, sorted for stable output.
+
+    `moved_dirs` (the relocation's package and path prefixes) keeps a moved package's
+    data subdirectories inside its node instead of giving each its own.
+    """
+    count = Counter(
+        (_legacy_node(m.old, roots, moved_dirs), destination(m.new, roots)) for m in cs.moves
+    )
+    return [MoveEdge(src, dst, n) for (src, dst), n in sorted(count.items())]
+
+
+def review_items(cs: ChangeSet) -> list[ReviewItem]:
+    """Edits a human must confirm (review applicability, prose) and the engine's notes."""
+    items = [
+        ReviewItem(e.path, e.line, e.col, e.kind, e.reason, e.old, e.new, e.applicability)
+        for e in cs.edits
+        if e.applicability == "review" or e.kind == "prose"
+    ]
+    for note in cs.notes:
+        pos = getattr(note, "pos", None)
+        items.append(
+            ReviewItem(
+                getattr(pos, "file", ""),
+                getattr(pos, "line", 0),
+                getattr(pos, "col", 0),
+                "note",
+                getattr(note, "message", str(note)),
+                applicability=getattr(note, "severity", "warning"),
+            )
+        )
+    return sorted(items, key=lambda i: (i.file, i.line, i.col, i.kind))

@@ -1,0 +1,106 @@
+"""One judgement from the facts: safe to merge, needs review, or broken, with every reason.
+
+Broken: something a reviewer would have to reject (a commit that does not reproduce, a
+stale reference, a lost test or registration, a parity difference, a rule error). Needs
+review: a human must look (review edits, prose, warnings) or a check did not run: a
+report never calls a migration safe on evidence it does not have.
+"""
+
+from __future__ import annotations
+
+from migrate.report.data import OK, ReportData, Verdict
+
+LEVELS = ("safe", "review", "broken")
+TITLES = {"safe": "safe to merge", "review": "needs review", "broken": "broken"}
+MAX_NAMED = 10  # problems named one by one per category; the rest are counted
+
+
+def _named(items: list[str], what: str) -> list[str]:
+    out = items[:MAX_NAMED]
+    if len(items) > MAX_NAMED:
+        out.append(f"... and {len(items) - MAX_NAMED} more {what}")
+    return out
+
+
+def broken_reasons(d: ReportData) -> list[str]:
+    r = [f"plan error: {e}" for e in d.plan_errors]
+    r += [
+        f"commit {c.sha[:10]} (step {c.step or '?'}) does not reproduce from its parent"
+        for c in d.commits
+        if c.verify == "FAIL"
+    ]
+    for chk in d.verify.static_checks:
+        if chk.status == "FAIL":
+            r.append(f"verify check {chk.name} failed ({len(chk.findings)} finding(s))")
+    r += _named(
+        [f"stale reference `{x.name}` at {x.file}:{x.line}" for x in d.leftovers.items],
+        "stale references",
+    )
+    r += _named(
+        [f"lost test {x.kind} `{x.name}` (was in {x.file})" for x in d.inventory.lost],
+        "lost tests",
+    )
+    r += [
+        f"parity: `{o.op}` differs from `{o.old}` ({o.different} of {o.calls} call(s)"
+        f" on {d.parity.device or 'unknown device'})"
+        for o in d.parity.ops
+        if o.status == "different"
+    ]
+    r += [f"parity: {p}" for p in d.parity.problems]
+    r += _named(
+        [
+            f"rule {f.rule} at {f.file}:{f.line}: {f.message}"
+            for f in d.rules.findings
+            if f.severity == "error"
+        ],
+        "rule errors",
+    )
+    return r
+
+
+def review_reasons(d: ReportData) -> list[str]:
+    r = []
+    if d.review:
+        kinds = {}
+        for item in d.review:
+            kinds[item.kind] = kinds.get(item.kind, 0) + 1
+        detail = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+        r.append(f"{len(d.review)} edit(s) need a human ({detail})")
+    warnings = [f for f in d.rules.findings if f.severity != "error"]
+    if warnings:
+        r.append(f"{len(warnings)} rule warning(s)")
+    r += [f"inventory: {p}" for p in d.inventory.problems]
+    for s in d.inventory.suites:
+        if s.est_time_before != s.est_time_after:
+            r.append(
+                f"est_time of suite {s.suite}: {s.est_time_before:g}s -> {s.est_time_after:g}s"
+            )
+    unmarked = [c.sha[:10] for c in d.commits if not c.step]
+    if unmarked:
+        r.append(f"commit(s) without a Migrate-Step trailer: {', '.join(unmarked)}")
+    missing = [name for name, status in sections(d) if status != OK]
+    if missing:
+        r.append("not run: " + ", ".join(missing))
+    return r
+
+
+def sections(d: ReportData) -> list[tuple[str, str]]:
+    """(name, status) of each check the verdict depends on."""
+    out = []
+    if d.meta.mode == "range":
+        out.append(("verify", d.verify.status))
+    out += [
+        ("edits", d.summary.edits_status),
+        ("rules", d.rules.status),
+        ("test inventory", d.inventory.status),
+        ("parity", d.parity.status),
+        ("leftover scan", d.leftovers.status),
+    ]
+    return out
+
+
+def verdict(d: ReportData) -> Verdict:
+    broken = broken_reasons(d)
+    review = review_reasons(d)
+    level = "broken" if broken else "review" if review else "safe"
+    return Verdict(level, broken + review)
