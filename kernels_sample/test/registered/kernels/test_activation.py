@@ -10,7 +10,7 @@ from sglang.test.ci.ci_register import register_cuda_ci, register_npu_ci
 from sglang.test.kernels.references import assert_close, per_token_quant_ref, silu_and_mul_ref
 
 register_cuda_ci(est_time=15, stage="base-b-kernel-unit", runner_config="1-gpu-large")
-register_npu_ci(est_time=30, suite="per-commit-1-npu-a2", disabled="no Triton NPU backend yet #4521")
+register_npu_ci(est_time=30, suite="per-commit-1-npu-a2", disabled="no Triton NPU backend yet #4521 until 2026-09-30")
 
 SHAPES = [(1, 16), (4, 64), (3, 2, 40)]
 
