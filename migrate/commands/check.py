@@ -1,0 +1,49 @@
+"""`migrate check`: enforce SGLang's kernel organization rules on a tree or a plan's result."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from migrate.errors import MigrateError
+
+
+@click.command("check")
+@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@click.option(
+    "--plan",
+    "plan",
+    default=None,
+    type=click.Path(dir_okay=False, exists=True),
+    help="Check the tree PLAN would produce, before anything is written.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--select", multiple=True, help="Only these rule ids or names (repeatable).")
+def command(repo: str, plan: str | None, as_json: bool, select: tuple[str, ...]) -> None:
+    """Check kernel organization rules; exit 1 when any error is found."""
+    from migrate.rules import run_rules
+    from migrate.rules.load import plan_tree, repo_tree
+    from migrate.rules.output import format_json, format_text
+
+    t0 = time.perf_counter()
+    source = "checkout"
+    if plan:
+        try:
+            tree, source = plan_tree(plan, repo)
+        except MigrateError as exc:
+            for d in exc.diagnostics:
+                click.echo(str(d), err=True)
+            sys.exit(2)
+    else:
+        _, tree = repo_tree(repo)
+    findings = run_rules(tree, set(select) or None)
+    elapsed = round(time.perf_counter() - t0, 3)
+    if as_json:
+        click.echo(format_json(findings, tree=source, files=len(tree.paths), seconds=elapsed))
+    else:
+        click.echo(format_text(findings))
+        if plan:
+            click.echo(f"(checked the tree {plan} would produce; changes from: {source})")
+    sys.exit(1 if any(f.severity == "error" for f in findings) else 0)

@@ -1,0 +1,42 @@
+"""KO401 collective-outside-communication: collectives and peer memory belong to communication.
+
+## What it does
+Warns about a module in a group other than `communication` that defines or calls a
+cross-rank collective or peer-memory primitive (all-reduce, all-gather, reduce-scatter,
+all-to-all, multicast/NVLS, symmetric memory, custom all-reduce, IPC handles).
+Heuristic: the evidence lists the identifiers that triggered it.
+
+## Why
+Decided rule: any cross-rank collective or peer-memory access puts the op in
+`communication`, whatever compute it fuses (an all-reduce + RMSNorm is a communication
+op). Such ops need communicator state and multi-GPU tests that other groups lack.
+
+## Example
+```python
+# ops/layernorm/allreduce_rmsnorm.py
+def fused_allreduce_rmsnorm(x, residual, weight, workspace): ...
+```
+
+## Fix
+Move the module to `ops/communication/` and register its op as `communication.<name>`.
+"""
+
+from __future__ import annotations
+
+from migrate.rules.base import make_rule
+
+
+def check(ctx, rule):
+    for path, group, sig in ctx.operator_signals:
+        if group == "communication" or sig.strong("communication") < 2:
+            continue
+        yield rule.at(
+            path,
+            0,
+            f"module in {group} uses cross-rank collectives or peer memory",
+            evidence=sig.evidence("communication"),
+            fix="move it to ops/communication/ (communication whatever it fuses)",
+        )
+
+
+RULE = make_rule(__doc__, check, "warning")

@@ -1,0 +1,73 @@
+"""KO301 kernels-import-srt-runtime: `sglang/kernels/` does not import srt runtime modules.
+
+## What it does
+Reports an import (at module level or inside a function; `TYPE_CHECKING` imports are
+exempt) of a `sglang.srt` runtime module from `sglang/kernels/` outside
+`plugin_kernels/` (which KO302 covers). Runtime utilities (`sglang.srt.utils`,
+`sglang.srt.environ`) are allowed: using a runtime utility is not a violation.
+
+## Why
+Kernels must not reach into model objects, process groups, schedulers or buffer owners;
+pass flags in instead. Importing runtime modules ties kernels to server state, creates
+import cycles and makes kernels untestable in isolation.
+
+## Example
+```python
+from sglang.srt.layers.quantization.fp8 import Fp8Config   # bad: inspects model config
+from sglang.srt.utils import is_cuda                         # fine: runtime utility
+```
+
+## Fix
+Pass the needed values in as arguments; keep process groups, communicator state and
+model dispatch in `srt` (adapters under `srt/layers/communication/`).
+"""
+
+from __future__ import annotations
+
+from migrate.rules.base import make_rule
+from migrate.rules.context import PLUGIN_DIR
+from migrate.rules.imports import imports_of, under
+
+SRT = "sglang.srt"
+UTILITIES = ("sglang.srt.utils", "sglang.srt.environ", "sglang.srt.utils_common")
+
+
+def srt_imports(ctx, path: str):
+    """(ImportRef, module) for each srt module `path` imports (TYPE_CHECKING excluded)."""
+    text = ctx.tree.text(path) or ""
+    if "srt" not in text:
+        return
+    mod, name = ctx.tree.ast(path), ctx.tree.module_of(path)
+    if mod is None or name is None:
+        return
+    for ref in imports_of(mod, name, path.endswith("__init__.py")):
+        if ref.type_checking:
+            continue
+        hit = next((c for c in ref.candidates() if under(c, SRT)), None)
+        if hit is None and ref.module == "sglang" and "srt" in ref.names:
+            hit = SRT
+        if hit:
+            yield ref, hit
+
+
+def check(ctx, rule):
+    plugin = f"{ctx.kernels_dir}/{PLUGIN_DIR}/"
+    for path in ctx.python_under(ctx.kernels_dir):
+        if path.startswith(plugin):
+            continue
+        for ref, hit in srt_imports(ctx, path):
+            mods = [c for c in ref.candidates() if under(c, SRT)] or [hit]
+            if all(any(under(m, u) for u in UTILITIES) for m in mods):
+                continue
+            where = "inside a function" if ref.local else "at module level"
+            yield rule.at(
+                path,
+                ref.line,
+                f"kernels import srt runtime module {ref.module} ({where})",
+                col=ref.col,
+                evidence=f"import of {', '.join(mods)}",
+                fix="pass the needed values in as arguments instead of importing srt",
+            )
+
+
+RULE = make_rule(__doc__, check, "error")

@@ -1,0 +1,57 @@
+"""Build the tree to check: a checkout as it is, or as a plan would leave it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from migrate.changes import ChangeSet, FileMove
+from migrate.index import RepoIndex, build_index
+from migrate.index.files import list_repo_files
+from migrate.rules.tree import Tree, tree_from_index, virtual_tree
+
+
+def detect_roots(repo: str | Path) -> tuple[str, ...]:
+    """Import roots of an SGLang-style tree: where `sglang/` lives (`python/` or the top)."""
+    roots = {"."}
+    for p in list_repo_files(Path(repo)):
+        if p.endswith("sglang/__init__.py") and p.count("/") <= 3:
+            parent = p[: -len("sglang/__init__.py")].rstrip("/")
+            roots.add(parent or ".")
+    return tuple(sorted(roots, key=lambda r: (r == ".", r)))
+
+
+def repo_tree(repo: str | Path) -> tuple[RepoIndex, Tree]:
+    index = build_index(repo, detect_roots(repo))
+    return index, tree_from_index(index)
+
+
+def fallback_changeset(prep) -> ChangeSet:
+    """File moves of the relocation plus the legacy packages `delete:` removes.
+
+    Used while the rewrite engine's `plan_changes` is not available.
+    """
+    cs = ChangeSet(moves=[FileMove(o, n) for o, n in sorted(prep.relocation.files.items())])
+    for name in prep.plan.delete:
+        d = prep.index.package_dir(name)
+        for f in prep.index.files_under(d) if d else []:
+            if f not in prep.relocation.files:
+                cs.removals[f] = "delete"
+    return cs
+
+
+def plan_changeset(prep) -> tuple[ChangeSet, str]:
+    """The plan's ChangeSet and where it came from (`engine` or `moves-only`)."""
+    try:
+        from migrate.rewrite.engine import plan_changes
+    except ImportError:
+        return fallback_changeset(prep), "moves-only"
+    return plan_changes(prep), "engine"
+
+
+def plan_tree(plan: str | Path, repo: str | Path) -> tuple[Tree, str]:
+    """The tree `plan` would produce from `repo`; raises MigrateError for an invalid plan."""
+    from migrate.pipeline import prepare
+
+    prep = prepare(plan, repo)
+    cs, source = plan_changeset(prep)
+    return virtual_tree(prep.index, cs), source

@@ -1,0 +1,113 @@
+"""The tree the rules read: path -> text plus module names, from a repo or a plan's result.
+
+Rules never touch the disk. A `Tree` is built either from a `RepoIndex` (the checkout as
+it is) or from a `RepoIndex` plus a `ChangeSet` (the checkout as a plan would leave it),
+so `migrate check --plan` judges the post-migration tree before anything is written.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable
+
+from migrate.changes import ChangeSet, apply_edits
+from migrate.index.repo import RepoIndex, module_name
+
+
+class Tree:
+    """A read-only view: sorted repo-relative paths, lazily read text, cached ASTs."""
+
+    def __init__(
+        self, paths: Iterable[str], read: Callable[[str], str | None], roots=(".",)
+    ) -> None:
+        self.paths: list[str] = sorted(set(paths))
+        self._path_set = set(self.paths)
+        self.roots: tuple[str, ...] = tuple(r.rstrip("/") or "." for r in roots)
+        self._read = read
+        self._text: dict[str, str | None] = {}
+        self._ast: dict[str, ast.Module | None] = {}
+        self.modules: dict[str, str] = {}  # dotted -> path
+        self.module_by_path: dict[str, str] = {}
+        ordered = sorted(self.roots, key=lambda r: (r in (".", ""), -len(r)))
+        for path in self.paths:
+            for root in ordered:
+                name = module_name(path, root)
+                if name is not None:
+                    self.modules.setdefault(name, path)
+                    self.module_by_path[path] = name
+                    break
+
+    def text(self, path: str) -> str | None:
+        if path not in self._text:
+            self._text[path] = self._read(path) if path in self._path_set else None
+        return self._text[path]
+
+    def ast(self, path: str) -> ast.Module | None:
+        """Parsed module, or None when unreadable or not valid Python."""
+        if path not in self._ast:
+            text = self.text(path)
+            try:
+                self._ast[path] = ast.parse(text) if text is not None else None
+            except (SyntaxError, ValueError):
+                self._ast[path] = None
+        return self._ast[path]
+
+    def exists(self, path: str) -> bool:
+        return path in self._path_set
+
+    def files_under(self, directory: str) -> list[str]:
+        prefix = directory.rstrip("/") + "/"
+        return [p for p in self.paths if p.startswith(prefix)]
+
+    def module_of(self, path: str) -> str | None:
+        return self.module_by_path.get(path)
+
+    def package_dir(self, name: str) -> str | None:
+        """Directory of package `name` (regular or namespace) under the first root holding it."""
+        init = self.modules.get(name)
+        if init and init.endswith("__init__.py"):
+            return init.rsplit("/", 1)[0] if "/" in init else "."
+        rel = name.replace(".", "/")
+        for root in self.roots:
+            d = rel if root in (".", "") else f"{root}/{rel}"
+            if self.files_under(d):
+                return d
+        return None
+
+    def is_module(self, name: str) -> bool:
+        """True for a module or a package (namespace packages included)."""
+        if name in self.modules:
+            return True
+        prefix = name + "."
+        return any(m.startswith(prefix) for m in self.modules)
+
+
+def tree_from_index(index: RepoIndex) -> Tree:
+    return Tree(index.files, index.text, index.roots)
+
+
+def virtual_tree(index: RepoIndex, changeset: ChangeSet) -> Tree:
+    """The tree `changeset` would produce from `index`, without writing anything.
+
+    Moves rename files, span edits apply to the moved text, whole-file writes replace or
+    create files, removals drop files (at their pre- or post-move path).
+    """
+    source: dict[str, str] = {p: p for p in index.files}
+    for mv in changeset.moves:
+        source.pop(mv.old, None)
+    for mv in changeset.moves:
+        source[mv.new] = mv.old
+    for path in changeset.removals:
+        source.pop(path, None)
+    paths = set(source) | set(changeset.writes)
+    edited = {e.path for e in changeset.edits}
+
+    def read(path: str) -> str | None:
+        if path in changeset.writes:
+            return changeset.writes[path][1]
+        text = index.text(source[path])
+        if text is not None and path in edited:
+            text = apply_edits(text, changeset.edits_for(path))
+        return text
+
+    return Tree(paths, read, index.roots)

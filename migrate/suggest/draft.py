@@ -1,0 +1,417 @@
+"""Draft the moves that take a legacy kernel package into logical groups.
+
+Every file of the legacy package gets a destination: operator modules go to
+`sglang.kernels.ops.<group>` by their computation (see `classify.py`), shared build
+infrastructure and C++ sources to `sglang.kernels.jit`, tuning data beside the module
+that loads it, tests to `test/registered/kernels/{ops,benchmark}/<group>/`. Kernel tests
+already under `test/registered/kernels/` but outside a group directory move too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from migrate.errors import Diagnostic, MigrateError, Pos
+from migrate.rules.ci import ci_registrations
+from migrate.rules.context import JIT_PKG, OPS_PKG, Context
+from migrate.rules.imports import imports_of, under
+from migrate.rules.tree import Tree
+from migrate.suggest.classify import INFRA, Classification, classify_source
+
+SOURCE_EXT = (".cu", ".cuh", ".cpp", ".cc", ".c", ".h", ".hpp", ".cuh.in", ".inc")
+SOURCE_DIRS = ("csrc", "include", "cuda", "cpp", "src")
+TEST_DIRS = ("tests", "test")
+BENCH_DIRS = ("benchmark", "benchmarks", "bench")
+_KERNEL_TESTS = re.compile(r"^(?P<pre>(?:.*/)?test/registered/kernels/)(?P<rest>.+)$")
+
+
+@dataclass(frozen=True)
+class Decision:
+    src: str  # dotted module/package, or a repo path for path moves
+    dst: str
+    kind: str  # module | package | path
+    what: str  # operator | infrastructure | data | test | benchmark | helper
+    group: str | None
+    confidence: float
+    reason: str
+    evidence: str = ""
+    note: str = ""
+
+    @property
+    def review(self) -> bool:
+        return self.confidence < 0.6 or bool(self.note)
+
+
+@dataclass
+class Draft:
+    legacy: str
+    roots: tuple[str, ...]
+    decisions: list[Decision]
+    groups_add: list[str]
+    delete: list[str]
+
+
+def _strip_jit(name: str) -> str:
+    return re.sub(r"^_?jit_", "", name) or name
+
+
+class Drafter:
+    def __init__(self, tree: Tree, legacy: str) -> None:
+        self.tree, self.legacy = tree, legacy
+        self.ctx = Context(tree)
+        d = tree.package_dir(legacy)
+        if d is None:
+            raise MigrateError(Diagnostic(Pos("."), f"package {legacy} not found in the tree"))
+        self.legacy_dir = d
+        self.prefix = d[: len(d) - len(legacy.replace(".", "/"))]  # "python/" or ""
+        self.decisions: list[Decision] = []
+        self.taken: set[str] = set(tree.modules) | set(tree.paths)
+        self.module_group: dict[str, str] = {}  # legacy module -> chosen group
+
+    # -- naming --------------------------------------------------------------
+    def pkg_path(self, dotted: str) -> str:
+        return self.prefix + dotted.replace(".", "/")
+
+    def _taken(self, name: str, sep: str) -> bool:
+        if name in self.taken:
+            return True
+        if sep == ".":
+            return self.tree.is_module(name)
+        return bool(self.tree.files_under(name))
+
+    def free(self, name: str, sep: str = ".") -> tuple[str, str]:
+        """`name`, or `name_2`, `name_3`... when taken; the note says it was renamed."""
+        head, _, base = name.rpartition(sep)
+        stem, dot, ext = base.partition(".") if sep == "/" else (base, "", "")
+        cand, i = name, 2
+        while self._taken(cand, sep):
+            cand = f"{head}{sep}{stem}_{i}{dot}{ext}"
+            i += 1
+        self.taken.add(cand)
+        return cand, ("" if cand == name else f"{name} exists: renamed")
+
+    def add(self, **kw) -> Decision:
+        d = Decision(**kw)
+        self.decisions.append(d)
+        return d
+
+    # -- legacy package --------------------------------------------------------
+    def run(self) -> Draft:
+        children: dict[str, list[str]] = {}
+        files: list[str] = []
+        base = self.legacy_dir + "/"
+        for p in self.tree.files_under(self.legacy_dir):
+            if "__pycache__" in p or p.endswith((".pyc", ".pyo")):
+                continue
+            rest = p[len(base) :]
+            if "/" in rest:
+                children.setdefault(rest.split("/", 1)[0], []).append(p)
+            else:
+                files.append(p)
+        mods = [p for p in files if p.endswith(".py") and not p.endswith("/__init__.py")]
+        for p in sorted(mods, key=lambda p: p.rsplit("/", 1)[1].startswith("test_")):
+            self.top_module(p)
+        for name, paths in sorted(children.items(), key=lambda kv: kv[0] in TEST_DIRS + BENCH_DIRS):
+            self.child_dir(name, paths)
+        for p in files:
+            if not p.endswith(".py"):
+                self.infra_path(p, "non-Python file of the legacy package", review=True)
+        self.outside_tests()
+        used = {d.group for d in self.decisions if d.group and d.what in ("operator", "data")}
+        existing = self.ctx.groups
+        groups_add = sorted(g for g in used if g not in existing and g != INFRA)
+        roots = tuple(r for r in self.tree.roots if r != ".") or (".",)
+        return Draft(self.legacy, roots, self.decisions, groups_add, [self.legacy])
+
+    def top_module(self, path: str) -> None:
+        module = self.tree.module_of(path)
+        stem = module.rsplit(".", 1)[1]
+        if stem.startswith("test_"):
+            self.test_file(path, bench=False)
+            return
+        text = self.tree.text(path) or ""
+        c = classify_source(text, module)
+        if stem == "__main__" or c.group == INFRA:
+            dst, note = self.free(f"{JIT_PKG}.{stem}")
+            self.add(
+                src=module,
+                dst=dst,
+                kind="module",
+                what="infrastructure",
+                group=INFRA,
+                confidence=c.confidence if c.group == INFRA else 0.7,
+                reason=c.reason if c.group == INFRA else "package entry point",
+                evidence=c.evidence,
+                note=note,
+            )
+            return
+        group = c.group or "elementwise"
+        self.module_group[module] = group
+        dst, note = self.free(f"{OPS_PKG}.{group}.{_strip_jit(stem)}")
+        self.add(
+            src=module,
+            dst=dst,
+            kind="module",
+            what="operator",
+            group=group,
+            confidence=c.confidence,
+            reason=c.reason,
+            evidence=c.evidence,
+            note=note or ("" if c.group else "no computation signal: group guessed"),
+        )
+
+    def child_dir(self, name: str, paths: list[str]) -> None:
+        if name in TEST_DIRS:
+            for p in paths:
+                self.test_file(p, bench=False) if self._is_test(p) else self.helper(p)
+            return
+        if name in BENCH_DIRS:
+            for p in paths:
+                self.test_file(p, bench=True) if p.endswith(".py") else self.helper(p)
+            return
+        pys = [p for p in paths if p.endswith(".py")]
+        directory = f"{self.legacy_dir}/{name}"
+        if not pys:
+            if name in SOURCE_DIRS or any(p.endswith(SOURCE_EXT) for p in paths):
+                self.infra_path(directory, "C++/CUDA sources of the JIT build")
+            else:
+                self.data_dir(directory, name, self.legacy_dir)
+            return
+        self.subpackage(name, directory, paths)
+
+    def subpackage(self, name: str, directory: str, paths: list[str]) -> None:
+        package = f"{self.legacy}.{name}"
+        votes: list[tuple[str, Classification]] = []
+        for p in paths:
+            if p.endswith(".py") and not p.endswith("__init__.py"):
+                mod = self.tree.module_of(p) or p
+                votes.append((mod, classify_source(self.tree.text(p) or "", mod)))
+        if not votes:  # only __init__.py: judge it
+            init = f"{directory}/__init__.py"
+            votes = [(package, classify_source(self.tree.text(init) or "", package))]
+        tally = Counter(c.group for _, c in votes if c.group and c.group != INFRA)
+        if not tally:
+            dst, note = self.free(f"{JIT_PKG}.{name}")
+            self.add(
+                src=package,
+                dst=dst,
+                kind="package",
+                what="infrastructure",
+                group=INFRA,
+                confidence=0.5,
+                reason="no operator module inside",
+                note=note,
+            )
+            return
+        group, n = tally.most_common(1)[0]
+        agree = [c for _, c in votes if c.group == group]
+        conf = round(min(c.confidence for c in agree) * n / len(votes), 2)
+        dissent = [f"{m} looks like {c.group}" for m, c in votes if c.group != group]
+        evidence = "; ".join(f"{m.rsplit('.', 1)[1]}: {c.evidence}" for m, c in votes if c.evidence)
+        for m, _ in votes:
+            self.module_group[m] = group
+        if name == group and self.ctx.group_dirs.get(group):
+            self.split_into_group(group, directory, paths, conf, evidence, dissent)
+            return
+        dst = f"{OPS_PKG}.{group}" if name == group else f"{OPS_PKG}.{group}.{_strip_jit(name)}"
+        dst, note = self.free(dst)
+        self.add(
+            src=package,
+            dst=dst,
+            kind="package",
+            what="operator",
+            group=group,
+            confidence=conf,
+            reason=agree[0].reason
+            if name != group
+            else f"package named after its group; {agree[0].reason}",
+            evidence=evidence,
+            note="; ".join(filter(None, [note, *dissent])),
+        )
+
+    def split_into_group(self, group, directory, paths, conf, evidence, dissent) -> None:
+        """A legacy package named like an existing group: its modules join that group."""
+        for p in paths:
+            rest = p[len(directory) + 1 :]
+            if p.endswith("/__init__.py") and "/" not in rest:
+                continue
+            if "/" in rest:  # nested data/package directory: carried as a path
+                sub = rest.split("/", 1)[0]
+                src = f"{directory}/{sub}"
+                if any(d.src == src for d in self.decisions):
+                    continue
+                dst, note = self.free(self.pkg_path(f"{OPS_PKG}.{group}") + f"/{sub}", "/")
+                self.add(
+                    src=src,
+                    dst=dst,
+                    kind="path",
+                    what="data",
+                    group=group,
+                    confidence=conf,
+                    reason="kept beside the modules that load it",
+                    note=note,
+                )
+                continue
+            module = self.tree.module_of(p)
+            if module is None:
+                continue
+            stem = _strip_jit(module.rsplit(".", 1)[1])
+            dst, note = self.free(f"{OPS_PKG}.{group}.{stem}")
+            self.add(
+                src=module,
+                dst=dst,
+                kind="module",
+                what="operator",
+                group=group,
+                confidence=conf,
+                reason=f"joins the existing {group} group",
+                evidence=evidence,
+                note="; ".join(filter(None, [note, *dissent])),
+            )
+
+    def data_dir(self, directory: str, name: str, parent: str) -> None:
+        """Tuning/data directory: travels with the module that names it."""
+        users = []
+        for p in self.tree.files_under(parent):
+            if p.endswith(".py") and p.count("/") == parent.count("/") + 1:
+                text = self.tree.text(p) or ""
+                if f'"{name}"' in text or f"'{name}'" in text or f"{name}/" in text:
+                    users.append(self.tree.module_of(p))
+        groups = Counter(self.module_group.get(u) for u in users if self.module_group.get(u))
+        if not groups:
+            self.infra_path(
+                directory, f"data directory {name}/ no operator module names", review=True
+            )
+            return
+        group = groups.most_common(1)[0][0]
+        dst, note = self.free(self.pkg_path(f"{OPS_PKG}.{group}") + f"/{name}", "/")
+        self.add(
+            src=directory,
+            dst=dst,
+            kind="path",
+            what="data",
+            group=group,
+            confidence=0.9,
+            reason=f"loaded by {', '.join(sorted(filter(None, users)))} (relative lookup)",
+            note=note,
+        )
+
+    def infra_path(self, path: str, reason: str, review: bool = False) -> None:
+        rel = path[len(self.legacy_dir) + 1 :]
+        dst, note = self.free(self.pkg_path(JIT_PKG) + "/" + rel, "/")
+        self.add(
+            src=path,
+            dst=dst,
+            kind="path",
+            what="infrastructure",
+            group=INFRA,
+            confidence=0.5 if review else 0.9,
+            reason=reason,
+            note=note,
+        )
+
+    def helper(self, path: str) -> None:
+        rel = path[len(self.legacy_dir) + 1 :].split("/", 1)[1]
+        dst, note = self.free(self.prefix + "sglang/test/kernels/" + rel, "/")
+        self.add(
+            src=path,
+            dst=dst,
+            kind="path",
+            what="helper",
+            group=None,
+            confidence=0.5,
+            reason="shared test helper: sglang.test.kernels",
+            note=note,
+        )
+
+    # -- tests -----------------------------------------------------------------
+    @staticmethod
+    def _is_test(path: str) -> bool:
+        base = path.rsplit("/", 1)[-1]
+        return base.endswith(".py") and (base.startswith("test_") or base.endswith("_test.py"))
+
+    def test_group(self, path: str) -> tuple[str | None, float, str]:
+        """The group a test belongs to: that of the kernels it imports, else its computation."""
+        mod, text = self.tree.ast(path), self.tree.text(path) or ""
+        votes: Counter = Counter()
+        if mod is not None:
+            name = self.tree.module_of(path) or "tests._"
+            for ref in imports_of(mod, name, False):
+                for cand in ref.candidates():
+                    g = self.module_group.get(cand)
+                    if g is None and under(cand, OPS_PKG) and cand.count(".") >= 3:
+                        g = cand.split(".")[3]
+                    if g:
+                        votes[g] += 1
+                        break
+        if votes:
+            (g, n), total = votes.most_common(1)[0], sum(votes.values())
+            return (
+                g,
+                round(min(0.95, 0.5 + 0.45 * n / total), 2),
+                ("imports kernels of " + ", ".join(f"{k} ({v})" for k, v in votes.most_common())),
+            )
+        c = classify_source(text, self.tree.module_of(path) or "")
+        if c.group in (None, INFRA):
+            return None, 0.0, "imports no kernel; no computation signal"
+        return c.group, round(c.confidence * 0.8, 2), f"computation: {c.evidence}"
+
+    def test_file(self, path: str, bench: bool) -> None:
+        group, conf, why = self.test_group(path)
+        base = path.rsplit("/", 1)[-1]
+        bench = bench or base.startswith("bench_") or "benchmark" in base
+        mod = self.tree.ast(path)
+        registered = bool(mod and ci_registrations(mod))
+        top = self._tests_root(path)
+        if bench and not registered:
+            dst_dir, what = f"{top}test/manual/kernels", "benchmark"
+        else:
+            dst_dir = f"{top}test/registered/kernels/{'benchmark' if bench else 'ops'}/"
+            dst_dir += group or "REVIEW_GROUP"
+            what = "benchmark" if bench else "test"
+        dst, note = self.free(f"{dst_dir}/{base}", "/")
+        notes = [note]
+        if not registered and not bench:
+            notes.append("no CI registration: add register_*_ci or move to test/manual/kernels/")
+        if group is None:
+            notes.append("group unknown")
+        self.add(
+            src=path,
+            dst=dst,
+            kind="path",
+            what=what,
+            group=group,
+            confidence=conf,
+            reason=why,
+            note="; ".join(filter(None, notes)),
+        )
+
+    def _tests_root(self, path: str) -> str:
+        m = _KERNEL_TESTS.match(path)
+        if m:
+            return m.group("pre")[: -len("test/registered/kernels/")]
+        for p in self.tree.paths:
+            i = p.find("test/registered/")
+            if i >= 0:
+                return p[:i]
+        return ""
+
+    def outside_tests(self) -> None:
+        """Kernel tests under test/registered/kernels/ that are not in a group directory."""
+        groups = self.ctx.groups | {d.group for d in self.decisions if d.group}
+        for p in self.tree.paths:
+            m = _KERNEL_TESTS.match(p)
+            if not m or not p.endswith(".py") or p.startswith(self.legacy_dir + "/"):
+                continue
+            parts = m.group("rest").split("/")
+            if parts[-1] in ("__init__.py", "conftest.py"):
+                continue
+            if len(parts) >= 3 and parts[0] in ("ops", "benchmark") and parts[1] in groups:
+                continue
+            self.test_file(p, bench=parts[0] == "benchmark" or parts[-1].startswith("bench_"))
+
+
+def draft_plan(tree: Tree, legacy: str) -> Draft:
+    return Drafter(tree, legacy).run()
