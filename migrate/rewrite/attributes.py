@@ -1,0 +1,103 @@
+"""Attribute chains through import bindings: calls, decorators, annotations, isinstance.
+
+`import a.b` binds `a`, so every `a.b.f` must be spelled `x.y.f` once the module moves.
+A chain through an alias (`import a.b as m`, `from a import b`) keeps working unless a
+symbol left the aliased module: then the chain is spelled absolutely and the module it
+now lives in is imported next to the binding import (the only import ever added).
+Only the moved prefix of a chain is replaced; the rest keeps its exact text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from migrate.changes import Edit
+from migrate.errors import Diagnostic, Pos
+from migrate.rewrite.context import Context, FileJob
+from migrate.rewrite.cstfacts import Chain, Facts
+from migrate.rewrite.imports import ImportResult
+from migrate.rewrite.names import module_part, relocate
+from migrate.rewrite.spans import line_col, make_edit
+
+
+@dataclass
+class ChainResult:
+    edits: list[Edit] = field(default_factory=list)
+    notes: list[Diagnostic] = field(default_factory=list)
+
+
+def _prefix_edit(job: FileJob, facts: Facts, chain: Chain, new: str, reason: str) -> Edit | None:
+    """Replace the shortest leading part of `chain` so that it reads `new`."""
+    old_parts, new_parts = chain.dotted.split("."), new.split(".")
+    k = 0
+    while (
+        k < len(old_parts) - 1 and k < len(new_parts) - 1 and old_parts[-1 - k] == new_parts[-1 - k]
+    ):
+        k += 1
+    keep_old, keep_new = len(old_parts) - k, len(new_parts) - k
+    end = chain.ends[keep_old - 1]
+    text = ".".join(new_parts[:keep_new])
+    if facts.text[chain.start : end] == text:
+        return None
+    return make_edit(job.new_path, facts.text, chain.start, end, text, "code", reason)
+
+
+def rewrite_chains(job: FileJob, facts: Facts, ctx: Context, imports: ImportResult) -> ChainResult:
+    res = ChainResult()
+    added: set[tuple[int, str]] = set()
+    for chain in facts.chains:
+        local = chain.dotted.split(".")[0]
+        binding = imports.bindings.get(local)
+        if binding is None:
+            continue
+        rest = chain.dotted[len(local) :]
+        full = binding.old + rest
+        new = relocate(full, ctx)
+        if new is None or new == full:
+            continue
+        if binding.root and any(full == r or full.startswith(r + ".") for r in imports.refused):
+            continue
+        if not binding.root and (new == binding.new or new.startswith(binding.new + ".")):
+            continue  # still reachable through the (rewritten) binding
+        module = module_part(new, ctx.new_modules)
+        root = new.split(".")[0]
+        if not binding.root and root in facts.defined and root not in imports.bindings:
+            line, col = line_col(facts.text, chain.start)
+            res.notes.append(
+                Diagnostic(
+                    Pos(job.new_path, line, col),
+                    f"cannot spell {new}: the file defines `{root}` itself",
+                )
+            )
+            continue
+        edit = _prefix_edit(job, facts, chain, new, f"{full} is now {new}")
+        if edit is None:
+            continue
+        res.edits.append(edit)
+        site = binding.site
+        if (
+            module is None
+            or module in imports.imported
+            or _imported_via_root(module, binding, imports)
+        ):
+            continue
+        if (site.stmt_start, module) not in added:
+            added.add((site.stmt_start, module))
+            newline = "\r\n" if "\r\n" in facts.text else "\n"
+            res.edits.append(
+                make_edit(
+                    job.new_path,
+                    facts.text,
+                    site.stmt_start,
+                    site.stmt_start,
+                    f"import {module}{newline}{site.indent}",
+                    "code",
+                    f"{new} is reached through module {module}, which the file did not import",
+                )
+            )
+    return res
+
+
+def _imported_via_root(module: str, binding, imports: ImportResult) -> bool:
+    """True when a rewritten `import` already loads `module` (or a submodule of it)."""
+    return any(m == module or m.startswith(module + ".") for m in imports.imported)

@@ -1,0 +1,67 @@
+"""What every per-file rewrite needs to know: one frozen run context, one job per file.
+
+Both are plain picklable data so that a process pool can rewrite files in parallel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from migrate.changes import Edit
+from migrate.errors import Diagnostic
+from migrate.relocate import Relocation
+
+
+@dataclass(frozen=True)
+class Context:
+    relocation: Relocation
+    op_ids: dict[str, str] = field(default_factory=dict)
+    # Old names (modules and packages) that no longer exist after the plan: a reference
+    # to one that the relocation cannot answer is a stale reference, reported.
+    gone: frozenset[str] = frozenset()
+    # Every module name after the plan (unmoved old ones, moved ones, symbol targets).
+    new_modules: frozenset[str] = frozenset()
+    # Old modules and packages (before the plan).
+    old_modules: frozenset[str] = frozenset()
+    # (module, symbol) -> top-level functions of `module` that still call `symbol` after a
+    # symbol move: a patch of the new location does not reach them.
+    symbol_callers: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    # Deleted package -> common prefix of where its modules went (prose fallback only).
+    package_fallback: dict[str, str] = field(default_factory=dict)
+    # `pkg.name` re-exported by a deleted package's `__init__` -> the absolute origin.
+    reexports: dict[str, str] = field(default_factory=dict)
+    roots: tuple[str, ...] = (".",)
+    keep_prose: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FileJob:
+    """One Python file: where it was, where it goes, its decoded text."""
+
+    old_path: str
+    new_path: str
+    text: str
+    old_module: str | None
+    new_module: str | None
+    is_init: bool
+
+    @property
+    def old_package(self) -> str | None:
+        if self.old_module is None:
+            return None
+        return self.old_module if self.is_init else self.old_module.rpartition(".")[0]
+
+    @property
+    def new_package(self) -> str | None:
+        if self.new_module is None:
+            return None
+        return self.new_module if self.is_init else self.new_module.rpartition(".")[0]
+
+
+@dataclass
+class FileResult:
+    path: str  # new path
+    edits: list[Edit] = field(default_factory=list)
+    notes: list[Diagnostic] = field(default_factory=list)
+    parse_error: Diagnostic | None = None
+    parsed: bool = False  # whether libcst parsed it (tests assert untouched files are not)

@@ -1,0 +1,260 @@
+"""One read-only libcst pass that gathers every site a reference form may edit.
+
+Each form module reads these facts and returns span edits; none walks the tree again.
+Spans are character offsets into the decoded text (libcst columns are characters).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from migrate.rewrite.spans import line_starts
+
+PARSE_COUNT = Counter()  # path -> times parsed; tests prove untouched files are never parsed
+
+
+def dotted_of(node: cst.CSTNode) -> str | None:
+    """`a.b.c` for a pure Name/Attribute chain, else None."""
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+@dataclass
+class Chain:
+    """A maximal dotted chain `a.b.c.d`; `ends[i]` is where part i+1 ends."""
+
+    dotted: str
+    start: int
+    ends: list[int]
+
+
+@dataclass
+class StringSite:
+    node: cst.BaseExpression
+    start: int
+    end: int
+    call: str | None = None  # dotted callee when the string is a call argument
+    keyword: str | None = None
+    arg_index: int | None = None
+    docstring: bool = False
+
+
+@dataclass
+class ImportSite:
+    node: cst.Import | cst.ImportFrom
+    start: int  # the statement line (SimpleStatementLine) start, for insertions
+    end: int
+    stmt_start: int
+    stmt_end: int
+    indent: str
+
+
+@dataclass
+class Facts:
+    text: str
+    imports: list[ImportSite] = field(default_factory=list)
+    chains: list[Chain] = field(default_factory=list)
+    strings: list[StringSite] = field(default_factory=list)
+    comments: list[tuple[int, int, str]] = field(default_factory=list)
+    name_counts: Counter = field(default_factory=Counter)  # Name uses outside imports
+    defined: set[str] = field(default_factory=set)  # names bound other than by import
+    spans: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(node) -> span
+    fors: list[tuple[cst.For, int, int]] = field(default_factory=list)
+    assigns: dict[str, cst.BaseExpression] = field(default_factory=dict)  # `NAME = <expr>`
+
+    def span(self, node: cst.CSTNode) -> tuple[int, int]:
+        return self.spans[id(node)]
+
+
+class _Gather(cst.CSTVisitor):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, facts: Facts):
+        super().__init__()
+        self.f = facts
+        self.starts = line_starts(facts.text)
+        self.arg_ctx: dict[int, tuple[str | None, str | None, int]] = {}
+        self.docstrings: set[int] = set()
+        self.stmt_stack: list[cst.SimpleStatementLine] = []
+        self.indent = [""]
+
+    def off(self, node) -> tuple[int, int]:
+        r = self.get_metadata(PositionProvider, node)
+        return (
+            self.starts[r.start.line - 1] + r.start.column,
+            self.starts[r.end.line - 1] + r.end.column,
+        )
+
+    def remember(self, node) -> tuple[int, int]:
+        s = self.off(node)
+        self.f.spans[id(node)] = s
+        return s
+
+    # -- structure -----------------------------------------------------------
+    def _docstring(self, body) -> None:
+        stmts = body.body if isinstance(body, cst.IndentedBlock) else body
+        if not isinstance(stmts, (list, tuple)) or not stmts:
+            return
+        first = stmts[0]
+        if isinstance(first, cst.SimpleStatementLine) and first.body:
+            expr = first.body[0]
+            if isinstance(expr, cst.Expr) and isinstance(
+                expr.value, (cst.SimpleString, cst.ConcatenatedString)
+            ):
+                self.docstrings.add(id(expr.value))
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._docstring(node.body)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._docstring(node.body)
+        self.f.defined.add(node.name.value)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._docstring(node.body)
+        self.f.defined.add(node.name.value)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        ind = node.indent if node.indent is not None else "    "
+        self.indent.append(self.indent[-1] + ind)
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.indent.pop()
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.stmt_stack.append(node)
+
+    def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.stmt_stack.pop()
+
+    # -- imports -------------------------------------------------------------
+    def _import(self, node) -> bool:
+        s, e = self.remember(node)
+        line = self.stmt_stack[-1] if self.stmt_stack else node
+        ls, le = self.off(line)
+        self.f.imports.append(ImportSite(node, s, e, ls, le, self.indent[-1]))
+        for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
+            self.remember(alias)
+            self.remember(alias.name)
+            if alias.asname is not None:
+                self.remember(alias.asname.name)
+        if isinstance(node, cst.ImportFrom) and node.module is not None:
+            self.remember(node.module)
+        if isinstance(node, cst.ImportFrom) and node.relative:
+            self.remember(node.relative[0])
+        return False
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return self._import(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return self._import(node)
+
+    # -- names and chains ----------------------------------------------------
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        dotted = dotted_of(node)
+        if dotted is None:
+            return True
+        ends = []
+        n = node
+        while isinstance(n, cst.Attribute):
+            ends.append(self.off(n)[1])
+            n = n.value
+        start, first_end = self.off(n)
+        ends.append(first_end)
+        self.f.chains.append(Chain(dotted, start, list(reversed(ends))))
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.f.name_counts[node.value] += 1
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        if isinstance(node.target, cst.Name):
+            self.f.defined.add(node.target.value)
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self.f.defined.add(node.name.value)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        if isinstance(node.name, cst.Name):
+            self.f.defined.add(node.name.value)
+
+    def visit_For(self, node: cst.For) -> None:
+        if isinstance(node.target, cst.Name):
+            self.f.defined.add(node.target.value)
+        s, e = self.off(node)
+        self.f.fors.append((node, s, e))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            self.f.assigns[node.targets[0].target.value] = node.value
+
+    # -- strings -------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        callee = dotted_of(node.func)
+        pos = 0
+        for arg in node.args:
+            kw = arg.keyword.value if arg.keyword is not None else None
+            self.arg_ctx[id(arg.value)] = (callee, kw, pos if kw is None else -1)
+            if kw is None:
+                pos += 1
+
+    def _string(self, node) -> None:
+        s, e = self.off(node)
+        callee, kw, idx = self.arg_ctx.get(id(node), (None, None, None))
+        self.f.strings.append(StringSite(node, s, e, callee, kw, idx, id(node) in self.docstrings))
+        _remember_pieces(self, node)
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        self._string(node)
+
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> bool:
+        self._string(node)
+        return False
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> bool:
+        self._string(node)
+        return True
+
+    def visit_Comment(self, node: cst.Comment) -> None:
+        s, e = self.off(node)
+        self.f.comments.append((s, e, node.value))
+
+
+def parse(path: str, text: str) -> cst.Module:
+    """The only libcst parse of the engine (counted; raises ParserSyntaxError)."""
+    PARSE_COUNT[path] += 1
+    return cst.parse_module(text)
+
+
+def gather(path: str, text: str) -> tuple[cst.Module, Facts]:
+    module = parse(path, text)
+    facts = Facts(text)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    gatherer = _Gather(facts)
+    wrapper.visit(gatherer)
+    return module, facts
+
+
+def _remember_pieces(g: _Gather, node) -> None:
+    """Pieces of concatenated strings need spans too (strings.py maps values to source)."""
+    if isinstance(node, cst.ConcatenatedString):
+        _remember_pieces(g, node.left)
+        _remember_pieces(g, node.right)
+    elif isinstance(node, cst.FormattedString):
+        g.remember(node)
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringText):
+                g.remember(part)
+    else:
+        g.remember(node)

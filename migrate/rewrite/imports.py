@@ -1,0 +1,252 @@
+"""Import statements: `import a.b [as m]`, `from a.b import c [as d]`, `from a import *`,
+relative forms, wherever they sit (module level, functions, TYPE_CHECKING, try/except).
+
+Each statement is edited in place and keeps its form: only the module span changes when
+every imported name goes to one new module; a name whose new leaf differs is aliased to
+its old local name (so no use in the file changes and nothing new is bound); a statement
+whose names go to several modules is split into one statement per module.
+Also returns the bindings the statement creates, for attribute chains.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from migrate.changes import Edit
+from migrate.errors import Diagnostic, Pos
+from migrate.rewrite import relative
+from migrate.rewrite.context import Context, FileJob
+from migrate.rewrite.cstfacts import Facts, ImportSite, dotted_of
+from migrate.rewrite.names import is_gone, relocate
+from migrate.rewrite.spans import line_col, make_edit
+
+
+@dataclass
+class Binding:
+    """A local name bound by an import: `root` for `import a.b` (binds `a`)."""
+
+    local: str
+    old: str  # what it referred to before the plan
+    new: str  # what it refers to after the rewrite
+    root: bool
+    site: ImportSite
+
+
+@dataclass
+class ImportResult:
+    edits: list[Edit] = field(default_factory=list)
+    notes: list[Diagnostic] = field(default_factory=list)
+    bindings: dict[str, Binding] = field(default_factory=dict)
+    imported: set[str] = field(default_factory=set)  # modules named by `import X` after
+    refused: set[str] = field(default_factory=set)  # imports left as they were (see notes)
+
+
+def _name_of(alias: cst.ImportAlias) -> str:
+    return dotted_of(alias.name) or ""
+
+
+def _asname(alias: cst.ImportAlias) -> str | None:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    return None
+
+
+def rewrite_imports(job: FileJob, facts: Facts, ctx: Context) -> ImportResult:
+    res = ImportResult()
+    for site in facts.imports:
+        if isinstance(site.node, cst.Import):
+            _plain_import(job, facts, ctx, site, res)
+        else:
+            _from_import(job, facts, ctx, site, res)
+    _keep_old_roots(job, facts, ctx, res)
+    return res
+
+
+def _plain_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
+    rel = ctx.relocation
+    for alias in site.node.names:
+        old = _name_of(alias)
+        new = rel.module(old)
+        local = _asname(alias)
+        res.imported.add(new or old)
+        if new is None and is_gone(old, ctx):
+            res.notes.append(_stale(job, facts, alias.name, old))
+        if local is not None:
+            res.bindings[local] = Binding(local, old, new or old, False, site)
+        else:
+            root = old.split(".")[0]
+            res.bindings.setdefault(root, Binding(root, root, root, True, site))
+        if new is None:
+            continue
+        if local is None and new.split(".")[0] != old.split(".")[0]:
+            new_root = new.split(".")[0]
+            if new_root in facts.defined:
+                s, _ = facts.span(alias.name)
+                line, col = line_col(facts.text, s)
+                res.notes.append(
+                    Diagnostic(
+                        Pos(job.new_path, line, col),
+                        f"cannot rewrite `import {old}` to `import {new}`: the file defines "
+                        f"`{new_root}` itself",
+                    )
+                )
+                res.refused.add(old)
+                continue
+            res.bindings[new_root] = Binding(new_root, new_root, new_root, True, site)
+        s, e = facts.span(alias.name)
+        res.edits.append(
+            make_edit(job.new_path, facts.text, s, e, new, "code", f"module {old} moved to {new}")
+        )
+
+
+def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
+    node: cst.ImportFrom = site.node
+    rel = ctx.relocation
+    level = len(node.relative)
+    mod = dotted_of(node.module) if node.module is not None else None
+    base = relative.resolve(job.old_package, level, mod) if level else mod
+    if base is None:
+        return
+    star = isinstance(node.names, cst.ImportStar)
+    # (new base, new leaf, old leaf, local, alias node)
+    entries = []
+    if star:
+        entries.append((rel.module(base) or base, "*", "*", None, None))
+    else:
+        for alias in node.names:
+            leaf = _name_of(alias)
+            full = f"{base}.{leaf}"
+            new_full = relocate(full, ctx) or full
+            if new_full == full and is_gone(full, ctx):
+                res.notes.append(_stale(job, facts, alias.name, full))
+            new_base, _, new_leaf = new_full.rpartition(".")
+            local = _asname(alias) or leaf
+            res.bindings[local] = Binding(local, full, new_full, False, site)
+            entries.append((new_base, new_leaf, leaf, local, alias))
+
+    groups: dict[str, list] = {}
+    for entry in entries:
+        groups.setdefault(entry[0], []).append(entry)
+    old_spelling = "." * level + (mod or "")
+    spellings = {b: relative.spell(b, job.new_package, level) for b in groups}
+    renamed = [e for e in entries if e[1] != e[2]]
+    if len(groups) == 1 and not renamed and spellings[next(iter(groups))] == old_spelling:
+        return
+    reason = _reason(base, groups, level, job)
+    if len(groups) == 1:
+        new_base = next(iter(groups))
+        if spellings[new_base] != old_spelling:
+            s, e = _module_span(facts, node)
+            res.edits.append(
+                make_edit(job.new_path, facts.text, s, e, spellings[new_base], "code", reason)
+            )
+        for _, new_leaf, _leaf, local, alias in renamed:
+            s, e = facts.span(alias.name)
+            text = new_leaf if _asname(alias) else f"{new_leaf} as {local}"
+            res.edits.append(make_edit(job.new_path, facts.text, s, e, text, "code", reason))
+        return
+    newline = "\r\n" if "\r\n" in facts.text else "\n"
+    stmts = []
+    for new_base, group in groups.items():
+        names = ", ".join(
+            leaf if leaf == local else f"{leaf} as {local}" for _, leaf, _, local, _ in group
+        )
+        stmts.append(f"from {spellings[new_base]} import {names}")
+    s, e = facts.span(node)
+    text = (newline + site.indent).join(stmts)
+    res.edits.append(make_edit(job.new_path, facts.text, s, e, text, "code", reason))
+
+
+def _stale(job: FileJob, facts: Facts, node, name: str) -> Diagnostic:
+    line, col = line_col(facts.text, facts.span(node)[0])
+    return Diagnostic(
+        Pos(job.new_path, line, col),
+        f"`{name}` no longer exists after the plan and no move says where it went",
+    )
+
+
+def _module_span(facts: Facts, node: cst.ImportFrom) -> tuple[int, int]:
+    if node.relative:
+        start = facts.span(node.relative[0])[0]
+        if node.module is not None:
+            return start, facts.span(node.module)[1]
+        # Dots only: the span ends after the last dot.
+        return start, start + len(node.relative)
+    return facts.span(node.module)
+
+
+def _reason(base: str, groups: dict, level: int, job: FileJob) -> str:
+    targets = ", ".join(sorted(groups))
+    if groups.keys() == {base}:
+        return f"relative import of {base} respelled: the file moved to {job.new_path}"
+    why = f"names imported from {base} now live in {targets}"
+    return why + (" (relative import: see docs/rewrite.md)" if level else "")
+
+
+def _keep_old_roots(job, facts, ctx, res: ImportResult) -> None:
+    """`import a.b` -> `import x.y` stops binding `a`: keep an import binding `a` when the
+    file still uses `a` for something that did not move."""
+    rel = ctx.relocation
+    for site in facts.imports:
+        if not isinstance(site.node, cst.Import):
+            continue
+        for alias in site.node.names:
+            old = _name_of(alias)
+            new = rel.module(old)
+            if _asname(alias) or new is None:
+                continue
+            root, new_root = old.split(".")[0], new.split(".")[0]
+            if root == new_root:
+                continue
+            still_used = facts.name_counts[root] > 0 or any(
+                c.dotted.split(".")[0] == root
+                and (rel.dotted(c.dotted) or c.dotted).split(".")[0] == root
+                for c in facts.chains
+            )
+            others = any(
+                _other_binds(s, root, alias, rel) for s in facts.imports if s is not site
+            ) or any(_other_binds_alias(a, root, rel) for a in site.node.names if a is not alias)
+            if not still_used or others:
+                continue
+            keep = _longest_kept_prefix(old, ctx)
+            for i, edit in enumerate(res.edits):
+                if edit.start == facts.span(alias.name)[0] and edit.kind == "code":
+                    res.edits[i] = Edit(
+                        edit.path,
+                        edit.start,
+                        edit.end,
+                        edit.old,
+                        f"{keep}, {new}",
+                        "code",
+                        edit.line,
+                        edit.col,
+                        edit.reason + f"; `{root}` is still used",
+                        edit.applicability,
+                    )
+
+
+def _other_binds(site: ImportSite, root: str, alias, rel) -> bool:
+    node = site.node
+    if isinstance(node, cst.Import):
+        return any(_other_binds_alias(a, root, rel) for a in node.names)
+    if isinstance(node.names, cst.ImportStar):
+        return False
+    return any((_asname(a) or _name_of(a)) == root for a in node.names)
+
+
+def _other_binds_alias(a: cst.ImportAlias, root: str, rel) -> bool:
+    if _asname(a):
+        return _asname(a) == root
+    name = _name_of(a)
+    return (rel.module(name) or name).split(".")[0] == root
+
+
+def _longest_kept_prefix(old: str, ctx: Context) -> str:
+    parts = old.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        cand = ".".join(parts[:i])
+        if ctx.relocation.module(cand) is None and cand not in ctx.gone:
+            return cand
+    return parts[0]

@@ -1,0 +1,101 @@
+"""Rewrite one Python file: cheap checks first, then one libcst pass and every form.
+
+A file is handed to libcst only when its text names an old location or an `ast` look at
+its relative imports shows one that changes; anything else is returned untouched.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import libcst as cst
+
+from migrate.changes import Edit
+from migrate.errors import Diagnostic, Pos
+from migrate.rewrite import relative
+from migrate.rewrite.attributes import rewrite_chains
+from migrate.rewrite.context import Context, FileJob, FileResult
+from migrate.rewrite.cstfacts import gather
+from migrate.rewrite.imports import rewrite_imports
+from migrate.rewrite.names import relocate
+from migrate.rewrite.op_ids import rewrite_op_ids
+from migrate.rewrite.python_prose import rewrite_prose
+from migrate.rewrite.registry import rewrite_tables
+from migrate.rewrite.strings import rewrite_strings
+
+
+def relative_imports_change(job: FileJob, ctx: Context) -> bool:
+    """Whether any relative import of the file must be respelled (ast only)."""
+    try:
+        tree = ast.parse(job.text)
+    except SyntaxError:
+        return True  # let libcst report it
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or not node.level:
+            continue
+        base = relative.resolve(job.old_package, node.level, node.module)
+        if base is None:
+            continue
+        old = "." * node.level + (node.module or "")
+        for alias in node.names:
+            if alias.name == "*":
+                new_base = ctx.relocation.module(base) or base
+            else:
+                full = f"{base}.{alias.name}"
+                new_base, _, leaf = (relocate(full, ctx) or full).rpartition(".")
+                if leaf != alias.name:
+                    return True
+            if relative.spell(new_base, job.new_package, node.level) != old:
+                return True
+    return False
+
+
+def needs_libcst(job: FileJob, ctx: Context, regex: re.Pattern) -> bool:
+    if regex.search(job.text):
+        return True
+    return "from ." in job.text and relative_imports_change(job, ctx)
+
+
+def without_overlaps(edits: list[Edit]) -> list[Edit]:
+    """Keep the first of any overlapping edits (forms never intend to overlap)."""
+    out: list[Edit] = []
+    last_end = -1
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        if e.start < last_end or (
+            out and e.start == out[-1].start and e.end == out[-1].end and e.start != e.end
+        ):
+            continue
+        out.append(e)
+        last_end = max(last_end, e.end)
+    return out
+
+
+def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
+    result = FileResult(job.new_path)
+    if not needs_libcst(job, ctx, regex):
+        return result
+    try:
+        _, facts = gather(job.old_path, job.text)
+    except cst.ParserSyntaxError as exc:
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
+        result.parse_error = Diagnostic(
+            Pos(job.old_path, exc.raw_line, exc.raw_column + 1), f"libcst cannot parse: {msg}"
+        )
+        return result
+    result.parsed = True
+    imports = rewrite_imports(job, facts, ctx)
+    chains = rewrite_chains(job, facts, ctx, imports)
+    tables, handled = rewrite_tables(job, facts, ctx, regex)
+    strings = rewrite_strings(job, facts, ctx, regex, handled)
+    edits = [
+        *imports.edits,
+        *chains.edits,
+        *tables.edits,
+        *strings.edits,
+        *rewrite_op_ids(job, facts, ctx),
+        *rewrite_prose(job, facts, ctx, regex),
+    ]
+    result.edits = without_overlaps(edits)
+    result.notes = [*imports.notes, *chains.notes, *tables.notes, *strings.notes]
+    return result

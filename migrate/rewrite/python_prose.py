@@ -1,0 +1,71 @@
+"""Comments and docstrings of Python files naming old locations (kind `prose`).
+
+Prose is rewritten like code strings, with one difference: a deleted package that no
+single new location replaces is described by the common package its modules went to
+(marked `review`), since a sentence about "the kernel package" still needs a name.
+Files matching `keep_prose` globs (changelogs, history) are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from migrate.changes import Edit
+from migrate.rewrite.context import Context, FileJob
+from migrate.rewrite.cstfacts import Facts
+from migrate.rewrite.globs import repo_glob_match
+from migrate.rewrite.literals import Literal, Piece, literal_of
+from migrate.rewrite.refs import Ref, find_refs, literal_edits
+
+
+def keeps_prose(path: str, ctx: Context) -> bool:
+    return any(repo_glob_match(g, path) for g in ctx.keep_prose)
+
+
+def _fallback(ref: Ref, ctx: Context) -> str | None:
+    for pkg, new in ctx.package_fallback.items():
+        if ref.old == pkg or ref.old.startswith(pkg + "."):
+            return new + ref.old[len(pkg) :]
+    return None
+
+
+def prose_edits(path: str, text: str, lit: Literal, regex: re.Pattern, ctx: Context, where: str):
+    edits: list[Edit] = []
+    for ref in find_refs(lit.virtual, regex, ctx):
+        if ref.new is not None and ref.new != ref.old:
+            edits.extend(
+                literal_edits(path, text, lit, ref, ref.new, "prose", f"{where} names {ref.old}")
+            )
+        elif ref.new is None and not ref.path:
+            new = _fallback(ref, ctx)
+            if new is not None and new != ref.old:
+                edits.extend(
+                    literal_edits(
+                        path,
+                        text,
+                        lit,
+                        ref,
+                        new,
+                        "prose",
+                        f"{where} names the removed package {ref.old}; its modules went "
+                        f"under {new}",
+                        "review",
+                    )
+                )
+    return edits
+
+
+def rewrite_prose(job: FileJob, facts: Facts, ctx: Context, regex: re.Pattern) -> list[Edit]:
+    if keeps_prose(job.old_path, ctx) or keeps_prose(job.new_path, ctx):
+        return []
+    edits: list[Edit] = []
+    for start, end, value in facts.comments:
+        if regex.search(value):
+            lit = Literal(value, [Piece(0, start, end - start)])
+            edits.extend(prose_edits(job.new_path, facts.text, lit, regex, ctx, "comment"))
+    for site in facts.strings:
+        if site.docstring:
+            lit = literal_of(site.node, facts)
+            if regex.search(lit.virtual):
+                edits.extend(prose_edits(job.new_path, facts.text, lit, regex, ctx, "docstring"))
+    return edits

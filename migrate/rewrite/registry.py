@@ -1,0 +1,139 @@
+"""Table-plus-loop registrations: `for mod, fn in TABLE: ... f"old.pkg.{mod}:{fn}"`.
+
+When the f-string's literal prefix names a package that moved as a whole, strings.py
+relocates the prefix like any name. When the package was split up (its modules went to
+different groups), no new prefix is right for every row; instead the prefix becomes the
+deepest package common to every row's new module and each row's literal is rewritten to
+its path below that prefix. Rows are only ever literal strings in a literal table (inline
+or one module-level assignment); anything else is reported, not guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from migrate.changes import Edit
+from migrate.errors import Diagnostic, Pos
+from migrate.rewrite.context import Context, FileJob
+from migrate.rewrite.cstfacts import Facts
+from migrate.rewrite.literals import HOLE, literal_of
+from migrate.rewrite.names import relocate
+from migrate.rewrite.refs import find_refs, literal_edits
+from migrate.rewrite.spans import line_col, make_edit
+
+
+@dataclass
+class TableResult:
+    edits: list[Edit] = field(default_factory=list)
+    notes: list[Diagnostic] = field(default_factory=list)
+
+
+def _hole_name(node: cst.FormattedString, index: int) -> str | None:
+    """The bare name of the `index`-th expression of an f-string, if it is one."""
+    exprs = [p for p in node.parts if isinstance(p, cst.FormattedStringExpression)]
+    if index < len(exprs) and isinstance(exprs[index].expression, cst.Name):
+        return exprs[index].expression.value
+    return None
+
+
+def _loop_rows(facts: Facts, start: int, var: str):
+    """Literal strings the loop variable `var` takes in the innermost loop around `start`."""
+    for node, s, e in sorted(facts.fors, key=lambda t: t[1], reverse=True):
+        if not s <= start < e:
+            continue
+        target, position = node.target, None
+        if isinstance(target, cst.Name) and target.value == var:
+            position = -1
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for i, el in enumerate(target.elements):
+                if isinstance(el.value, cst.Name) and el.value.value == var:
+                    position = i
+        if position is None:
+            continue
+        table = node.iter
+        if isinstance(table, cst.Name):
+            table = facts.assigns.get(table.value)
+        if not isinstance(table, (cst.List, cst.Tuple)):
+            return None
+        rows = []
+        for el in table.elements:
+            cell = el.value
+            if position >= 0:
+                if not isinstance(cell, (cst.Tuple, cst.List)) or position >= len(cell.elements):
+                    return None
+                cell = cell.elements[position].value
+            if not isinstance(cell, cst.SimpleString) or id(cell) not in facts.spans:
+                return None
+            rows.append(cell)
+        return rows
+    return None
+
+
+def _common_package(names: list[str]) -> str:
+    split = [n.split(".")[:-1] for n in names]
+    common = []
+    for parts in zip(*split, strict=False):
+        if len(set(parts)) != 1:
+            break
+        common.append(parts[0])
+    return ".".join(common)
+
+
+def rewrite_tables(
+    job: FileJob, facts: Facts, ctx: Context, regex: re.Pattern
+) -> tuple[TableResult, set[int]]:
+    res, handled = TableResult(), set()
+    for site in facts.strings:
+        if not isinstance(site.node, cst.FormattedString):
+            continue
+        lit = literal_of(site.node, facts)
+        for ref in find_refs(lit.virtual, regex, ctx):
+            if not ref.dynamic or ref.new is not None:
+                continue
+            hole_index = lit.virtual[: ref.end + 1].count(HOLE)
+            var = _hole_name(site.node, hole_index)
+            rows = _loop_rows(facts, site.start, var) if var else None
+            line, col = line_col(facts.text, site.start)
+            if not rows:
+                continue  # strings.py reports the stale dynamic name
+            olds = [f"{ref.old}.{r.evaluated_value}" for r in rows]
+            news = [relocate(o, ctx) for o in olds]
+            missing = [o for o, n in zip(olds, news, strict=False) if n is None]
+            if missing:
+                res.notes.append(
+                    Diagnostic(
+                        Pos(job.new_path, line, col),
+                        f"table row(s) {', '.join(missing)} name nothing the plan moves",
+                    )
+                )
+                handled.add(id(site.node))
+                continue
+            prefix = _common_package(news)
+            if not prefix:
+                continue
+            reason = f"table-driven names under {ref.old} now live under {prefix}"
+            res.edits.extend(
+                literal_edits(job.new_path, facts.text, lit, ref, prefix, "string", reason)
+            )
+            for row, new in zip(rows, news, strict=False):
+                tail = new[len(prefix) + 1 :]
+                if tail != row.evaluated_value:
+                    s, e = facts.span(row)
+                    quote = row.quote
+                    prefix_len = len(row.prefix)
+                    res.edits.append(
+                        make_edit(
+                            job.new_path,
+                            facts.text,
+                            s + prefix_len + len(quote),
+                            e - len(quote),
+                            tail,
+                            "string",
+                            reason,
+                        )
+                    )
+            handled.add(id(site.node))
+    return res, handled

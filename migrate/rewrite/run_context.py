@@ -1,0 +1,120 @@
+"""Build the run `Context` from a plan, its index and relocation (cheap `ast` facts only)."""
+
+from __future__ import annotations
+
+import ast
+
+from migrate.index.repo import RepoIndex
+from migrate.plan.model import Plan
+from migrate.relocate import Relocation
+from migrate.rewrite import relative
+from migrate.rewrite.context import Context
+
+
+def gone_names(index: RepoIndex, rel: Relocation, plan: Plan) -> set[str]:
+    """Old modules/packages that do not exist after the plan."""
+    gone = set(rel.moved_modules) | set(rel.modules) | set(plan.delete)
+    for pkg in index.packages:
+        mods = [m for m in index.modules if m == pkg or m.startswith(pkg + ".")]
+        if mods and all(m in rel.moved_modules for m in mods):
+            gone.add(pkg)
+    for pkg in plan.delete:
+        gone.update(m for m in index.modules if m.startswith(pkg + "."))
+    return gone
+
+
+def new_module_names(index: RepoIndex, rel: Relocation) -> set[str]:
+    names = {m for m in index.modules if m not in rel.moved_modules}
+    names.update(rel.moved_modules.values())
+    names.update(rel.symbols.values())
+    for name in list(names):
+        parts = name.split(".")
+        names.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    return names
+
+
+def _common_prefix(names: list[str]) -> str:
+    split = [n.split(".") for n in names]
+    out = []
+    for parts in zip(*split, strict=False):
+        if len(set(parts)) != 1:
+            break
+        out.append(parts[0])
+    return ".".join(out)
+
+
+def package_fallbacks(index: RepoIndex, rel: Relocation, gone: set[str]) -> dict[str, str]:
+    out = {}
+    for pkg in gone:
+        if rel.module(pkg) is not None or pkg not in index.packages:
+            continue
+        news = [new for old, new in rel.moved_modules.items() if old.startswith(pkg + ".")]
+        prefix = _common_prefix(news) if news else ""
+        if prefix and len(news) > 1:
+            out[pkg] = prefix
+    return out
+
+
+def reexports(index: RepoIndex, rel: Relocation, gone: set[str]) -> dict[str, str]:
+    """`pkg.name` -> origin for names a removed package's `__init__` imports."""
+    out = {}
+    for pkg in gone:
+        path = index.modules.get(pkg)
+        if path is None or not path.endswith("__init__.py") or rel.module(pkg) is not None:
+            continue
+        try:
+            tree = ast.parse(index.text(path) or "")
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = relative.resolve(pkg, node.level, node.module) if node.level else node.module
+            if base is None:
+                continue
+            for alias in node.names:
+                if alias.name != "*":
+                    out[f"{pkg}.{alias.asname or alias.name}"] = f"{base}.{alias.name}"
+    return out
+
+
+def symbol_callers(index: RepoIndex, rel: Relocation, moving: dict) -> dict:
+    """(module, symbol) -> top-level definitions left in `module` that still use `symbol`.
+
+    `moving` maps each (module, symbol) to the names that leave the module with it."""
+    out = {}
+    for (mod, sym), _new in rel.symbols.items():
+        path = index.modules.get(mod)
+        if path is None:
+            continue
+        try:
+            tree = ast.parse(index.text(path) or "")
+        except SyntaxError:
+            continue
+        leaving = set(moving.get((mod, sym), ())) | {sym}
+        callers = []
+        for node in tree.body:
+            name = getattr(node, "name", None)
+            if name in leaving:
+                continue
+            if any(isinstance(n, ast.Name) and n.id == sym for n in ast.walk(node)):
+                callers.append(name or f"line {node.lineno}")
+        if callers:
+            out[(mod, sym)] = tuple(callers)
+    return out
+
+
+def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) -> Context:
+    gone = gone_names(index, rel, plan)
+    return Context(
+        relocation=rel,
+        op_ids={o.src: o.dst for o in plan.op_ids},
+        gone=frozenset(gone),
+        new_modules=frozenset(new_module_names(index, rel)),
+        old_modules=frozenset(set(index.modules) | index.packages),
+        symbol_callers=symbol_callers(index, rel, moving or {}),
+        package_fallback=package_fallbacks(index, rel, gone),
+        reexports=reexports(index, rel, gone),
+        roots=plan.roots,
+        keep_prose=plan.keep_prose,
+    )

@@ -1,0 +1,94 @@
+"""Old names inside string literals of code (kind `string`).
+
+Covers patch targets (`mock.patch`, `mocker.patch`, `monkeypatch.setattr/delattr`),
+`importlib.import_module`, `importlib.util.find_spec`, `__import__`, `module:attr`
+registry and entry-point targets, implicitly concatenated literals and f-string
+prefixes. A patch target follows the symbol; if code left in the old module still calls
+the symbol through its own globals the patch would miss those calls, so the edit is
+marked `review` and names them. A name the plan removes without saying where it went
+is reported, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from migrate.changes import Edit
+from migrate.errors import Diagnostic, Pos
+from migrate.rewrite.context import Context, FileJob
+from migrate.rewrite.cstfacts import Facts, StringSite
+from migrate.rewrite.literals import literal_of
+from migrate.rewrite.refs import Ref, find_refs, literal_edits, stale
+from migrate.rewrite.spans import line_col
+
+PATCHERS = {"patch", "setattr", "delattr"}
+IMPORTERS = {"import_module", "find_spec", "__import__", "resolve_name"}
+
+
+@dataclass
+class StringResult:
+    edits: list[Edit] = field(default_factory=list)
+    notes: list[Diagnostic] = field(default_factory=list)
+
+
+def classify(site: StringSite, ref: Ref, ctx: Context) -> tuple[str, str]:
+    """(reason, applicability) for relocating `ref` inside the string at `site`."""
+    callee = (site.call or "").rsplit(".", 1)[-1]
+    what = f"{ref.old} is now {ref.new}"
+    if callee in PATCHERS and site.arg_index == 0:
+        callers = ctx.symbol_callers.get(ref.symbol) if ref.symbol else None
+        if callers:
+            mod = ref.symbol[0]
+            return (
+                f"patch target follows the symbol: {what}; but {mod} still calls "
+                f"{ref.symbol[1]} through its own globals in {', '.join(callers)}, "
+                "which this patch no longer reaches",
+                "review",
+            )
+        return f"patch target: {what}", "safe"
+    if callee in IMPORTERS:
+        return f"import by name: {what}", "safe"
+    if site.keyword == "target" or ":" in ref.old:
+        return f"registry target: {what}", "safe"
+    return f"string names an old location: {what}", "safe"
+
+
+def rewrite_strings(
+    job: FileJob, facts: Facts, ctx: Context, regex: re.Pattern, handled: set[int]
+) -> StringResult:
+    """`handled`: ids of literals another form (registry tables) already rewrote."""
+    res = StringResult()
+    for site in facts.strings:
+        if site.docstring or id(site.node) in handled:
+            continue
+        lit = literal_of(site.node, facts)
+        if not regex.search(lit.virtual):
+            continue
+        for ref in find_refs(lit.virtual, regex, ctx):
+            if ref.new is not None and ref.new != ref.old:
+                reason, applicability = classify(site, ref, ctx)
+                res.edits.extend(
+                    literal_edits(
+                        job.new_path,
+                        facts.text,
+                        lit,
+                        ref,
+                        ref.new,
+                        "string",
+                        reason,
+                        applicability,
+                    )
+                )
+            elif stale(ref, ctx):
+                spans = lit.source_spans(ref.start, ref.end)
+                line, col = line_col(facts.text, spans[0][0] if spans else site.start)
+                what = "dynamic name built on" if ref.dynamic else "string names"
+                res.notes.append(
+                    Diagnostic(
+                        Pos(job.new_path, line, col),
+                        f"{what} `{ref.old}`, which the plan removes; no single new "
+                        "location exists, so it is left for a person to fix",
+                    )
+                )
+    return res

@@ -1,0 +1,80 @@
+"""Helpers for the rewrite tests: assertCodemod-style before/after over a real tmp repo,
+and applying a whole ChangeSet to a scratch tree (moves, edits, writes, removals)."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+from migrate.changes import ChangeSet, apply_edits
+from migrate.index.repo import detect_encoding
+from migrate.pipeline import prepare
+from migrate.rewrite.engine import plan_changes
+
+
+def dedent(s: str) -> str:
+    return textwrap.dedent(s).lstrip("\n")
+
+
+def plan_yaml(moves: list[tuple[str, str]], extra: str = "", roots=None) -> str:
+    lines = ["version: 1"]
+    if roots:
+        lines.append("roots: [" + ", ".join(roots) + "]")
+    lines.append("moves:")
+    for src, dst in moves:
+        lines += [f"  - from: {src}", f"    to: {dst}"]
+    return "\n".join(lines) + "\n" + extra
+
+
+def changes(make_repo, files: dict, moves, extra: str = "", roots=None, **kw):
+    """(Prepared, ChangeSet) for `files` and a plan of `moves` (plan kept outside the repo)."""
+    repo = make_repo({k: dedent(v) if isinstance(v, str) else v for k, v in files.items()})
+    plan = repo.parent / f"{repo.name}-plan.yaml"
+    plan.write_text(plan_yaml(moves, extra, roots))
+    prep = prepare(plan, repo)
+    return prep, plan_changes(prep, **kw)
+
+
+def new_text(prep, cs: ChangeSet, new_path: str) -> str:
+    old = next((m.old for m in cs.moves if m.new == new_path), new_path)
+    if new_path in cs.writes:
+        return cs.writes[new_path][1]
+    return apply_edits(prep.index.text(old), cs.edits_for(new_path))
+
+
+def assert_rewrite(make_repo, files: dict, moves, path: str, expected: str, **kw):
+    """Before/after for one file (`path` is where the file ends up)."""
+    prep, cs = changes(make_repo, files, moves, **kw)
+    assert new_text(prep, cs, path) == dedent(expected)
+    return prep, cs
+
+
+def apply_changeset(root: Path, prep, cs: ChangeSet) -> None:
+    """Apply a ChangeSet to the tree at `root` (bytes-exact: encodings, line endings)."""
+    index = prep.index
+    texts = {}
+    for path in {e.path for e in cs.edits}:
+        old = next((m.old for m in cs.moves if m.new == path), path)
+        texts[path] = (old, apply_edits(index.text(old), cs.edits_for(path)))
+    moved = {m.old: m.new for m in cs.moves}
+    staged = {}
+    for old, new in moved.items():
+        staged[new] = index.read_bytes(old)
+    for old in moved:
+        (root / old).unlink()
+    for new, data in staged.items():
+        (root / new).parent.mkdir(parents=True, exist_ok=True)
+        (root / new).write_bytes(data)
+    for path, (old, text) in texts.items():
+        (root / path).write_bytes(text.encode(detect_encoding(index.read_bytes(old))))
+    for path, (_, text) in cs.writes.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    for path in cs.removals:
+        p = root / path
+        if p.exists():
+            p.unlink()
+    for d in sorted({p.parent for p in root.rglob("*")}, key=lambda p: -len(p.parts)):
+        if d.is_dir() and not any(d.iterdir()):
+            shutil.rmtree(d)
