@@ -142,6 +142,8 @@ def _class_cases(cls: ast.ClassDef, classes: _Classes, env: dict, mod_marks) -> 
         return []  # pytest refuses classes with a constructor
     kind = "unittest" if unittest else "pytest-class"
     out = []
+    if unittest:  # unittest's loader sorts test method names
+        methods = dict(sorted(methods.items()))
     for name, node in methods.items():
         if not (name.startswith("test") and isinstance(node, FUNC)):
             continue

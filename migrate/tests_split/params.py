@@ -95,6 +95,8 @@ def evaluate(node: ast.expr, env: dict[str, object]) -> object:
             return left + right if isinstance(node.op, ast.Add) else left * right
         except TypeError:
             return UNKNOWN
+    if isinstance(node, ast.Subscript):
+        return _subscript(node, env)
     if isinstance(node, ast.Call) and not node.keywords:
         fname = _dotted(node.func)
         args = [evaluate(a, env) for a in node.args]
@@ -106,6 +108,25 @@ def evaluate(node: ast.expr, env: dict[str, object]) -> object:
             return list(range(*args))
         if fname in ("itertools.product", "product"):
             return list(itertools.product(*args))
+    return UNKNOWN
+
+
+def _subscript(node: ast.Subscript, env: dict[str, object]) -> object:
+    """`SHAPES[:2]`, `CASES[1]`: indexing a known list with literal bounds."""
+    base = evaluate(node.value, env)
+    if not isinstance(base, (list, tuple)):
+        return UNKNOWN
+    sl = node.slice
+    if isinstance(sl, ast.Slice):
+        bounds = [
+            evaluate(b, env) if b is not None else None for b in (sl.lower, sl.upper, sl.step)
+        ]
+        if all(b is None or isinstance(b, int) for b in bounds):
+            return base[slice(*bounds)]
+        return UNKNOWN
+    index = evaluate(sl, env)
+    if isinstance(index, int) and -len(base) <= index < len(base):
+        return base[index]
     return UNKNOWN
 
 
@@ -147,6 +168,34 @@ def _idval(val: object, argname: str, idx: int) -> tuple[str, bool]:
     if isinstance(val, _Named):
         return val.__name__, True
     return f"{argname}{idx}", True
+
+
+def _idfn(node: ast.expr):
+    """`ids=str` or `ids=lambda v: f"...{v}..."`, applied without running code."""
+    if isinstance(node, ast.Name) and node.id == "str":
+        return str
+    if not (
+        isinstance(node, ast.Lambda)
+        and len(node.args.args) == 1
+        and isinstance(node.body, ast.JoinedStr)
+    ):
+        return None
+    arg = node.args.args[0].arg
+    parts = []
+    for v in node.body.values:
+        if isinstance(v, ast.Constant):
+            parts.append(v.value)
+        elif (
+            isinstance(v, ast.FormattedValue)
+            and isinstance(v.value, ast.Name)
+            and v.value.id == arg
+            and v.format_spec is None
+            and v.conversion in (-1, 115)
+        ):
+            parts.append(None)
+        else:
+            return None
+    return lambda val: "".join(str(val) if p is None else p for p in parts)
 
 
 def _argnames(node: ast.expr) -> tuple[list[str], bool] | None:
@@ -201,8 +250,11 @@ def parametrize_ids(dec: ast.Call, env: dict[str, object]) -> ParamIds:
         return ParamIds(("NOTSET",), True)
     explicit = evaluate(ids_node, env) if ids_node is not None else None
     exact = True
+    idfn = None
     if ids_node is not None and not isinstance(explicit, (list, tuple)):
-        exact, explicit = False, None  # an ids callable: same count, other names
+        idfn = _idfn(ids_node)
+        exact = idfn is not None  # another ids callable: same count, other names
+        explicit = None
     out: list[str] = []
     for idx, item in enumerate(values):
         param = item if isinstance(item, _ParamCall) else None
@@ -225,6 +277,8 @@ def parametrize_ids(dec: ast.Call, env: dict[str, object]) -> ParamIds:
             continue
         if len(vals) != len(names):
             vals = [UNKNOWN] * len(names)
+        if idfn is not None:
+            vals = [idfn(v) if v is not UNKNOWN else v for v in vals]
         parts = [_idval(v, n, idx) for v, n in zip(vals, names, strict=True)]
         out.append("-".join(p for p, _ in parts))
         exact &= all(ok for _, ok in parts)
