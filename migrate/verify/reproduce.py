@@ -15,6 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from migrate.changes import ChangeSet
 from migrate.errors import MigrateError
 from migrate.git_steps import engine
 from migrate.git_steps.apply import blame_contents
@@ -82,26 +83,34 @@ def plan_text(repo_dir: Path, run: Run, range_base: str, override: str | None) -
 
 def prepare_run(
     repo_dir: Path, run: Run, range_base: str, override: str | None
-) -> tuple[Prepared | None, str]:
-    """Prepared plan at the run's base, or (None, why not)."""
+) -> tuple[Prepared | None, ChangeSet | None, str]:
+    """Prepared plan and its ChangeSet at the run's base, or (None, None, why not).
+
+    The engine runs inside a worktree of the run's base, exactly as apply ran it.
+    """
     try:
         data = plan_text(repo_dir, run, range_base, override)
     except OSError as exc:
-        return None, f"cannot read plan {run.plan.plan_path}: {exc.strerror or exc}"
+        return None, None, f"cannot read plan {run.plan.plan_path}: {exc.strerror or exc}"
     with tempfile.TemporaryDirectory(prefix="migrate-plan-") as tmp:
         plan_file = Path(tmp) / Path(run.plan.plan_path).name
         plan_file.write_bytes(data)
         plan, _ = load_plan(plan_file)
         if plan.sha256 != run.plan.plan_sha256:
-            return None, (
-                f"plan {run.plan.plan_path} has sha256:{plan.sha256[:12]}, the commits "
-                f"name sha256:{run.plan.plan_sha256[:12]}"
+            return (
+                None,
+                None,
+                (
+                    f"plan {run.plan.plan_path} has sha256:{plan.sha256[:12]}, the commits "
+                    f"name sha256:{run.plan.plan_sha256[:12]}"
+                ),
             )
         with worktree(repo_dir, run.base) as wt:
             try:
-                return prepare(plan_file, wt), ""
+                prep = prepare(plan_file, wt)
+                return prep, engine.plan_changeset(prep), ""
             except MigrateError as exc:
-                return None, f"plan does not validate at {run.base[:12]}:\n{exc}"
+                return None, None, f"plan does not validate at {run.base[:12]}:\n{exc}"
 
 
 def _merge3(base: bytes, ours: bytes, theirs: bytes) -> bytes:
@@ -160,9 +169,8 @@ def _check(
     return CommitCheck(sha, step, plan, FAIL, diff, f"changed beyond the plan: {files}")
 
 
-def reproduce_run(objs: GitObjects, prep: Prepared, run: Run) -> list[CommitCheck]:
+def reproduce_run(objs: GitObjects, cs: ChangeSet, run: Run) -> list[CommitCheck]:
     plan = run.plan.plan_path
-    cs = engine.plan_changeset(prep)
     needed = needed_paths(cs)
     base_files = objs.files(objs.ls_tree(run.base), needed)
     try:
@@ -199,23 +207,31 @@ def reproduce_run(objs: GitObjects, prep: Prepared, run: Run) -> list[CommitChec
     return results
 
 
-def reproduce(
+def reproduce_all(
     repo_dir: str | Path, base: str, head: str, plan_override: str | None = None
-) -> list[CommitCheck]:
-    """PASS/FAIL for every migrate commit in base..head."""
+) -> tuple[list[CommitCheck], list[Prepared]]:
+    """PASS/FAIL for every migrate commit in base..head, and each run's prepared plan."""
     repo_dir = Path(repo_dir).resolve()
     objs = GitObjects(repo_dir)
     try:
-        results = []
+        results, preps = [], []
         for run in group_runs(step_commits(repo_dir, base, head)):
-            prep, why = prepare_run(repo_dir, run, base, plan_override)
+            prep, cs, why = prepare_run(repo_dir, run, base, plan_override)
             if prep is None:
                 results += [
                     CommitCheck(s, st, run.plan.plan_path, FAIL, "", why)
                     for s, _, st in run.commits
                 ]
                 continue
-            results += reproduce_run(objs, prep, run)
-        return results
+            preps.append(prep)
+            results += reproduce_run(objs, cs, run)
+        return results, preps
     finally:
         objs.close()
+
+
+def reproduce(
+    repo_dir: str | Path, base: str, head: str, plan_override: str | None = None
+) -> list[CommitCheck]:
+    """PASS/FAIL for every migrate commit in base..head."""
+    return reproduce_all(repo_dir, base, head, plan_override)[0]

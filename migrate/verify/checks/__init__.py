@@ -1,0 +1,1 @@
+"""One static check per module; each is `check(ctx: VerifyContext) -> CheckResult`."""

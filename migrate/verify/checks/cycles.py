@@ -1,0 +1,101 @@
+"""No import cycle introduced among touched modules: import-time edges (module level, not
+TYPE_CHECKING) at HEAD against BASE's, with BASE's module names relocated."""
+
+from __future__ import annotations
+
+from migrate.relocate import Relocation
+from migrate.verify.codetree import CodeTree
+from migrate.verify.context import VerifyContext
+from migrate.verify.result import CheckResult, Finding
+
+NAME = "no-new-cycles"
+
+
+def import_graph(tree: CodeTree) -> dict[str, dict[str, int]]:
+    """module -> {imported own module: line} for import-time imports."""
+    graph: dict[str, dict[str, int]] = {}
+    for module in tree.index.modules:
+        facts = tree.facts(module)
+        edges: dict[str, int] = {}
+        for imp in facts.imports if facts else []:
+            if not imp.toplevel or not imp.module or not tree.is_own(imp.module):
+                continue
+            targets = [imp.module]
+            targets += [
+                f"{imp.module}.{n}" for n in imp.names if f"{imp.module}.{n}" in tree.index.modules
+            ]
+            for t in targets:
+                if t in tree.index.modules and t != module:
+                    edges.setdefault(t, imp.line)
+        graph[module] = edges
+    return graph
+
+
+def cycles(graph: dict[str, dict[str, int]]) -> list[set[str]]:
+    """Strongly connected components with more than one module (iterative Tarjan)."""
+    index, low, on, stack, out, counter = {}, {}, set(), [], [], [0]
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(graph.get(root, ())))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter[0]
+                    counter[0] += 1
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(graph.get(nxt, ()))))
+                elif nxt in on:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = set()
+                while True:
+                    m = stack.pop()
+                    on.discard(m)
+                    comp.add(m)
+                    if m == node:
+                        break
+                if len(comp) > 1:
+                    out.append(comp)
+    return out
+
+
+def _relocated(names: set[str], rels: list[Relocation]) -> set[str]:
+    out = set()
+    for n in names:
+        for rel in rels:
+            n = rel.dotted(n) or n
+        out.add(n)
+    return out
+
+
+def check(ctx: VerifyContext) -> CheckResult:
+    head_graph = import_graph(ctx.head)
+    touched = {m for m, p in ctx.head.index.modules.items() if p in ctx.touched}
+    base_cycles = []
+    if ctx.base is not None:
+        base_cycles = [_relocated(c, ctx.relocations) for c in cycles(import_graph(ctx.base))]
+    findings = []
+    for comp in cycles(head_graph):
+        if not comp & touched or any(comp <= b for b in base_cycles):
+            continue
+        first = sorted(comp & touched)[0]
+        nxt = next(t for t in head_graph[first] if t in comp)
+        path = ctx.head.index.modules[first]
+        findings.append(
+            Finding(
+                path, head_graph[first][nxt], NAME, f"new import cycle: {' -> '.join(sorted(comp))}"
+            )
+        )
+    return CheckResult.of(NAME, findings)

@@ -1,0 +1,79 @@
+"""Every import of the repo's own modules resolves at HEAD: the module exists and each
+imported name is a submodule, a top-level binding, or served by a module `__getattr__`.
+
+An import that was already broken at BASE (after relocation) is reported as a warning.
+"""
+
+from __future__ import annotations
+
+from migrate.relocate import Relocation
+from migrate.verify.codetree import CodeTree
+from migrate.verify.context import VerifyContext
+from migrate.verify.result import FAIL, PASS, CheckResult, Finding
+
+NAME = "imports-resolve"
+
+
+def unresolved(tree: CodeTree) -> list[tuple[str, int, str, str]]:
+    """[(path, line, module, name or '')] for each own import that does not resolve."""
+    out = []
+    for module, path in sorted(tree.index.modules.items()):
+        facts = tree.facts(module)
+        if facts is None:
+            continue
+        for imp in facts.imports:
+            if not imp.module or not tree.is_own(imp.module):
+                continue
+            if not imp.names:
+                parts = imp.module.split(".")
+                missing = next(
+                    (
+                        ".".join(parts[:i])
+                        for i in range(1, len(parts) + 1)
+                        if not tree.exists(".".join(parts[:i]))
+                    ),
+                    None,
+                )
+                if missing:
+                    out.append((path, imp.line, missing, ""))
+            elif not tree.exists(imp.module):
+                out.append((path, imp.line, imp.module, ""))
+            else:
+                out += [
+                    (path, imp.line, imp.module, n)
+                    for n in imp.names
+                    if not tree.binds(imp.module, n)
+                ]
+    return out
+
+
+def _key(path: str, module: str, name: str, rels: list[Relocation]) -> tuple[str, str, str]:
+    for rel in rels:
+        path = rel.path(path) or path
+        module = rel.dotted(module) or module
+    return path, module, name
+
+
+def check(ctx: VerifyContext) -> CheckResult:
+    before = set()
+    if ctx.base is not None:
+        before = {_key(p, m, n, ctx.relocations) for p, _, m, n in unresolved(ctx.base)}
+    findings = []
+    for path, line, module, name in unresolved(ctx.head):
+        old = (path, module, name) in before
+        what = (
+            f"`from {module} import {name}`: {module} has no {name}"
+            if name
+            else (f"module {module} does not exist")
+        )
+        findings.append(
+            Finding(
+                path,
+                line,
+                NAME,
+                what + (" (already broken at BASE)" if old else ""),
+                severity="warning" if old else "error",
+            )
+        )
+    status = FAIL if any(f.severity == "error" for f in findings) else PASS
+    return CheckResult(NAME, status, findings)

@@ -1,0 +1,25 @@
+"""What every static check may read: both revisions, the relocation, the plan."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from migrate.plan import Plan
+from migrate.relocate import Relocation
+from migrate.verify.codetree import CodeTree
+
+
+@dataclass
+class VerifyContext:
+    repo_dir: Path
+    base_rev: str
+    head_rev: str
+    head_dir: Path  # a worktree at HEAD
+    head: CodeTree
+    base_dir: Path | None = None  # a worktree at BASE
+    base: CodeTree | None = None
+    plans: list[Plan] = field(default_factory=list)
+    relocations: list[Relocation] = field(default_factory=list)
+    touched: set[str] = field(default_factory=set)  # paths changed in BASE..HEAD (HEAD side)
+    exclude: set[str] = field(default_factory=set)  # plan files and the like: never scanned

@@ -1,0 +1,87 @@
+"""Old names of a plan and where a text still spells one, with the name that replaced it.
+
+Used by verify's old-name check and by `migrate stale` (which runs after the migration,
+when the old modules are gone, so its relocation is built from the plan alone).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable
+
+from migrate.plan import Plan
+from migrate.relocate import Relocation, module_to_path
+from migrate.verify.result import Finding
+
+_DOTTED_TAIL = re.compile(r"[\w.]*")
+_PATH_TAIL = re.compile(r"[\w.\-/]*")
+
+
+def plan_relocation(plan: Plan) -> Relocation:
+    """The relocation a plan implies without an index (module moves as prefixes, per root)."""
+    rel = Relocation()
+    for mv in plan.moves:
+        if mv.is_path:
+            rel.path_prefixes[mv.src.rstrip("/")] = mv.dst.rstrip("/")
+        elif mv.is_symbol:
+            mod, sym = mv.src.split(":")
+            rel.symbols[(mod, sym)] = mv.dst
+        else:
+            rel.modules[mv.src] = mv.dst
+            for root in plan.roots:
+                for pkg in (True, False):
+                    old = module_to_path(mv.src, root, pkg)
+                    new = module_to_path(mv.dst, root, pkg)
+                    if pkg:
+                        old, new = old.rsplit("/", 1)[0], new.rsplit("/", 1)[0]
+                    (rel.path_prefixes if pkg else rel.files)[old] = new
+            rel.moved_modules[mv.src] = mv.dst
+    return rel
+
+
+def old_regex(rel: Relocation, plan: Plan) -> re.Pattern:
+    """The rewriter's token-bounded regex of every old name (dotted, path, op id)."""
+    from migrate.rewrite.scan import old_name_regex
+
+    return old_name_regex(rel, plan)
+
+
+def replacement(rel: Relocation, plan: Plan, text: str, m: re.Match) -> tuple[str, str] | None:
+    """(old token, new token) for a regex hit, or None when the hit is not an old name.
+
+    The hit is extended to the whole dotted name or path it starts (`pkg.old.mod.fn`), so
+    a parent spelling that still exists (`sglang.srt.layers`) is not reported.
+    """
+    start = m.start()
+    ops = {o.src: o.dst for o in plan.op_ids}
+    if m.group(0) in ops and text[start - 1 : start] in "\"'":
+        return m.group(0), ops[m.group(0)]
+    if "/" in m.group(0):
+        token = _PATH_TAIL.match(text, start).group(0).rstrip("./-")
+        for root in ("", *(r + "/" for r in plan.roots if r not in (".", ""))):
+            new = rel.path(root + token)
+            if new:
+                return token, new[len(root) :] if new.startswith(root) else new
+        return None
+    token = _DOTTED_TAIL.match(text, start).group(0).rstrip(".")
+    new = rel.dotted(token)
+    return (token, new) if new else None
+
+
+def excluded(path: str, exclude: set[str], globs: Iterable[str]) -> bool:
+    return path in exclude or any(fnmatch.fnmatch(path, g) for g in globs)
+
+
+def scan_text(
+    path: str, text: str, regex: re.Pattern, rel: Relocation, plan: Plan, check: str
+) -> list[Finding]:
+    out = []
+    for m in regex.finditer(text):
+        hit = replacement(rel, plan, text, m)
+        if hit is None:
+            continue
+        old, new = hit
+        line = text.count("\n", 0, m.start()) + 1
+        out.append(Finding(path, line, check, f"old name {old}", f"now {new}"))
+    return out

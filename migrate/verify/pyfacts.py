@@ -1,0 +1,156 @@
+"""Cheap `ast` facts of one module, enough for the static checks: bindings, imports, targets."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+TARGET = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
+
+
+@dataclass(frozen=True)
+class ImportRef:
+    module: str  # absolute module the statement imports from (or imports)
+    names: tuple[str, ...]  # `from module import names`; empty for `import module`
+    line: int
+    toplevel: bool  # runs at import time (not inside a def, not under TYPE_CHECKING)
+
+
+@dataclass
+class ModuleFacts:
+    names: set[str] = field(default_factory=set)
+    dynamic: bool = False  # module-level __getattr__ or `import *`
+    imports: list[ImportRef] = field(default_factory=list)
+    classes: dict[str, set[str]] = field(default_factory=dict)
+    targets: list[tuple[int, str]] = field(default_factory=list)  # "mod:attr" literals
+    fused: list[tuple[int, str]] = field(default_factory=list)  # register_fused_op attrs
+
+
+def absolute(module: str | None, level: int, current: str, is_package: bool) -> str:
+    if not level:
+        return module or ""
+    pkg = current if is_package else current.rpartition(".")[0]
+    parts = pkg.split(".") if pkg else []
+    base = parts[: len(parts) - (level - 1)] if level > 1 else parts
+    return ".".join([*base, module] if module else base)
+
+
+def _targets(t: ast.AST):
+    if isinstance(t, ast.Name):
+        yield t.id
+    elif isinstance(t, (ast.Tuple, ast.List, ast.Starred)):
+        for e in getattr(t, "elts", [getattr(t, "value", None)]):
+            if e is not None:
+                yield from _targets(e)
+
+
+def _is_type_checking(test: ast.AST) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _bind_top(facts: ModuleFacts, body: list[ast.stmt]) -> None:
+    """Names bound at import time, descending into if/try/with/for blocks."""
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            facts.names.add(stmt.name)
+            if stmt.name == "__getattr__":
+                facts.dynamic = True
+            if isinstance(stmt, ast.ClassDef):
+                facts.classes[stmt.name] = _class_attrs(stmt)
+        elif isinstance(stmt, ast.Assign):
+            for t in stmt.targets:
+                facts.names.update(_targets(t))
+        elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+            facts.names.update(_targets(stmt.target))
+        elif isinstance(stmt, ast.Import):
+            facts.names.update(a.asname or a.name.split(".")[0] for a in stmt.names)
+        elif isinstance(stmt, ast.ImportFrom):
+            for a in stmt.names:
+                if a.name == "*":
+                    facts.dynamic = True
+                else:
+                    facts.names.add(a.asname or a.name)
+        for block in ("body", "orelse", "finalbody"):
+            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                _bind_top(facts, getattr(stmt, block, []) or [])
+        for h in getattr(stmt, "handlers", []) or []:
+            _bind_top(facts, h.body)
+
+
+def _class_attrs(cls: ast.ClassDef) -> set[str]:
+    out: set[str] = set()
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            for t in stmt.targets:
+                out.update(_targets(t))
+        elif isinstance(stmt, ast.AnnAssign):
+            out.update(_targets(stmt.target))
+    return out
+
+
+class _Imports(ast.NodeVisitor):
+    def __init__(self, facts: ModuleFacts, module: str, is_package: bool):
+        self.facts, self.module, self.is_package = facts, module, is_package
+        self.depth = 0  # > 0 inside a def or under `if TYPE_CHECKING`
+
+    def _nested(self, node):
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _nested
+
+    def visit_If(self, node: ast.If):
+        if _is_type_checking(node.test):
+            self.depth += 1
+            for s in node.body:
+                self.visit(s)
+            self.depth -= 1
+            for s in node.orelse:
+                self.visit(s)
+        else:
+            self.generic_visit(node)
+
+    def visit_Import(self, node: ast.Import):
+        for a in node.names:
+            self.facts.imports.append(ImportRef(a.name, (), node.lineno, self.depth == 0))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom):
+        mod = absolute(node.module, node.level, self.module, self.is_package)
+        names = tuple(a.name for a in node.names if a.name != "*")
+        self.facts.imports.append(ImportRef(mod, names, node.lineno, self.depth == 0))
+
+    def visit_Constant(self, node: ast.Constant):
+        if isinstance(node.value, str) and TARGET.match(node.value):
+            self.facts.targets.append((node.lineno, node.value))
+
+    def visit_Call(self, node: ast.Call):
+        f = node.func
+        name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
+        if name == "register_fused_op" and len(node.args) >= 3:
+            mod, attr = node.args[1], node.args[2]
+            if (
+                isinstance(mod, ast.Name)
+                and mod.id == "__name__"
+                and isinstance(attr, ast.Constant)
+                and isinstance(attr.value, str)
+            ):
+                self.facts.fused.append((node.lineno, attr.value))
+        self.generic_visit(node)
+
+
+def module_facts(text: str, module: str, is_package: bool) -> ModuleFacts | None:
+    """Facts of a module's source, or None when it does not parse."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    facts = ModuleFacts()
+    _bind_top(facts, tree.body)
+    _Imports(facts, module, is_package).visit(tree)
+    return facts

@@ -1,0 +1,129 @@
+"""`verify(repo, BASE..HEAD)`: reproduce the step commits, then run the static checks on HEAD.
+
+Returns data (`VerifyResult`); the command prints it and the report reads it.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack, suppress
+from pathlib import Path
+
+from migrate.errors import MigrateError
+from migrate.git_steps.gitio import run_git
+from migrate.git_steps.message import BLAME_FILE
+from migrate.index import build_index
+from migrate.pipeline import Prepared, prepare
+from migrate.verify.checks import cycles, duplicates, imports, old_names, registry, shims, wheel
+from migrate.verify.codetree import CodeTree
+from migrate.verify.context import VerifyContext
+from migrate.verify.reproduce import reproduce_all, step_commits
+from migrate.verify.result import FAIL, CheckResult, Finding, VerifyResult
+from migrate.verify.worktree import worktree
+
+CHECKS = (old_names, imports, registry, shims, duplicates, cycles, wheel)
+CHECK_NAMES = tuple(c.NAME for c in CHECKS)
+
+
+def parse_range(spec: str) -> tuple[str, str]:
+    base, sep, head = spec.partition("..")
+    if not sep or head.startswith("."):
+        raise ValueError(f"expected BASE..HEAD, got {spec!r}")
+    return base or "HEAD", head or "HEAD"
+
+
+def _rev(repo: Path, rev: str) -> str:
+    out = run_git(repo, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}", check=False)
+    if not out.strip():
+        raise ValueError(f"unknown revision {rev}")
+    return out.decode().strip()
+
+
+def _plan_files(repo: Path, base: str, head: str, plan: str | None) -> set[str]:
+    paths = {t.plan_path for _, _, t in step_commits(repo, base, head)}
+    if plan:
+        with suppress(ValueError):
+            paths.add(Path(plan).resolve().relative_to(repo).as_posix())
+    return paths
+
+
+def _run_check(mod, ctx: VerifyContext) -> CheckResult:
+    try:
+        return mod.check(ctx)
+    except Exception as exc:  # a crashed check fails verify; it never passes silently
+        return CheckResult(mod.NAME, FAIL, [Finding("", 0, mod.NAME, f"check crashed: {exc}")])
+
+
+def verify(
+    repo_dir: str | Path,
+    rev_range: str,
+    plan: str | None = None,
+    *,
+    wheel_check: bool = True,
+    skip: tuple[str, ...] = (),
+) -> VerifyResult:
+    repo = Path(repo_dir).resolve()
+    base_spec, head_spec = parse_range(rev_range)
+    base, head = _rev(repo, base_spec), _rev(repo, head_spec)
+    commits, preps = reproduce_all(repo, base, head, plan)
+    result = VerifyResult(base, head, commits)
+    if not preps and plan:
+        with worktree(repo, base) as bd:
+            try:
+                preps = [prepare(plan, bd)]
+            except MigrateError as exc:
+                result.static_checks.append(
+                    CheckResult(
+                        "plan",
+                        FAIL,
+                        [
+                            Finding(d.pos.file, d.pos.line, "plan", d.message)
+                            for d in exc.diagnostics
+                        ],
+                    )
+                )
+                return result
+    result.static_checks = static_checks(
+        repo, base, head, preps, plan, wheel_check=wheel_check, skip=skip
+    )
+    return result
+
+
+def static_checks(
+    repo: Path,
+    base: str,
+    head: str,
+    preps: list[Prepared],
+    plan: str | None,
+    *,
+    wheel_check: bool = True,
+    skip: tuple[str, ...] = (),
+) -> list[CheckResult]:
+    roots = tuple(dict.fromkeys(r for p in preps for r in p.plan.roots)) or (".",)
+    touched = set(
+        run_git(repo, "diff", "--name-only", "-z", "--no-renames", base, head)
+        .decode("utf-8", "surrogateescape")
+        .split("\0")
+    ) - {""}
+    with ExitStack() as stack:
+        hd = stack.enter_context(worktree(repo, head))
+        bd = stack.enter_context(worktree(repo, base))
+        ctx = VerifyContext(
+            repo_dir=repo,
+            base_rev=base,
+            head_rev=head,
+            head_dir=hd,
+            head=CodeTree(build_index(hd, roots)),
+            base_dir=bd,
+            base=CodeTree(build_index(bd, roots)),
+            plans=[p.plan for p in preps],
+            relocations=[p.relocation for p in preps],
+            touched=touched,
+            exclude=_plan_files(repo, base, head, plan) | {BLAME_FILE},
+        )
+        out = []
+        for mod in CHECKS:
+            if mod.NAME in skip or (mod is wheel and not wheel_check):
+                out.append(CheckResult(mod.NAME, "SKIP", summary="skipped"))
+            else:
+                out.append(_run_check(mod, ctx))
+        return out
