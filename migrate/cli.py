@@ -32,32 +32,70 @@ def main() -> None:
     """Mechanical, verifiable kernel migrations for SGLang-style monorepos."""
 
 
+def _plan_changes(prep):
+    """The engine's ChangeSet; until the engine exists, the moves alone."""
+    import importlib.util
+
+    if importlib.util.find_spec("migrate.rewrite.engine") is not None:
+        from migrate.rewrite.engine import plan_changes
+
+        return plan_changes(prep)
+    from migrate.changes import ChangeSet, FileMove
+
+    moves = [FileMove(old, new) for old, new in sorted(prep.relocation.files.items())]
+    return ChangeSet(moves=moves)
+
+
+# Dry-run output formats; the reviewer preview adds "md" here.
+DRY_RUN_FORMATS = ["text", "json"]
+
+
 @main.command("run")
 @click.argument("plan", type=click.Path(dir_okay=False))
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
 @click.option("--dry-run", is_flag=True, help="Show what the plan would do; write nothing.")
+@click.option("--diff", "show_diff", is_flag=True, help="With --dry-run: add the unified diff.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(DRY_RUN_FORMATS),
+    default="text",
+    show_default=True,
+    help="With --dry-run: summary as text, or the same facts as JSON.",
+)
 @click.pass_context
-def run_cmd(ctx, plan: str, repo: str, dry_run: bool) -> None:
+def run_cmd(ctx, plan: str, repo: str, dry_run: bool, show_diff: bool, fmt: str) -> None:
     """Run PLAN: with --dry-run, preview it; otherwise the same as `migrate apply PLAN`."""
     if not dry_run:
+        if show_diff or fmt != "text":
+            raise click.UsageError("--diff and --format only apply with --dry-run")
         apply = main.commands.get("apply")
         if apply is None:
             raise click.UsageError("apply is not available")
         ctx.invoke(apply, plan=plan, repo=repo)
         return
     from migrate.pipeline import prepare
+    from migrate.present import summary, to_json, unified_diff
 
     try:
         prep = prepare(plan, repo)
     except MigrateError as exc:
         _fail(exc)
-    rel = prep.relocation
-    click.echo(f"plan {prep.plan.path} (sha256:{prep.plan.sha256[:12]}) is valid")
-    click.echo(f"{len(rel.files)} file(s) would move:")
-    for old, new in sorted(rel.files.items()):
-        click.echo(f"  {old} -> {new}")
-    for (mod, sym), new in sorted(rel.symbols.items()):
-        click.echo(f"  symbol {mod}:{sym} -> {new}")
+    changes = _plan_changes(prep)
+    if fmt == "json":
+        import json
+
+        data = to_json(changes, prep)
+        if show_diff:
+            data["diff"] = unified_diff(changes, prep.index)
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(summary(changes, prep), nl=False)
+        if show_diff:
+            click.echo("")
+            click.echo(unified_diff(changes, prep.index), nl=False)
+    if any(getattr(n, "severity", "") == "error" for n in changes.notes):
+        sys.exit(1)
 
 
 def _register() -> None:

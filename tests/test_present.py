@@ -1,0 +1,227 @@
+"""Dry-run presentation: summary, git-style unified diff (checked with `git apply`), JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import GOLDEN
+from prep_helpers import prepared
+
+from migrate import cli
+from migrate.changes import ChangeSet, Edit, FileMove
+from migrate.errors import Diagnostic, Pos
+from migrate.present import SCHEMA, summary, to_json, unified_diff
+from migrate.present.diff import blob_id, similarity
+from migrate.rewrite.spans import make_edit
+
+UPDATE = os.environ.get("MIGRATE_UPDATE_GOLDENS") == "1"
+GOLDEN_DIR = GOLDEN / "present"
+
+FILES = {
+    "docs/kernels.md": "# Kernels\r\nUse sglang.jit_kernel.norm.\r\n",
+    "ci.yml": "run: pytest test/registered/kernels/test_rope.py",  # no newline at end
+    "python/sglang/jit_kernel/legacy.py": "OLD = 1\n",
+}
+PLAN = """\
+version: 1
+roots: [python, .]
+moves:
+  - from: sglang.jit_kernel.norm
+    to: sglang.kernels.ops.layernorm.norm
+  - from: sglang.jit_kernel.rope
+    to: sglang.kernels.ops.attention.rope
+"""
+
+
+def golden(name: str, actual: str) -> None:
+    """Compare with golden/present/<name>; MIGRATE_UPDATE_GOLDENS=1 rewrites it."""
+    path = GOLDEN_DIR / name
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(actual.encode("utf-8"))
+    assert path.exists(), f"missing golden {path}; run with MIGRATE_UPDATE_GOLDENS=1"
+    assert actual == path.read_bytes().decode("utf-8")
+
+
+def _edit(prep, path, old_path, needle, new, kind, applicability="safe"):
+    text = prep.index.text(old_path)
+    start = text.index(needle)
+    return make_edit(
+        path, text, start, start + len(needle), new, kind, f"{needle} moved", applicability
+    )
+
+
+@pytest.fixture
+def scene(make_repo, tmp_path):
+    prep = prepared(make_repo, tmp_path, FILES, plan=PLAN)
+    prep.plan = type(prep.plan)(**{**prep.plan.__dict__, "path": "plans/demo.yaml"})
+    norm_new = "python/sglang/kernels/ops/layernorm/norm.py"
+    cs = ChangeSet(
+        moves=[
+            FileMove("python/sglang/jit_kernel/norm.py", norm_new),
+            FileMove(
+                "python/sglang/jit_kernel/rope.py", "python/sglang/kernels/ops/attention/rope.py"
+            ),
+        ],
+        edits=[
+            _edit(
+                prep,
+                norm_new,
+                "python/sglang/jit_kernel/norm.py",
+                "return x",
+                "return x  # moved",
+                "code",
+            ),
+            _edit(
+                prep,
+                "docs/kernels.md",
+                "docs/kernels.md",
+                "sglang.jit_kernel.norm",
+                "sglang.kernels.ops.layernorm.norm",
+                "prose",
+            ),
+            _edit(
+                prep,
+                "ci.yml",
+                "ci.yml",
+                "test/registered/kernels/test_rope.py",
+                "test/registered/kernels/ops/attention/test_rope.py",
+                "code",
+                "review",
+            ),
+        ],
+        writes={"python/sglang/kernels/ops/layernorm/extra.py": ("code", "X = 2\n")},
+        removals={"python/sglang/jit_kernel/legacy.py": "delete"},
+        notes=[Diagnostic(Pos("ci.yml", 1, 6), "check the CI shard", "warning")],
+    )
+    return prep, cs
+
+
+def test_summary_golden(scene):
+    prep, cs = scene
+    text = summary(cs, prep)
+    golden("summary.txt", text)
+    assert "review (1):" in text and "ci.yml:1:13" in text
+
+
+def test_json_golden_and_schema(scene):
+    prep, cs = scene
+    data = to_json(cs, prep)
+    assert data["schema"] == SCHEMA == "migrate.dryrun/1"
+    assert data["steps"] == ["relocate", "code", "prose", "delete"]
+    assert data["counts"]["edits"] == {"code": 2, "string": 0, "prose": 1}
+    assert data["per_step"]["relocate"]["pure_renames"] == 1
+    golden("dryrun.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def test_diff_golden_and_git_applies_it(scene):
+    prep, cs = scene
+    patch = unified_diff(cs, prep.index)
+    golden("diff.patch", patch)
+    assert "similarity index 100%\nrename from python/sglang/jit_kernel/rope.py\n" in patch
+    assert "\\ No newline at end of file\n" in patch
+    repo = prep.index.root
+    (repo.parent / "change.patch").write_bytes(patch.encode("utf-8"))
+    subprocess.run(
+        ["git", "apply", "--index", str(repo.parent / "change.patch")],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
+    assert not (repo / "python/sglang/jit_kernel/rope.py").exists()
+    new_norm = (repo / "python/sglang/kernels/ops/layernorm/norm.py").read_text()
+    assert new_norm == "def rmsnorm(x):\n    return x  # moved\n"
+    assert (repo / "docs/kernels.md").read_bytes() == (
+        b"# Kernels\r\nUse sglang.kernels.ops.layernorm.norm.\r\n"
+    )
+    assert (repo / "python/sglang/kernels/ops/layernorm/extra.py").read_text() == "X = 2\n"
+    assert not (repo / "python/sglang/jit_kernel/legacy.py").exists()
+
+
+def test_diff_index_lines_are_git_blob_ids(scene):
+    prep, cs = scene
+    patch = unified_diff(cs, prep.index)
+    repo = prep.index.root
+    want = subprocess.run(
+        ["git", "hash-object", "ci.yml"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout[:7]
+    assert blob_id(prep.index.text("ci.yml")) == want
+    assert f"index {want}.." in patch
+
+
+def test_similarity():
+    assert similarity("a\nb\n", "a\nb\n") == 100
+    assert 0 < similarity("a\nb\nc\nd\n", "a\nb\nc\nX\n") < 100
+
+
+def test_empty_changeset(scene):
+    prep, _ = scene
+    assert "nothing to do" in summary(ChangeSet(), prep)
+    assert unified_diff(ChangeSet(), prep.index) == ""
+    assert to_json(ChangeSet(), prep)["steps"] == []
+
+
+# -- the CLI ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def cli_repo(make_repo, tmp_path):
+    prep = prepared(make_repo, tmp_path, {}, plan=PLAN)
+    return Path(prep.index.root), Path(prep.plan.path)
+
+
+def moves_only(prep):
+    """The pre-engine fallback, so these tests do not depend on the engine's state."""
+    return ChangeSet(moves=[FileMove(o, n) for o, n in sorted(prep.relocation.files.items())])
+
+
+def test_cli_dry_run_text_and_diff(cli_repo, monkeypatch):
+    repo, plan = cli_repo
+    monkeypatch.setattr(cli, "_plan_changes", moves_only)
+    res = CliRunner().invoke(cli.main, [str(plan), "--dry-run", "--repo", str(repo), "--diff"])
+    assert res.exit_code == 0, res.output
+    assert "relocate" in res.output and "2 moves (2 pure renames, 0 with edits)" in res.output
+    assert "rename to python/sglang/kernels/ops/layernorm/norm.py" in res.output
+
+
+def test_cli_dry_run_json(cli_repo, monkeypatch):
+    repo, plan = cli_repo
+    monkeypatch.setattr(cli, "_plan_changes", moves_only)
+    res = CliRunner().invoke(
+        cli.main, ["run", str(plan), "--dry-run", "--repo", str(repo), "--format", "json", "--diff"]
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["schema"] == "migrate.dryrun/1"
+    assert len(data["moves"]) == 2 and data["diff"].startswith("diff --git")
+
+
+def test_cli_error_notes_exit_1(cli_repo, monkeypatch):
+    repo, plan = cli_repo
+
+    def with_error(prep):
+        cs = moves_only(prep)
+        cs.notes.append(Diagnostic(Pos(str(plan), 3, 5), "implicit group", "error"))
+        return cs
+
+    monkeypatch.setattr(cli, "_plan_changes", with_error)
+    res = CliRunner().invoke(cli.main, [str(plan), "--dry-run", "--repo", str(repo)])
+    assert res.exit_code == 1
+    assert "error: implicit group" in res.output
+
+
+def test_cli_format_needs_dry_run(cli_repo):
+    repo, plan = cli_repo
+    res = CliRunner().invoke(cli.main, [str(plan), "--repo", str(repo), "--format", "json"])
+    assert res.exit_code == 2
+    assert "--dry-run" in res.output
+
+
+def test_edit_type_is_changes_edit(scene):
+    _, cs = scene
+    assert all(isinstance(e, Edit) for e in cs.edits)
