@@ -1,0 +1,115 @@
+"""`run_parity`: worktrees -> discovery -> two recorded pytest runs -> paired comparison."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from migrate.errors import Diagnostic, MigrateError, Pos
+from migrate.parity import gitio
+from migrate.parity.compare import judge, pair_calls, summarize_ops, summarize_tests
+from migrate.parity.discover import discover
+from migrate.parity.model import ParityResult, SideRun
+from migrate.parity.runner import SideOutput, probe_cuda, run_side
+
+
+def split_range(spec: str) -> tuple[str, str]:
+    if ".." in spec:
+        base, _, head = spec.partition("..")
+        head = head.lstrip(".")
+        return base or "HEAD", head or "HEAD"
+    return spec, "HEAD"
+
+
+def _relocation(plan: str, repo: Path, tree: Path):
+    from migrate.pipeline import prepare
+
+    path = Path(plan)
+    if not path.exists() and (repo / plan).exists():
+        path = repo / plan
+    prep = prepare(path.resolve(), tree)
+    return prep.relocation, list(prep.plan.roots)
+
+
+def _side_run(rev: str, sha: str, tests: list[str], out: SideOutput | None) -> SideRun:
+    run = SideRun(rev=rev, sha=sha, tests=tests)
+    if out is not None:
+        run.returncode, run.env, run.seconds = out.returncode, out.env, round(out.seconds, 1)
+        run.import_errors = {m: e for m, e in out.imports.items() if e}
+        run.configs = {r["module"]: r["configs"] for r in out.modules}
+        run.stderr_tail = out.stderr_tail[-1500:]
+    return run
+
+
+def run_parity(
+    repo: str | Path,
+    rev_range: str,
+    plan: str | None = None,
+    device: str = "auto",
+    roots: list[str] | None = None,
+    python: str = sys.executable,
+    seed: int = 0,
+    timeout: float = 3600,
+    keep: str | Path | None = None,
+) -> ParityResult:
+    repo = Path(repo).resolve()
+    base_rev, head_rev = split_range(rev_range)
+    shas = {"base": gitio.rev_parse(repo, base_rev), "head": gitio.rev_parse(repo, head_rev)}
+    if device not in ("auto", "cpu", "cuda"):
+        raise MigrateError(Diagnostic(Pos("--device"), f"unknown device {device!r}"))
+    work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="migrate-parity-out-"))
+    try:
+        with gitio.worktrees(repo, shas) as trees:
+            relocation = None
+            if plan:
+                relocation, plan_roots = _relocation(plan, repo, trees["base"])
+                roots = roots or plan_roots
+            found = discover(repo, shas["base"], shas["head"], relocation, roots)
+            resolved = device
+            if device == "auto":
+                resolved = "cuda" if probe_cuda(python) else "cpu"
+            outs: dict[str, SideOutput | None] = {"base": None, "head": None}
+            if found.modules:
+                with ThreadPoolExecutor(2) as pool:
+                    futs = {
+                        side: pool.submit(
+                            run_side,
+                            trees[side],
+                            work / side,
+                            found.targets[side],
+                            found.tests[side],
+                            found.roots[side],
+                            resolved,
+                            seed,
+                            python,
+                            timeout,
+                        )
+                        for side in ("base", "head")
+                        if found.tests[side]
+                    }
+                    outs.update({side: f.result() for side, f in futs.items()})
+            result = ParityResult(
+                base=_side_run(base_rev, shas["base"], found.tests["base"], outs["base"]),
+                head=_side_run(head_rev, shas["head"], found.tests["head"], outs["head"]),
+                device_requested=device,
+                device=resolved,
+                modules=found.modules,
+                warnings=list(found.warnings),
+            )
+            if not found.modules:
+                result.warnings.append("no moved module defines or wraps a Triton kernel")
+                return result
+            empty = SideOutput(work, None, 0.0, "no tests found")
+            base_out, head_out = outs["base"] or empty, outs["head"] or empty
+            path_map = found.test_path_map
+            result.calls = pair_calls(base_out, head_out, path_map)
+            result.ops = summarize_ops(found.modules, result.calls)
+            result.tests = summarize_tests(base_out, head_out, path_map)
+            judge(result, base_out, head_out)
+            return result
+    finally:
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)

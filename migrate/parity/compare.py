@@ -1,0 +1,225 @@
+"""Pair the calls of the BASE and HEAD runs and judge them; summarize tests and imports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from migrate.parity import bitwise
+from migrate.parity.model import CallResult, MovedModule, OpResult, ParityResult, TestOutcome
+from migrate.parity.runner import SideOutput
+
+
+def normalize_nodeid(nodeid: str, path_map: dict[str, str]) -> str:
+    path, sep, rest = nodeid.partition("::")
+    return path_map.get(path, path) + sep + rest
+
+
+class _Tensors:
+    """Lazy, cached loading of the per-call .pt files of one side."""
+
+    def __init__(self, out_dir: Path):
+        self.out_dir, self.cache = out_dir, {}
+
+    def get(self, name: str) -> dict:
+        if name not in self.cache:
+            import torch
+
+            self.cache[name] = torch.load(self.out_dir / name, map_location="cpu")
+        return self.cache[name]
+
+
+def _shapes(rec: dict) -> list[str]:
+    rows = []
+    for path, d in sorted(rec.get("inputs", {}).items()):
+        if d.get("tensor"):
+            rows.append(f"{path}: {d['dtype']}{d['shape']}@{d['device']}")
+    return rows
+
+
+def _devices(rec: dict) -> list[str]:
+    return sorted({d["device"] for d in rec.get("inputs", {}).values() if d.get("tensor")})
+
+
+def _judge(b: dict, h: dict, tb: _Tensors, th: _Tensors) -> CallResult:
+    res = CallResult(
+        op=h["op"],
+        nodeid=h["nodeid"],
+        ordinal=h["ordinal"],
+        status="identical",
+        shapes=_shapes(h),
+        devices=sorted(set(_devices(b)) | set(_devices(h))),
+    )
+    if b.get("error") or h.get("error"):
+        if b.get("error") != h.get("error"):
+            res.status = "different"
+            res.detail = f"BASE raised {b.get('error')!r}; HEAD raised {h.get('error')!r}"
+        return res
+    if b["input_hash"] != h["input_hash"]:
+        ins_b, ins_h = b["inputs"], h["inputs"]
+        bad = sorted(p for p in set(ins_b) | set(ins_h) if ins_b.get(p) != ins_h.get(p))
+        res.status = "inputs_differ"
+        res.detail = "inputs differ (so outputs cannot be compared): " + ", ".join(bad[:6])
+        return res
+    out_b, out_h = b.get("outputs", {}), h.get("outputs", {})
+    notes = []
+    for path in sorted(set(out_b) | set(out_h)):
+        db, dh = out_b.get(path), out_h.get(path)
+        if db is None or dh is None:
+            side = "HEAD" if db is None else "BASE"
+            notes.append(f"{path}: only {side} produced/mutated it")
+            continue
+        if not db.get("tensor") or not dh.get("tensor"):
+            if (db.get("type"), db.get("repr")) != (dh.get("type"), dh.get("repr")):
+                notes.append(f"{path}: BASE {db.get('repr')} vs HEAD {dh.get('repr')}")
+            continue
+        if db["hash"] == dh["hash"] and db["dtype"] == dh["dtype"]:
+            continue
+        diff = bitwise.compare(tb.get(b["tensors"])[path], th.get(h["tensors"])[path])
+        if diff.identical:
+            continue
+        notes.append(f"{path} {dh['dtype']}{dh['shape']}: {diff.detail}")
+        for attr in ("max_abs", "max_rel"):
+            val = getattr(diff, attr)
+            if val is not None:
+                setattr(res, attr, max(val, getattr(res, attr) or 0.0))
+    if notes:
+        res.status = "different"
+        res.detail = "; ".join(notes)
+    return res
+
+
+def _index(calls: list[dict], path_map: dict[str, str] | None = None) -> dict:
+    out = {}
+    for rec in calls:
+        nodeid = normalize_nodeid(rec["nodeid"], path_map or {})
+        rec = dict(rec, nodeid=nodeid)
+        out[(rec["op"], nodeid, rec["ordinal"])] = rec
+    return out
+
+
+def pair_calls(base: SideOutput, head: SideOutput, path_map: dict[str, str]) -> list[CallResult]:
+    b_idx, h_idx = _index(base.calls, path_map), _index(head.calls)
+    tb, th = _Tensors(base.out_dir), _Tensors(head.out_dir)
+    results = []
+    for key in sorted(set(b_idx) | set(h_idx)):
+        b, h = b_idx.get(key), h_idx.get(key)
+        if b and h:
+            results.append(_judge(b, h, tb, th))
+        else:
+            rec = b or h
+            results.append(
+                CallResult(
+                    op=key[0],
+                    nodeid=key[1],
+                    ordinal=key[2],
+                    status="base_only" if b else "head_only",
+                    shapes=_shapes(rec),
+                    devices=_devices(rec),
+                    detail=f"called only at {'BASE' if b else 'HEAD'}",
+                )
+            )
+    return results
+
+
+def summarize_ops(modules: list[MovedModule], calls: list[CallResult]) -> list[OpResult]:
+    ops: dict[str, OpResult] = {}
+    for m in modules:
+        for fn in m.wrappers:
+            ops[f"{m.new}:{fn}"] = OpResult(
+                op=f"{m.new}:{fn}", old=f"{m.old}:{fn}", kernels=m.kernels_of.get(fn, [])
+            )
+    for c in calls:
+        op = ops.setdefault(c.op, OpResult(op=c.op, old="?"))
+        op.calls += 1
+        op.devices = sorted(set(op.devices) | set(c.devices))
+        if c.status == "identical":
+            op.identical += 1
+        elif c.status in ("base_only", "head_only"):
+            op.unpaired += 1
+        else:
+            op.different += 1
+    for op in ops.values():
+        if op.different:
+            op.status = "different"
+        elif op.unpaired:
+            op.status = "unpaired"
+        elif op.calls:
+            op.status = "identical"
+    return sorted(ops.values(), key=lambda o: o.op)
+
+
+def summarize_tests(base: SideOutput, head: SideOutput, path_map) -> list[TestOutcome]:
+    tests: dict[str, TestOutcome] = {}
+    rank = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
+    for side, out, pmap in (("base", base, path_map), ("head", head, {})):
+        for row in out.outcomes:
+            nodeid = normalize_nodeid(row["nodeid"], pmap)
+            t = tests.setdefault(nodeid, TestOutcome(nodeid))
+            cur = getattr(t, side)
+            if cur == "absent" or rank.get(row["outcome"], 0) > rank.get(cur, 0):
+                setattr(t, side, row["outcome"])
+                setattr(t, f"{side}_detail", _last_error_line(row.get("detail", "")))
+    return sorted(tests.values(), key=lambda t: t.nodeid)
+
+
+def _last_error_line(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for ln in reversed(lines):
+        if "Error" in ln or "Exception" in ln or ln.startswith("E "):
+            return ln.removeprefix("E").strip()[:300]
+    return lines[-1][:300] if lines else ""
+
+
+def judge(result: ParityResult, base: SideOutput, head: SideOutput) -> None:
+    """Fill problems and warnings: anything that keeps the move from being a proven no-op."""
+    p, w = result.problems, result.warnings
+    for side, out in (("BASE", base), ("HEAD", head)):
+        if out.returncode not in (0, 1):
+            p.append(
+                f"{side}: pytest exited with {out.returncode}: {_last_error_line(out.stderr_tail)}"
+            )
+    old_to_new = {m.old: m.new for m in result.modules}
+    for m in result.modules:
+        eb, eh = base.imports.get(m.old), head.imports.get(m.new)
+        if eh and not eb:
+            p.append(f"HEAD: import {m.new} fails (BASE {m.old} imports): {eh}")
+        elif eb and not eh:
+            p.append(f"BASE: import {m.old} fails (HEAD {m.new} imports): {eb}")
+        elif eb and eh:
+            p.append(f"both sides fail to import: BASE {m.old}: {eb}; HEAD {m.new}: {eh}")
+    cfg_b = {old_to_new.get(r["module"], r["module"]): r for r in base.modules}
+    cfg_h = {r["module"]: r for r in head.modules}
+    config_users = {m.new for m in result.modules if m.uses_configs}
+    for mod in sorted(set(cfg_b) & set(cfg_h) & config_users):
+        fb, fh = cfg_b[mod]["configs"], cfg_h[mod]["configs"]
+        if fb and fh != fb:
+            lost = sorted(set(fb) - set(fh or []))
+            p.append(
+                f"{mod}: configs/ beside the module had {len(fb)} file(s) at BASE; at HEAD "
+                + ("the directory is missing" if fh is None else f"{len(lost)} are missing")
+                + f" ({cfg_h[mod]['dir']}/configs): lookups there fall back to defaults"
+            )
+    for rec in base.modules + head.modules:
+        if rec.get("missing"):
+            w.append(f"{rec['module']}: expected function(s) not found: {rec['missing']}")
+    for c in result.calls:
+        if c.status != "identical":
+            extra = ""
+            if c.max_abs is not None:
+                extra = f" (max abs diff {c.max_abs:.6g}, max rel diff {c.max_rel:.6g})"
+            p.append(f"{c.op} [{c.nodeid} #{c.ordinal}]: {c.status}: {c.detail}{extra}")
+    for t in result.tests:
+        if t.base != t.head:
+            p.append(
+                f"test {t.nodeid}: BASE {t.base}, HEAD {t.head}"
+                + (f": {t.head_detail or t.base_detail}" if t.head_detail or t.base_detail else "")
+            )
+    for op in result.ops:
+        if op.status == "not_called":
+            what = f" (kernels {', '.join(op.kernels)})" if op.kernels else ""
+            w.append(f"{op.op}{what}: never called by the tests; not checked")
+    called = {k for op in result.ops if op.calls for k in op.kernels}
+    for m in result.modules:
+        missed = sorted(set(m.kernels) - called)
+        if missed:
+            w.append(f"{m.new}: kernel(s) {', '.join(missed)} not reached by any recorded call")

@@ -1,0 +1,198 @@
+"""Which moved modules hold Triton kernels, which functions to record, which tests to run.
+
+Moves come from git's rename detection between BASE and HEAD and, with a plan, from the
+plan's relocation (computed on the BASE tree). Every recorded function gets one op id, its
+HEAD spelling `new.module:function`, so calls from both runs pair up.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from migrate.index.repo import module_name
+from migrate.parity import gitio
+from migrate.parity.model import MovedModule
+from migrate.parity.source import ModuleFacts, imported_names, read_module
+
+_CONFIGS = re.compile(r"""["']configs["'/]""")
+_TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test)\.py$")
+
+
+@dataclass
+class Discovery:
+    modules: list[MovedModule] = field(default_factory=list)
+    targets: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)  # side->mod->fn->op
+    tests: dict[str, list[str]] = field(default_factory=dict)  # side -> test files
+    test_path_map: dict[str, str] = field(default_factory=dict)  # BASE test path -> HEAD path
+    roots: dict[str, list[str]] = field(default_factory=dict)  # side -> import roots
+    warnings: list[str] = field(default_factory=list)
+
+
+def infer_root(path: str, files: set[str]) -> str:
+    """Parent of the topmost regular package holding `path` ('.' for the repo root)."""
+    d = posixpath.dirname(path)
+    while d and f"{d}/__init__.py" in files:
+        d = posixpath.dirname(d)
+    return d or "."
+
+
+def _module_of(path: str, files: set[str], roots: list[str] | None) -> tuple[str | None, str]:
+    cands = sorted(roots, key=lambda r: (r in (".", ""), -len(r))) if roots else []
+    for r in cands:
+        name = module_name(path, r)
+        if name:
+            return name, r
+    r = infer_root(path, files)
+    return module_name(path, r), r
+
+
+def _registered(repo: Path, rev: str, modules: list[str]) -> dict[str, set[str]]:
+    """`module:attr` registry targets naming `modules` anywhere in the tree at `rev`."""
+    if not modules:
+        return {}
+    alt = "|".join(re.escape(m) for m in sorted(modules))
+    pattern = rf"({alt}):[A-Za-z_][A-Za-z0-9_]*"
+    res = subprocess.run(
+        ["git", "grep", "-h", "-o", "-E", "-e", pattern, rev, "--", "*.py"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    found: dict[str, set[str]] = {}
+    for line in res.stdout.splitlines():
+        hit = line.split(":", 1)[1] if line.startswith(f"{rev}:") else line
+        mod, _, attr = hit.rpartition(":")
+        found.setdefault(mod, set()).add(attr)
+    return found
+
+
+def _relevant(imports: set[str], modules: set[str]) -> bool:
+    """Does a file importing `imports` exercise one of `modules` (or its direct package)?"""
+    parents = {m.rpartition(".")[0] for m in modules}
+    return bool(imports & (modules | parents))
+
+
+def _find_tests(
+    repo: Path, rev: str, files: set[str], modules: set[str], roots: list[str] | None
+) -> list[str]:
+    cands = sorted(p for p in files if _TEST_FILE.search(p))
+    texts = gitio.read_blobs(repo, rev, cands)
+    keys = {m.rpartition(".")[2] for m in modules} | {m.rpartition(".")[0] for m in modules}
+    tests = []
+    for path, text in texts.items():
+        if not any(k.rpartition(".")[2] in text for k in keys):
+            continue
+        mod, _ = _module_of(path, files, roots)
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        if _relevant(imported_names(tree, mod or "", path.endswith("__init__.py")), modules):
+            tests.append(path)
+    return sorted(tests)
+
+
+def discover(
+    repo: Path,
+    base: str,
+    head: str,
+    relocation=None,
+    roots: list[str] | None = None,
+) -> Discovery:
+    """Everything parity needs to know about the move from `base` to `head` (both shas)."""
+    out = Discovery()
+    files = {"base": gitio.ls_tree(repo, base), "head": gitio.ls_tree(repo, head)}
+    path_moves = gitio.renames(repo, base, head)
+    if relocation is not None:
+        for old, new in relocation.files.items():
+            if old in files["base"] and new in files["head"]:
+                path_moves.setdefault(old, new)
+
+    # Module pairs: every moved .py file, named under its import root on each side.
+    pairs: dict[str, tuple[str, str, str, str]] = {}  # old mod -> (new mod, old, new path)
+    side_roots: dict[str, set[str]] = {"base": set(), "head": set()}
+    for old_path, new_path in sorted(path_moves.items()):
+        if not (old_path.endswith(".py") and new_path.endswith(".py")):
+            continue
+        old_mod, old_root = _module_of(old_path, files["base"], roots)
+        new_mod, new_root = _module_of(new_path, files["head"], roots)
+        if old_mod and new_mod:
+            pairs[old_mod] = (new_mod, old_path, new_path)
+            side_roots["base"].add(old_root)
+            side_roots["head"].add(new_root)
+
+    srcs_base = gitio.read_blobs(repo, base, [p[1] for p in pairs.values()])
+    srcs_head = gitio.read_blobs(repo, head, [p[2] for p in pairs.values()])
+    facts: dict[str, tuple[ModuleFacts, ModuleFacts]] = {}
+    for old_mod, (new_mod, old_path, new_path) in pairs.items():
+        fb = read_module(srcs_base.get(old_path, ""), old_mod, old_path.endswith("__init__.py"))
+        fh = read_module(srcs_head.get(new_path, ""), new_mod, new_path.endswith("__init__.py"))
+        if fb is not None and fh is not None:
+            facts[old_mod] = (fb, fh)
+
+    kernel_mods = {m for m, (fb, fh) in facts.items() if fb.kernels or fh.kernels}
+    new_kernel_mods = {pairs[m][0] for m in kernel_mods}
+    chosen = set(kernel_mods)
+    for m, (_, fh) in facts.items():  # wrapper modules that import a moved kernel module
+        new_path = pairs[m][2]
+        if _TEST_FILE.search(new_path) or new_path.endswith("conftest.py"):
+            continue
+        if m not in chosen and fh.wrappers and fh.imports & new_kernel_mods:
+            chosen.add(m)
+
+    reg_head = _registered(repo, head, [pairs[m][0] for m in chosen])
+    reg_base = _registered(repo, base, sorted(chosen))
+    out.targets = {"base": {}, "head": {}}
+    for old_mod in sorted(chosen):
+        new_mod, old_path, new_path = pairs[old_mod]
+        fb, fh = facts[old_mod]
+        head_fns = set(fh.wrappers) | (
+            reg_head.get(new_mod, set()) & set(fh.wrappers + fh.private_functions)
+        )
+        base_fns = set(fb.wrappers) | (
+            reg_base.get(old_mod, set()) & set(fb.wrappers + fb.private_functions)
+        )
+        out.targets["head"][new_mod] = {f: f"{new_mod}:{f}" for f in sorted(head_fns)}
+        out.targets["base"][old_mod] = {f: f"{new_mod}:{f}" for f in sorted(base_fns)}
+        out.modules.append(
+            MovedModule(
+                old=old_mod,
+                new=new_mod,
+                old_path=old_path,
+                new_path=new_path,
+                kernels=sorted(fh.kernels),
+                wrappers=sorted(head_fns),
+                kernels_of={f: fh.kernels_of.get(f, []) for f in sorted(head_fns)},
+                uses_configs=bool(_CONFIGS.search(srcs_base.get(old_path, ""))),
+            )
+        )
+        if fb.kernels != fh.kernels:
+            out.warnings.append(
+                f"{new_mod}: kernels differ across the move: BASE {fb.kernels} HEAD {fh.kernels}"
+            )
+
+    if relocation is not None:  # symbol moves: one function sent to another module
+        for (mod, sym), new_mod in sorted(relocation.symbols.items()):
+            if mod in facts and (facts[mod][0].kernels or facts[mod][0].kernels_of):
+                op = f"{new_mod}:{sym}"
+                out.targets["base"].setdefault(mod, {})[sym] = op
+                out.targets["head"].setdefault(new_mod, {})[sym] = op
+
+    out.roots = {
+        "base": sorted(roots or side_roots["base"] or {"."}),
+        "head": sorted(roots or side_roots["head"] or {"."}),
+    }
+    out.tests = {
+        side: _find_tests(repo, rev, files[side], set(out.targets[side]), roots)
+        for side, rev in (("base", base), ("head", head))
+    }
+    for p in out.tests["base"]:
+        out.test_path_map[p] = path_moves.get(p, p)
+    if chosen and not out.tests["head"]:
+        out.warnings.append("no test at HEAD imports a moved kernel module")
+    return out
