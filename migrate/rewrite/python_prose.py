@@ -23,10 +23,7 @@ def keeps_prose(path: str, ctx: Context) -> bool:
 
 
 def _fallback(ref: Ref, ctx: Context) -> str | None:
-    for pkg, new in ctx.package_fallback.items():
-        if ref.old == pkg or ref.old.startswith(pkg + "."):
-            return new + ref.old[len(pkg) :]
-    return None
+    return ctx.package_fallback.get(ref.old)
 
 
 def prose_edits(path: str, text: str, lit: Literal, regex: re.Pattern, ctx: Context, where: str):

@@ -1,0 +1,63 @@
+"""`migrate fix PLAN`: rewrite stale references in place (no file moves)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from migrate.errors import MigrateError
+
+
+def write_edits(root: Path, index, cs) -> list[str]:
+    """Apply every edit of `cs` in place, keeping each file's encoding and line endings."""
+    from migrate.changes import apply_edits
+
+    written = []
+    for path in sorted({e.path for e in cs.edits}):
+        text = apply_edits(index.text(path), cs.edits_for(path))
+        (root / path).write_bytes(text.encode(index.encoding(path)))
+        written.append(path)
+    return written
+
+
+@click.command("fix")
+@click.argument("plan", type=click.Path(dir_okay=False, exists=True))
+@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@click.option("--dry-run", is_flag=True, help="List the edits; write nothing.")
+@click.option("--skip-unparsable", is_flag=True, help="Skip files libcst cannot parse.")
+def command(plan: str, repo: str, dry_run: bool, skip_unparsable: bool) -> None:
+    """Rewrite references to PLAN's old names in a tree already in the new layout.
+
+    For branches written against the old layout: same engine as `apply`, edits in place,
+    no file moves, no commit.
+    """
+    from migrate.index import build_index
+    from migrate.plan import load_plan
+    from migrate.rewrite.fix_mode import fix_changes
+
+    try:
+        p, errors = load_plan(plan)
+        if errors:
+            raise MigrateError(errors)
+        index = build_index(repo, p.roots)
+        cs = fix_changes(p, index, skip_unparsable)
+    except MigrateError as exc:
+        for d in exc.diagnostics:
+            click.echo(str(d), err=True)
+        click.echo("nothing was written.", err=True)
+        sys.exit(2)
+    for e in cs.edits:
+        flag = "" if e.applicability == "safe" else " [review]"
+        click.echo(f"{e.path}:{e.line}:{e.col}: {e.kind}{flag}: {e.old} -> {e.new}  ({e.reason})")
+    for n in cs.notes:
+        click.echo(str(n), err=True)
+    if dry_run:
+        click.echo(
+            f"{len(cs.edits)} edit(s) in {len({e.path for e in cs.edits})} file(s); "
+            "nothing written (--dry-run)"
+        )
+        return
+    written = write_edits(index.root, index, cs)
+    click.echo(f"{len(cs.edits)} edit(s) written to {len(written)} file(s)")

@@ -1,0 +1,158 @@
+"""Engine guarantees: untouched files unparsed and identical, CRLF/encodings, parse errors,
+idempotence, new packages, data that must move with its loader, deletes, the pool."""
+
+import shutil
+
+import pytest
+from test_rewrite_support import apply_changeset, changes, new_text, plan_yaml
+
+from migrate.errors import MigrateError
+from migrate.index import build_index
+from migrate.plan import load_plan
+from migrate.rewrite import engine, scan
+from migrate.rewrite.cstfacts import PARSE_COUNT
+from migrate.rewrite.fix_mode import fix_changes
+
+BASE = {
+    "pkg/__init__.py": "",
+    "pkg/old/__init__.py": "",
+    "pkg/old/norm.py": "from .util import helper\n\n\ndef rmsnorm(x):\n    return helper(x)\n",
+    "pkg/old/util.py": "def helper(x):\n    return x\n",
+    "pkg/new/__init__.py": "",
+    "app/__init__.py": "",
+    "app/use.py": "from pkg.old.norm import rmsnorm\n",
+    "app/other.py": "import os\nfrom . import use\n",
+    "README.md": "See `pkg.old.norm`.\n",
+}
+MOVE = [("pkg.old.norm", "pkg.new.layernorm")]
+
+
+def test_untouched_files_are_never_parsed_by_libcst(make_repo):
+    PARSE_COUNT.clear()
+    prep, cs = changes(make_repo, dict(BASE), MOVE)
+    assert set(PARSE_COUNT) == {"app/use.py", "pkg/old/norm.py"}
+    assert {e.path for e in cs.edits} >= {"app/use.py", "pkg/new/layernorm.py"}
+    assert not any(e.path in ("app/other.py", "pkg/old/util.py") for e in cs.edits)
+
+
+def test_candidates_found_by_text_and_relative_scope(make_repo):
+    prep, _ = changes(make_repo, dict(BASE), MOVE)
+    found = scan.candidates(prep.index, prep.relocation, prep.plan)
+    assert found == {"app/use.py", "pkg/old/norm.py", "README.md"}
+
+
+def test_crlf_and_declared_encoding_preserved(make_repo):
+    files = dict(BASE)
+    files["app/use.py"] = (
+        "# -*- coding: latin-1 -*-\r\n# caf\xe9 pkg.old.norm\r\nimport pkg.old.norm\r\n"
+    ).encode("latin-1")
+    files["app/bom.py"] = b"\xef\xbb\xbfimport pkg.old.norm\r\n"
+    prep, cs = changes(make_repo, files, MOVE)
+    root = prep.index.root
+    apply_changeset(root, prep, cs)
+    assert (root / "app/use.py").read_bytes() == (
+        "# -*- coding: latin-1 -*-\r\n# caf\xe9 pkg.new.layernorm\r\nimport pkg.new.layernorm\r\n"
+    ).encode("latin-1")
+    assert (root / "app/bom.py").read_bytes() == b"\xef\xbb\xbfimport pkg.new.layernorm\r\n"
+
+
+def test_unparsable_file_stops_the_run_with_path_and_message(make_repo):
+    files = dict(BASE)
+    files["app/broken.py"] = "import pkg.old.norm\ndef f(:\n"
+    with pytest.raises(MigrateError) as exc:
+        changes(make_repo, files, MOVE)
+    (diag,) = exc.value.diagnostics
+    assert diag.pos.file == "app/broken.py" and diag.pos.line == 2
+    assert "libcst cannot parse" in diag.message
+
+
+def test_skip_unparsable_lists_the_file_in_notes(make_repo):
+    files = dict(BASE)
+    files["app/broken.py"] = "import pkg.old.norm\ndef f(:\n"
+    prep, cs = changes(make_repo, files, MOVE, skip_unparsable=True)
+    assert any(n.pos.file == "app/broken.py" for n in cs.notes)
+    assert not any(e.path == "app/broken.py" for e in cs.edits)
+    assert new_text(prep, cs, "app/use.py") == "from pkg.new.layernorm import rmsnorm\n"
+
+
+def test_idempotent_fix_on_own_output_changes_nothing(make_repo, tmp_path):
+    prep, cs = changes(make_repo, dict(BASE), MOVE)
+    out = tmp_path / "out"
+    shutil.copytree(prep.index.root, out, ignore=shutil.ignore_patterns(".git"))
+    apply_changeset(out, prep, cs)
+    index = build_index(out, prep.plan.roots)
+    again = fix_changes(prep.plan, index)
+    assert again.edits == [] and again.notes == []
+
+
+def test_fix_rewrites_a_stale_branch_in_place(make_repo, tmp_path):
+    prep, cs = changes(make_repo, dict(BASE), MOVE)
+    out = tmp_path / "out"
+    shutil.copytree(prep.index.root, out, ignore=shutil.ignore_patterns(".git"))
+    apply_changeset(out, prep, cs)
+    (out / "app/late.py").write_text("import pkg.old.norm\npkg.old.norm.rmsnorm(1)\n")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(plan_yaml(MOVE))
+    from click.testing import CliRunner
+
+    from migrate.commands.fix import command
+
+    result = CliRunner().invoke(command, [str(plan), "--repo", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "app/late.py").read_text() == (
+        "import pkg.new.layernorm\npkg.new.layernorm.rmsnorm(1)\n"
+    )
+    loaded, _ = load_plan(plan)
+    assert fix_changes(loaded, build_index(out)).edits == []
+
+
+def test_move_into_new_directory_creates_init(make_repo):
+    prep, cs = changes(make_repo, dict(BASE), [("pkg.old.norm", "pkg.new.fresh.norm")])
+    assert cs.writes["pkg/new/fresh/__init__.py"] == ("code", "")
+    assert any("pkg/new/fresh/__init__.py" in str(n.pos) for n in cs.notes)
+
+
+def test_loader_moved_without_its_configs_is_refused(make_repo):
+    files = dict(BASE)
+    files["pkg/old/gemm.py"] = (
+        "import os\nCONFIGS = os.path.join(os.path.dirname(__file__), 'configs')\n"
+    )
+    files["pkg/old/configs/a.json"] = "{}"
+    with pytest.raises(MigrateError) as exc:
+        changes(make_repo, files, [("pkg.old.gemm", "pkg.new.gemm")])
+    msg = exc.value.diagnostics[0].message
+    assert "pkg/old/configs" in msg and "pkg/new/configs" in msg
+
+
+def test_loader_moved_with_its_configs_is_fine(make_repo):
+    files = dict(BASE)
+    files["pkg/old/gemm.py"] = (
+        "import os\nCONFIGS = os.path.join(os.path.dirname(__file__), 'configs')\n"
+    )
+    files["pkg/old/configs/a.json"] = "{}"
+    prep, cs = changes(
+        make_repo, files, [("pkg.old.gemm", "pkg.new.gemm"), ("pkg/old/configs", "pkg/new/configs")]
+    )
+    assert ("pkg/old/configs/a.json", "pkg/new/configs/a.json") in {
+        (m.old, m.new) for m in cs.moves
+    }
+
+
+def test_deleted_package_leftovers_are_removed(make_repo):
+    prep, cs = changes(
+        make_repo,
+        dict(BASE),
+        [("pkg.old.norm", "pkg.new.norm"), ("pkg.old.util", "pkg.new.util")],
+        "delete: [pkg.old]\n",
+    )
+    assert cs.removals == {"pkg/old/__init__.py": "delete"}
+
+
+def test_process_pool_gives_the_same_edits(make_repo, monkeypatch):
+    files = dict(BASE)
+    for i in range(12):
+        files[f"app/m{i}.py"] = f"import pkg.old.norm\nx{i} = pkg.old.norm.rmsnorm\n"
+    prep, serial = changes(make_repo, files, MOVE)
+    monkeypatch.setattr(engine, "POOL_MIN_FILES", 2)
+    parallel = engine.plan_changes(prep)
+    assert parallel.edits == serial.edits
