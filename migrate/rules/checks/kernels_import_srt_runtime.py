@@ -50,6 +50,12 @@ def srt_imports(ctx, path: str):
             yield ref, hit
 
 
+def _spelled(ref) -> str:
+    return (
+        f"from {ref.module} import {', '.join(ref.names)}" if ref.names else f"import {ref.module}"
+    )
+
+
 def check(ctx, rule):
     plugin = f"{ctx.kernels_dir}/{PLUGIN_DIR}/"
     for path in ctx.python_under(ctx.kernels_dir):
@@ -65,7 +71,7 @@ def check(ctx, rule):
                 ref.line,
                 f"kernels import srt runtime module {ref.module} ({where})",
                 col=ref.col,
-                evidence=f"import of {', '.join(mods)}",
+                evidence=_spelled(ref),
                 fix="pass the needed values in as arguments instead of importing srt",
             )
 

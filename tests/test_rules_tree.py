@@ -1,0 +1,93 @@
+"""Tree views: a checkout and the tree a ChangeSet would produce read the same way."""
+
+from __future__ import annotations
+
+from migrate.changes import ChangeSet, Edit, FileMove
+from migrate.index import build_index
+from migrate.rules import run_rules, tree_from_index, virtual_tree
+from migrate.rules.tree import Tree
+
+FILES = {
+    "python/sglang/__init__.py": "",
+    "python/sglang/jit_kernel/__init__.py": "",
+    "python/sglang/jit_kernel/norm.py": "import triton\n\ndef rmsnorm(x):\n    return x\n",
+    "python/sglang/kernels/ops/__init__.py": '_GROUPS = ("layernorm",)\n',
+    "python/sglang/kernels/ops/layernorm/__init__.py": (
+        "from sglang.kernels.spec import KernelBackend, KernelSpec\n"
+        'KernelSpec(op="layernorm.rmsnorm", backend=KernelBackend.TRITON, '
+        'target="sglang.jit_kernel.norm:rmsnorm")\n'
+    ),
+}
+
+
+def test_tree_module_names_follow_roots():
+    t = Tree(FILES, FILES.__getitem__, ("python", "."))
+    assert t.modules["sglang.jit_kernel.norm"] == "python/sglang/jit_kernel/norm.py"
+    assert t.package_dir("sglang.kernels.ops") == "python/sglang/kernels/ops"
+    assert t.is_module("sglang.kernels")  # namespace package
+    assert t.ast("python/sglang/jit_kernel/norm.py") is not None
+
+
+def test_virtual_tree_applies_moves_edits_writes_and_removals(make_repo):
+    repo = make_repo(FILES)
+    index = build_index(repo, ("python",))
+    init = "python/sglang/kernels/ops/layernorm/__init__.py"
+    text = FILES[init]
+    old = "sglang.jit_kernel.norm:rmsnorm"
+    start = text.index(old)
+    cs = ChangeSet(
+        moves=[
+            FileMove(
+                "python/sglang/jit_kernel/norm.py", "python/sglang/kernels/ops/layernorm/norm.py"
+            )
+        ],
+        edits=[
+            Edit(
+                init,
+                start,
+                start + len(old),
+                old,
+                "sglang.kernels.ops.layernorm.norm:rmsnorm",
+                "string",
+                3,
+                1,
+                "registry target",
+            )
+        ],
+        writes={
+            "python/sglang/kernels/README.md": (
+                "code",
+                "Operator groups (all populated): `layernorm`.\n",
+            )
+        },
+        removals={"python/sglang/jit_kernel/__init__.py": "delete"},
+    )
+    t = virtual_tree(index, cs)
+    assert "python/sglang/jit_kernel/norm.py" not in t.paths
+    assert "python/sglang/jit_kernel/__init__.py" not in t.paths
+    assert (
+        t.modules["sglang.kernels.ops.layernorm.norm"]
+        == "python/sglang/kernels/ops/layernorm/norm.py"
+    )
+    assert "sglang.kernels.ops.layernorm.norm:rmsnorm" in t.text(init)
+    assert t.text("python/sglang/kernels/README.md").startswith("Operator groups")
+    # Before: the target resolves into the legacy package (which KO601 reports).
+    before = run_rules(tree_from_index(index))
+    assert {f.rule for f in before} >= {"KO601"}
+    # After: nothing left of the legacy layout, and the rewritten target resolves.
+    after = run_rules(t)
+    assert not [f for f in after if f.rule in ("KO601", "KO204")], after
+
+
+def test_virtual_tree_without_the_edit_reports_the_stale_target(make_repo):
+    repo = make_repo(FILES)
+    index = build_index(repo, ("python",))
+    cs = ChangeSet(
+        moves=[
+            FileMove(
+                "python/sglang/jit_kernel/norm.py", "python/sglang/kernels/ops/layernorm/norm.py"
+            )
+        ]
+    )
+    stale = [f for f in run_rules(virtual_tree(index, cs)) if f.rule == "KO204"]
+    assert len(stale) == 1 and "sglang.jit_kernel.norm does not exist" in stale[0].message
