@@ -14,6 +14,7 @@ from migrate.plan import Plan
 from migrate.relocate import Relocation, module_to_path
 from migrate.verify.result import Finding
 
+DELETED = "deleted:"  # replacement marker: the name's package is deleted, nothing replaces it
 _DOTTED_TAIL = re.compile(r"[\w.]*")
 _PATH_TAIL = re.compile(r"[\w.\-/]*")
 
@@ -41,10 +42,32 @@ def plan_relocation(plan: Plan) -> Relocation:
 
 
 def old_regex(rel: Relocation, plan: Plan) -> re.Pattern:
-    """The rewriter's token-bounded regex of every old name (dotted, path, op id)."""
+    """The rewriter's token-bounded regex of every old name (dotted, path, op id), plus the
+    packages the plan deletes (in dotted and path spelling, under every root)."""
     from migrate.rewrite.scan import old_name_regex
 
-    return old_name_regex(rel, plan)
+    moved = old_name_regex(rel, plan).pattern
+    deleted = [rf"(?<![\w.]){re.escape(d)}(?!\w)" for d in plan.delete]
+    for d in plan.delete:
+        for path in sorted(_deleted_dirs(plan, d)):
+            deleted.append(rf"(?<![\w.\-]){re.escape(path)}(?![\w\-])")
+    return re.compile("|".join([moved, *deleted]))
+
+
+def _deleted_dirs(plan: Plan, package: str) -> set[str]:
+    out = {package.replace(".", "/")}
+    for root in plan.roots:
+        out.add(module_to_path(package, root, True).rsplit("/", 1)[0])
+    return out
+
+
+def _deleted(plan: Plan, token: str, path: bool) -> str | None:
+    for d in plan.delete:
+        names = _deleted_dirs(plan, d) if path else {d}
+        sep = "/" if path else "."
+        if any(token == n or token.startswith(n + sep) for n in names):
+            return DELETED + d
+    return None
 
 
 def replacement(rel: Relocation, plan: Plan, text: str, m: re.Match) -> tuple[str, str] | None:
@@ -63,9 +86,10 @@ def replacement(rel: Relocation, plan: Plan, text: str, m: re.Match) -> tuple[st
             new = rel.path(root + token)
             if new:
                 return token, new[len(root) :] if new.startswith(root) else new
-        return None
+        gone = _deleted(plan, token, path=True)
+        return (token, gone) if gone else None
     token = _DOTTED_TAIL.match(text, start).group(0).rstrip(".")
-    new = rel.dotted(token)
+    new = rel.dotted(token) or _deleted(plan, token, path=False)
     return (token, new) if new else None
 
 
@@ -77,11 +101,19 @@ def scan_text(
     path: str, text: str, regex: re.Pattern, rel: Relocation, plan: Plan, check: str
 ) -> list[Finding]:
     out = []
+    seen = set()
     for m in regex.finditer(text):
+        if m.start() in seen:
+            continue
+        seen.add(m.start())
         hit = replacement(rel, plan, text, m)
         if hit is None:
             continue
         old, new = hit
         line = text.count("\n", 0, m.start()) + 1
-        out.append(Finding(path, line, check, f"old name {old}", f"now {new}"))
+        if new.startswith(DELETED):
+            fix = f"the plan deletes {new[len(DELETED) :]}: no single new name, fix by hand"
+        else:
+            fix = f"now {new}"
+        out.append(Finding(path, line, check, f"old name {old}", fix))
     return out

@@ -1,0 +1,60 @@
+"""`migrate stale PLAN... [FILE...]`: flag references to names a plan already moved."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from migrate.errors import MigrateError
+
+
+def _is_plan(arg: str) -> bool:
+    """A YAML file that declares `version:` at top level is a plan, not a file to check."""
+    p = Path(arg)
+    if p.suffix not in (".yaml", ".yml") or not p.is_file():
+        return False
+    return re.search(r"^version:\s*1\b", p.read_text(errors="replace"), re.M) is not None
+
+
+@click.command("stale")
+@click.argument("args", nargs=-1, required=True, metavar="PLAN... [FILE...]")
+@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+def command(args: tuple[str, ...], repo: str) -> None:
+    """Exit 1 listing file:line and the new name of every reference to a moved name.
+
+    Arguments that are plan files (YAML with `version: 1`) are plans; any others restrict
+    the check to those files (as pre-commit passes them). Run it on branches that raced
+    the migration, or on every commit through the `migrate-stale` pre-commit hook.
+    """
+    from migrate.plan import load_plan
+    from migrate.verify.stale import stale_references
+
+    plan_args = [a for a in args if _is_plan(a)]
+    files = [a for a in args if a not in plan_args]
+    if not plan_args:
+        raise click.UsageError("give at least one plan file (YAML with `version: 1`)")
+    plans, errors = [], []
+    for a in plan_args:
+        try:
+            plan, errs = load_plan(a)
+        except MigrateError as exc:
+            errs, plan = exc.diagnostics, None
+        errors += errs
+        if plan is not None:
+            plans.append(plan)
+    if errors:
+        for d in errors:
+            click.echo(str(d), err=True)
+        sys.exit(2)
+    repo_dir = Path(repo).resolve()
+    files = [str((Path.cwd() / f).resolve()) for f in files] if files else None
+    findings = stale_references(repo_dir, plans, files)
+    for f in findings:
+        click.echo(f"{f.file}:{f.line}: {f.message} ({f.fix})")
+    if findings:
+        n = len(findings)
+        click.echo(f"{n} stale reference{'s' if n != 1 else ''} to moved names.", err=True)
+        sys.exit(1)
