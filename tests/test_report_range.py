@@ -7,6 +7,7 @@ result objects of verify and parity built from their own dataclasses.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -85,31 +86,12 @@ def test_plan_found_from_trailer_when_plan_is_in_repo(make_repo, monkeypatch):
     assert data.leftovers.items == []  # the plan file itself names old modules: skipped
 
 
-def _broken(repo: Path, base: str):
-    """A stale import added after the move, a test file deleted, verify/parity results."""
-    _commit(
-        repo,
-        {"python/sglang/srt/late.py": "from sglang.jit_kernel.norm import rmsnorm  # stale\n"},
-        "late caller written against the old path",
-    )
-    head = _commit(repo, {"test/registered/test_norm.py": None}, "drop a test")
-    verify = VerifyResult(
-        base,
-        head,
-        commits=[
-            CommitCheck(
-                git(repo, "rev-parse", "HEAD~1").strip(),
-                "",
-                "",
-                "FAIL",
-                "--- a/python/sglang/srt/late.py\n+++ b/python/sglang/srt/late.py\n+stale\n",
-            )
-        ],
-        static_checks=[CheckResult.of("imports-resolve", [])],
-    )
-    parity = ParityResult(
-        base=SideRun("BASE", base, env={"torch": "2.13.0", "triton": "3.5.1"}),
-        head=SideRun("HEAD", head, env={"torch": "2.13.0", "triton": "3.5.1"}),
+def _parity(base: str, head: str) -> ParityResult:
+    """A parity result (its own dataclasses) with one op that differs on the CPU."""
+    env = {"torch": "2.13.0", "triton": "3.5.1"}
+    return ParityResult(
+        base=SideRun("BASE", base, env=env),
+        head=SideRun("HEAD", head, env=env),
         device_requested="auto",
         device="cpu",
         ops=[
@@ -124,23 +106,30 @@ def _broken(repo: Path, base: str):
             )
         ],
     )
-    inventory = {
-        "suites": [{"suite": "stage-a", "before": {"files": 1, "cases": 1, "est_time": 30}}],
-        "lost_cases": [{"file": "test/registered/test_norm.py", "name": "test_norm"}],
-    }
-    return Given(verify=verify, parity=parity, inventory=inventory)
+
+
+def _break(repo: Path, base: str, plan: Path) -> str:
+    """After apply: a hand edit passed off as a mechanical step, then a deleted test."""
+    sha = hashlib.sha256(Path(plan).read_bytes()).hexdigest()
+    _commit(
+        repo,
+        {"python/sglang/srt/late.py": "from sglang.jit_kernel.norm import rmsnorm  # stale\n"},
+        f"late caller\n\nMigrate-Plan: {plan} sha256:{sha}\nMigrate-Step: code\n",
+    )
+    return _commit(repo, {"test/registered/test_norm.py": None}, "drop a test")
 
 
 def test_broken_migration_leads_with_each_problem(applied):
     repo, plan, base = applied
-    given = _broken(repo, base)
-    data = collect_range(repo, f"{base}..HEAD", str(plan), given)
+    head = _break(repo, base, plan)
+    # verify and the inventory diff run for real; parity is given as its result object
+    data = collect_range(repo, f"{base}..HEAD", str(plan), Given(parity=_parity(base, head)))
     v = verdict(data)
     assert v.level == "broken"
     md = to_markdown(data)
-    head = md.splitlines()[:8]
-    assert head[0] == "## 🔴 Migration report: **broken**"
-    text = "\n".join(head)
+    lines = md.splitlines()
+    assert lines[0] == "## 🔴 Migration report: **broken**"
+    text = "\n".join(lines[: lines.index("") + 1 + len(v.reasons)])  # the reason bullets
     assert "does not reproduce from its parent" in text
     assert "stale reference `sglang.jit_kernel.norm` at python/sglang/srt/late.py:1" in text
     assert "lost test case `test_norm` (was in test/registered/test_norm.py)" in text
@@ -148,7 +137,7 @@ def test_broken_migration_leads_with_each_problem(applied):
     assert "(1 of 4 call(s) on cpu)" in text
     assert "❌ **FAIL**" in md and "```diff" in md
     assert "device: **CPU (Triton interpreter, TRITON_INTERPRET=1): no GPU check ran**" in md
-    assert "| `stage-a` | 1 → 0 | 1 → 0 | 30 | 0 |" in md
+    assert "| `cuda:stage-a` | 1 → 0 | 1 → 0 | 30 | 0 |" in md
     doc = to_dict(data)
     jsonschema.validate(doc, SCHEMA)
     assert doc["verdict"]["level"] == "broken"
@@ -157,11 +146,19 @@ def test_broken_migration_leads_with_each_problem(applied):
 
 def test_cli_writes_json_and_markdown(applied, tmp_path):
     repo, plan, base = applied
-    given = _broken(repo, base)
+    head = _break(repo, base, plan)
+    late = git(repo, "rev-parse", "HEAD~1").strip()
+    residual = "--- a/python/sglang/srt/late.py\n+++ b/python/sglang/srt/late.py\n+stale\n"
+    verify = VerifyResult(
+        base,
+        head,
+        commits=[CommitCheck(late, "code", str(plan), "FAIL", residual)],
+        static_checks=[CheckResult.of("imports", [])],
+    )
     parity_json = tmp_path / "parity.json"
-    parity_json.write_text(json.dumps(given.parity.to_dict()))
+    parity_json.write_text(json.dumps(_parity(base, head).to_dict()))
     verify_json = tmp_path / "verify.json"
-    verify_json.write_text(json.dumps(given.verify.to_dict()))
+    verify_json.write_text(json.dumps(verify.to_dict()))
     out = tmp_path / "r.json"
     args = ["report", f"{base}..HEAD", "--repo", str(repo), "--plan", str(plan)]
     args += ["--parity-json", str(parity_json), "--verify-json", str(verify_json)]

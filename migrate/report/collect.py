@@ -19,6 +19,7 @@ from migrate.report.data import (
     NOT_AVAILABLE,
     NOT_RUN,
     OK,
+    InventorySection,
     LeftoverSection,
     Meta,
     ReportData,
@@ -89,9 +90,18 @@ def collect_preview(prep, cs=None, given: Given | None = None) -> ReportData:
 
         tree = virtual_tree(prep.index, cs)
     data.rules = _rules(tree, given.rules)
+    data.inventory = _inventory(
+        given.inventory,
+        prep if edits_known else None,
+        lambda: _inventory_of(prep.index.python_files(), prep.index.text),
+        lambda: _inventory_of([p for p in tree.paths if p.endswith(".py")], tree.text),
+    )
     if edits_known and tree is not None:
         skip = {_display_path(prep.index.root, prep.plan.path)}
         items = scan_leftovers(tree.paths, tree.text, prep.relocation, prep.plan, skip=skip)
+        noted = {(r.file, r.line) for r in data.review if r.kind == "note"}
+        for item in items:
+            item.flagged = (item.file, item.line) in noted
         data.leftovers = LeftoverSection(OK, items, "the tree the plan would produce")
     else:
         data.leftovers = LeftoverSection(NOT_AVAILABLE, where="no rewrite engine: edits unknown")
@@ -99,11 +109,21 @@ def collect_preview(prep, cs=None, given: Given | None = None) -> ReportData:
     return data
 
 
+def _inventory(given, prep, before, after) -> InventorySection:
+    """The given inventory diff, else one computed here (static: nothing is imported)."""
+    if given is not None:
+        return sources.inventory_section(given)
+    if not available("migrate.tests_split.inventory_diff"):
+        return InventorySection(NOT_AVAILABLE)
+    if prep is None:
+        return InventorySection(NOT_RUN)
+    from migrate.tests_split.inventory_diff import inventory_diff, mapping_from_plan
+
+    mapping = mapping_from_plan(prep.plan, prep.relocation)
+    return sources.inventory_section(inventory_diff(before(), after(), mapping))
+
+
 def _fill_given(data: ReportData, given: Given) -> None:
-    if given.inventory is not None:
-        data.inventory = sources.inventory_section(given.inventory)
-    elif not available("migrate.tests_split.inventory_diff"):
-        data.inventory.status = NOT_AVAILABLE
     if given.parity is not None:
         data.parity = sources.parity_section(given.parity)
     elif not available("migrate.parity.check"):
@@ -120,6 +140,13 @@ def _plan_path(repo: Path, plan: str | None, commits) -> str | None:
     return None
 
 
+def _run_verify(repo: Path, base: str, head: str, plan: str | None, wheel_check: bool):
+    """`migrate verify` in-process (read-only: it reproduces commits in temporary trees)."""
+    from migrate.verify import verify
+
+    return verify(repo, f"{base}..{head}", plan, wheel_check=wheel_check)
+
+
 def _apply_verify(data: ReportData, given) -> None:
     if given is None:
         data.verify.status = NOT_AVAILABLE if not available("migrate.verify") else NOT_RUN
@@ -134,9 +161,19 @@ def _apply_verify(data: ReportData, given) -> None:
 
 
 def collect_range(
-    repo: str | Path, range_spec: str, plan: str | None = None, given: Given | None = None
+    repo: str | Path,
+    range_spec: str,
+    plan: str | None = None,
+    given: Given | None = None,
+    *,
+    run_verify: bool = True,
+    wheel_check: bool = True,
 ) -> ReportData:
-    """The report of an applied migration: the commits of BASE..HEAD and what they did."""
+    """The report of an applied migration: the commits of BASE..HEAD and what they did.
+
+    Verify runs here unless its result is given (or `run_verify` is off); parity never
+    does (it runs the test suites): give its result or the section says "not run".
+    """
     from migrate.pipeline import prepare
 
     repo = Path(repo).resolve()
@@ -150,7 +187,14 @@ def collect_range(
         commits=commits,
         commits_status=OK,
     )
-    _apply_verify(data, given.verify)
+    verify_result, verify_error = given.verify, ""
+    if verify_result is None and run_verify and available("migrate.verify"):
+        try:
+            verify_result = _run_verify(repo, base, head, plan_path, wheel_check)
+        except Exception as exc:  # reported in the verdict, never hidden
+            verify_error = f"{type(exc).__name__}: {exc}"
+    _apply_verify(data, verify_result)
+    data.verify.error = verify_error
     read_head = gitrange.RevReader(repo, head)
     prep = None
     if plan_path is None:
@@ -187,8 +231,26 @@ def collect_range(
         roots = prep.plan.roots if prep is not None else (".",)
         tree = Tree(gitrange.ls_tree(repo, head), read_head, roots)
     data.rules = _rules(tree, given.rules)
+    data.inventory = _inventory(
+        given.inventory,
+        prep,
+        lambda: _inventory_at(repo, base),
+        lambda: _inventory_at(repo, head),
+    )
     _fill_given(data, given)
     return data
+
+
+def _inventory_of(paths, read):
+    from migrate.tests_split.inventory import inventory_of_texts
+
+    return inventory_of_texts({p: read(p) for p in paths})
+
+
+def _inventory_at(repo: Path, revision: str):
+    from migrate.tests_split.inventory import inventory_at_rev
+
+    return inventory_at_rev(repo, revision)
 
 
 def _display_path(repo: Path, plan_path: str) -> str:

@@ -99,6 +99,7 @@ class StaticCheck:
 class VerifySection:
     status: str = NOT_RUN
     static_checks: list[StaticCheck] = field(default_factory=list)
+    error: str = ""  # why verify could not run, when it was asked to
 
 
 @dataclass
@@ -163,6 +164,7 @@ class Leftover:
     col: int
     name: str  # the stale spelling found
     text: str  # the line, stripped
+    flagged: bool = False  # the engine left it for a person (a note at this line)
 
 
 @dataclass

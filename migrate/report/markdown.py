@@ -188,7 +188,9 @@ def inventory(d: ReportData) -> list[str]:
         out.append(f"**Lost: {len(inv.lost)}**")
         out.append("")
         out += [
-            f"- {x.kind} {code(x.name)} (was in {code(x.file)}) {cell(x.detail)}" for x in inv.lost
+            f"- {x.kind} {code(x.name)} (was in {code(x.file)})"
+            + (f": {cell(x.detail)}" if x.detail else "")
+            for x in inv.lost
         ]
         out.append("")
     else:

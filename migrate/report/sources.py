@@ -6,6 +6,7 @@ well lets CI run a stage once, keep its `--json` output, and build the report fr
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, is_dataclass
 
 from migrate.report.data import (
@@ -108,8 +109,7 @@ def inventory_section(result) -> InventorySection:
     for kind, key in (("case", "lost_cases"), ("registration", "lost_registrations")):
         for item in d.get(key, []):
             if isinstance(item, str):
-                file, _, name = item.partition("::")
-                lost.append(LostItem(kind, file, name or item))
+                lost.append(_lost_from_text(kind, item))
             else:
                 item = item if isinstance(item, dict) else as_dict(item)
                 lost.append(
@@ -120,8 +120,28 @@ def inventory_section(result) -> InventorySection:
                         item.get("detail", ""),
                     )
                 )
-    problems = [str(p) for p in d.get("problems", [])]
+    # Lost items and budget changes are carried structurally above; keep the rest.
+    problems = [str(p) for p in d.get("problems", []) if not _named_elsewhere(str(p))]
     return InventorySection(OK, suites, lost, problems)
+
+
+_REG = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+) (?P<name>.+?)(?: -> (?P<to>.+))?$")
+
+
+def _lost_from_text(kind: str, item: str) -> LostItem:
+    """`path::test_id` (a case) or `path:line register_x_ci(suite) -> new path`."""
+    if "::" in item:
+        file, _, name = item.partition("::")
+        return LostItem(kind, file, name)
+    m = _REG.match(item)
+    if m:
+        detail = f"line {m['line']}" + (f", expected in {m['to']}" if m["to"] else "")
+        return LostItem(kind, m["file"], m["name"], detail)
+    return LostItem(kind, "", item)
+
+
+def _named_elsewhere(problem: str) -> bool:
+    return any(k in problem for k in ("is lost", "does not survive", "est_time of"))
 
 
 def parity_section(result) -> ParitySection:

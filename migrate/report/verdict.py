@@ -32,14 +32,21 @@ def broken_reasons(d: ReportData) -> list[str]:
     for chk in d.verify.static_checks:
         if chk.status == "FAIL":
             r.append(f"verify check {chk.name} failed ({len(chk.findings)} finding(s))")
+    # In a preview, a leftover the engine flagged for a person is work to do, not a defect.
+    stale = [x for x in d.leftovers.items if d.meta.mode == "range" or not x.flagged]
     r += _named(
-        [f"stale reference `{x.name}` at {x.file}:{x.line}" for x in d.leftovers.items],
-        "stale references",
+        [f"stale reference `{x.name}` at {x.file}:{x.line}" for x in stale], "stale references"
     )
     r += _named(
         [f"lost test {x.kind} `{x.name}` (was in {x.file})" for x in d.inventory.lost],
         "lost tests",
     )
+    r += [
+        f"est_time of suite {s.suite} changes: {s.est_time_before:g} s -> {s.est_time_after:g} s"
+        for s in d.inventory.suites
+        if s.est_time_before != s.est_time_after
+    ]
+    r += [f"inventory: {p}" for p in d.inventory.problems]
     r += [
         f"parity: `{o.op}` differs from `{o.old}` ({o.different} of {o.calls} call(s)"
         f" on {d.parity.device or 'unknown device'})"
@@ -66,15 +73,17 @@ def review_reasons(d: ReportData) -> list[str]:
             kinds[item.kind] = kinds.get(item.kind, 0) + 1
         detail = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
         r.append(f"{len(d.review)} edit(s) need a human ({detail})")
+    flagged = [x for x in d.leftovers.items if d.meta.mode != "range" and x.flagged]
+    if flagged:
+        r.append(
+            f"{len(flagged)} old reference(s) the engine leaves for a person: "
+            + ", ".join(f"{x.file}:{x.line}" for x in flagged[:MAX_NAMED])
+        )
+    if d.verify.error:
+        r.append(f"verify could not run: {d.verify.error}")
     warnings = [f for f in d.rules.findings if f.severity != "error"]
     if warnings:
         r.append(f"{len(warnings)} rule warning(s)")
-    r += [f"inventory: {p}" for p in d.inventory.problems]
-    for s in d.inventory.suites:
-        if s.est_time_before != s.est_time_after:
-            r.append(
-                f"est_time of suite {s.suite}: {s.est_time_before:g}s -> {s.est_time_after:g}s"
-            )
     unmarked = [c.sha[:10] for c in d.commits if not c.step]
     if unmarked:
         r.append(f"commit(s) without a Migrate-Step trailer: {', '.join(unmarked)}")
