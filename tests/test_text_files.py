@@ -227,3 +227,55 @@ def test_idempotent(docs):
     for m in text_files._names(docs.index, docs.relocation, docs.plan).dotted.finditer(once):
         edits.append(m.group(0))
     assert all(not e.startswith("sglang.jit_kernel.") for e in edits)
+
+
+NESTED_PLAN = """\
+version: 1
+roots: [python, .]
+moves:
+  - from: sglang.jit_kernel
+    to: sglang.kernels.ops.attention.jit
+  - from: sglang.jit_kernel.norm
+    to: sglang.kernels.ops.layernorm.rms
+  - from: "sglang.jit_kernel.rope:apply_rope"
+    to: sglang.kernels.ops.attention.rotary
+"""
+
+
+def test_from_import_of_moved_submodules_in_docs(make_repo, tmp_path):
+    doc = (
+        "```python\n"
+        "from sglang.jit_kernel import norm\n"
+        "from sglang.jit_kernel import norm as n, rope\n"
+        ">>> from sglang.jit_kernel.rope import apply_rope, other  # doctest\n"
+        "```\n"
+        "Say from sglang.jit_kernel import norm, rope in a sentence.\n"
+        "from sglang.jit_kernel import everything you need\n"
+    )
+    prep = prepared(make_repo, tmp_path, {"docs/a.md": doc}, plan=NESTED_PLAN)
+    edits, notes = text_file_changes(prep.index, prep.relocation, prep.plan, "docs/a.md")
+    assert apply_edits(doc, edits) == (
+        "```python\n"
+        "from sglang.kernels.ops.layernorm import rms as norm\n"
+        "from sglang.kernels.ops.layernorm import rms as n\n"
+        "from sglang.kernels.ops.attention.jit import rope\n"
+        ">>> from sglang.kernels.ops.attention.rotary import apply_rope\n"
+        ">>> from sglang.kernels.ops.attention.jit.rope import other  # doctest\n"
+        "```\n"
+        "Say from sglang.jit_kernel import norm, rope in a sentence.\n"
+        "from sglang.kernels.ops.attention.jit import everything you need\n"
+    )
+    (note,) = notes
+    assert "split this import by hand" in note.message and note.pos.line == 6
+
+
+def test_pyi_stubs_are_rewritten_as_code(make_repo, tmp_path):
+    prep = prepared(
+        make_repo,
+        tmp_path,
+        {
+            "python/sglang/stubs.pyi": "from sglang.jit_kernel.norm import rmsnorm as rmsnorm\n",
+        },
+    )
+    (edit,) = text_file_edits(prep.index, prep.relocation, prep.plan, "python/sglang/stubs.pyi")
+    assert (edit.kind, edit.new) == ("code", "sglang.kernels.ops.layernorm.norm")

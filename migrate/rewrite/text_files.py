@@ -30,12 +30,14 @@ from migrate.plan.model import Plan
 from migrate.relocate import Relocation, _prefix_lookup
 from migrate.rewrite.globs import repo_glob_match
 from migrate.rewrite.spans import line_col, make_edit
+from migrate.rewrite.text_imports import from_import_changes
 
 PROSE_SUFFIXES = {".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".rdoc"}
 PROSE_STEMS = {"README", "CHANGELOG", "CHANGES", "NEWS", "HISTORY", "AUTHORS", "CONTRIBUTING"}
 # `.txt` files that are configuration, not prose.
 CONFIG_TXT = re.compile(r"^(CMakeLists|requirements.*|constraints.*)\.txt$")
-PYTHON_SUFFIXES = {".py", ".pyi"}
+# `.pyi` stubs are not parsed by the Python engine; their imports are rewritten here.
+PYTHON_SUFFIXES = {".py"}
 
 _IDENT = r"[A-Za-z_]\w*"
 _DOTTED_TAIL = rf"(?:\.{_IDENT})*(?::{_IDENT}(?:\.{_IDENT})*)?"
@@ -244,11 +246,11 @@ def text_file_changes(
     names = _names(index, relocation, plan)
     new_path = relocation.files.get(path, path)
     kind = edit_kind(path)
-    edits, notes = [], []
+    edits, notes, claimed = from_import_changes(relocation, text, new_path, kind, path)
     for pattern, produce in ((names.dotted, _dotted_changes), (names.paths, _path_changes)):
         if pattern is not None:
             e, n = produce(names, relocation, text, new_path, kind, path)
-            edits += e
+            edits += [x for x in e if _outside(claimed, x.start, x.end)]
             notes += n
     regions = owned_regions(path, text)
     kept, last = [], -1
