@@ -91,7 +91,7 @@ def _check_cases(before: Inventory, after: Inventory, mapping: Mapping, res: Dif
                 res.missing_cases.append(c.node_id(path))
                 res.notes.append(
                     Diagnostic(
-                        Pos(path, c.line),
+                        Pos(path, c.line, 1),
                         f"test case {c.name} is lost (looked in {', '.join(targets)})",
                     )
                 )
@@ -99,7 +99,7 @@ def _check_cases(before: Inventory, after: Inventory, mapping: Mapping, res: Dif
                 res.duplicated_cases.append(c.node_id(path))
                 res.notes.append(
                     Diagnostic(
-                        Pos(path, c.line),
+                        Pos(path, c.line, 1),
                         f"test case {c.name} would run {found} times (in {', '.join(hits)})",
                     )
                 )
@@ -115,7 +115,7 @@ def _check_registrations(before: Inventory, after: Inventory, mapping: Mapping, 
             comments = {c for r in fa.registrations for c in r.comments} if fa else set()
             for r in f.registrations:
                 key = _reg_key(r)
-                where = Pos(path, r.line)
+                where = Pos(path, r.line, 1)
                 label = f"register_{r.backend}_ci({r.effective_suite})"
                 if have[key] <= 0:
                     res.lost_registrations.append(f"{path}:{r.line} {label} -> {t}")

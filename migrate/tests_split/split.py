@@ -55,7 +55,7 @@ def _assign(units: list[tuple[str, int]], split: Split, path: str, notes: list) 
         if len(hits) > 1:
             notes.append(
                 Diagnostic(
-                    Pos(path, line),
+                    Pos(path, line, 1),
                     f"test {unit} is taken by several split outputs: {', '.join(hits)}",
                 )
             )
@@ -66,7 +66,7 @@ def _assign(units: list[tuple[str, int]], split: Split, path: str, notes: list) 
         else:
             notes.append(
                 Diagnostic(
-                    Pos(path, line),
+                    Pos(path, line, 1),
                     f"test {unit} is not assigned to any "
                     "split output (add it to a `take` list or use `take: [rest]`)",
                 )
@@ -147,7 +147,7 @@ def _share_budgets(
     shares: dict[str, list[int]] = {o: [] for o in outs}
     for reg in regs:
         est = reg.est_time
-        pos = Pos(path, reg.line)
+        pos = Pos(path, reg.line, 1)
         if est is None:
             notes.append(
                 Diagnostic(
@@ -252,9 +252,10 @@ def split_file(
         return res
     cases = cases_in(tree)
     regs = registrations_in(tree, source_text)
-    unit_lines: dict[str, int] = {}
-    for c in cases:
-        unit_lines.setdefault(c.unit, c.line)
+    unit_names = {c.unit for c in cases}
+    unit_lines = {  # the def line of each test class/function (the last one wins, as in Python)
+        s.name: s.lineno for s in tree.body if getattr(s, "name", None) in unit_names
+    }
     units = sorted(unit_lines.items(), key=lambda kv: kv[1])
     where = _assign(units, split, source_path, res.notes)
     graph = build_graph(module, set(unit_lines))
@@ -273,14 +274,15 @@ def split_file(
     shares = _share_budgets(regs, weights, source_path, res.notes)
     used_by: dict[int, list[str]] = {}
     for o in split.into:
-        keep, names = _select(graph, o, where, Pos(source_path), res.notes)
+        keep, names = _select(graph, o, where, source_path, unit_lines, res.notes)
         for i in keep:
             used_by.setdefault(i, []).append(o.path)
         res.outputs[o.path] = _render(graph, keep, names, shares[o.path])
         res.budgets[o.path] = list(zip(regs, shares[o.path], strict=True))
     for i, outs in sorted(used_by.items()):
         info = graph.stmts[i]
-        if len(outs) > 1 and not info.always and not info.is_import and info.defines:
+        helper = not (info.always or info.is_import or info.unit)
+        if len(outs) > 1 and helper and info.defines:
             for name in sorted(info.defines):
                 res.shared[name] = outs
     _check_main(graph, where, res, source_path)
@@ -288,7 +290,12 @@ def split_file(
 
 
 def _select(
-    graph: FileGraph, out: SplitOutput, where: dict[str, str], pos: Pos, notes: list
+    graph: FileGraph,
+    out: SplitOutput,
+    where: dict[str, str],
+    path: str,
+    unit_lines: dict[str, int],
+    notes: list,
 ) -> tuple[set[int], set[str]]:
     start = {
         s.index
@@ -301,7 +308,7 @@ def _select(
         if unit is not None and where.get(unit) not in (out.path, None):
             notes.append(
                 Diagnostic(
-                    pos,
+                    Pos(path, unit_lines.get(unit, 0), 1),
                     f"{out.path} needs test {unit}, which goes to "
                     f"{where[unit]}: its cases would run twice",
                 )
