@@ -78,19 +78,40 @@ def replacement(rel: Relocation, plan: Plan, text: str, m: re.Match) -> tuple[st
     """
     start = m.start()
     ops = {o.src: o.dst for o in plan.op_ids}
-    if m.group(0) in ops and text[start - 1 : start] in "\"'":
+    if m.group(0) in ops and start > 0 and text[start - 1] in "\"'":
         return m.group(0), ops[m.group(0)]
-    if "/" in m.group(0):
-        token = _PATH_TAIL.match(text, start).group(0).rstrip("./-")
+    token = _PATH_TAIL.match(text, start).group(0).rstrip("./-")
+    if "/" in token:
         for root in ("", *(r + "/" for r in plan.roots if r not in (".", ""))):
             new = rel.path(root + token)
             if new:
                 return token, new[len(root) :] if new.startswith(root) else new
         gone = _deleted(plan, token, path=True)
-        return (token, gone) if gone else None
+        if gone:
+            return token, gone
     token = _DOTTED_TAIL.match(text, start).group(0).rstrip(".")
-    new = rel.dotted(token) or _deleted(plan, token, path=False)
+    new = rel.dotted(token) or _deleted(plan, token, path=False) or _symbol(rel, text, m)
     return (token, new) if new else None
+
+
+_FROM_IMPORT = re.compile(r"from\s+([\w.]+)\s+import\s+\(?\s*([\w\s,]+)")
+
+
+def _symbol(rel: Relocation, text: str, m: re.Match) -> str | None:
+    """`from mod import sym` where the plan moved `mod:sym` (the name alone is not old)."""
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    hit = _FROM_IMPORT.match(
+        text, line_start + len(text[line_start:]) - len(text[line_start:].lstrip())
+    )
+    if not hit or hit.start(1) != m.start():
+        return None
+    moved = []
+    for name in re.split(r"[\s,]+", hit.group(2).strip()):
+        if name and (hit.group(1), name) in rel.symbols:
+            moved.append(f"{name} from {rel.symbols[(hit.group(1), name)]}")
+        if name == "as":
+            break
+    return "import " + ", ".join(moved) if moved else None
 
 
 def excluded(path: str, exclude: set[str], globs: Iterable[str]) -> bool:

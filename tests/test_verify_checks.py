@@ -1,0 +1,116 @@
+"""Static checks of `migrate verify` on a hand-made migration with one problem of each kind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import git
+from test_apply import PLAN, make_sample
+
+from migrate.verify import verify
+from migrate.verify.checks.cycles import cycles
+
+
+@pytest.fixture
+def broken(make_repo, tmp_path) -> tuple[Path, str, Path]:
+    repo = make_sample(make_repo)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN)
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "mv", "pkg/old", "pkg/new")
+    files = {
+        "pkg/user.py": "from pkg.new.mod import f, missing_name\nimport pkg.nowhere\n",
+        "pkg/lazy.py": "def __getattr__(name):\n    return name\n",
+        "pkg/uses_lazy.py": "from pkg.lazy import anything\n",
+        "pkg/new/a.py": "from pkg.new import b\n\nX = 1\n",
+        "pkg/new/b.py": "from pkg.new.a import X\n",
+        "pkg/new/state.py": "_REGISTRY = {}\n",
+        "pkg/copy/state.py": "_REGISTRY = {}\n",
+        "pkg/old/mod.py": "from pkg.new.mod import *  # noqa\n",
+        "pkg/specs.py": (
+            "from pkg.registry import KernelSpec, register_fused_op\n"
+            "class Op:\n    def forward_jit(self):\n        pass\n"
+            "_OP = Op()\n"
+            'GOOD = KernelSpec(target="pkg.new.mod:f")\n'
+            'BAD = KernelSpec(target="pkg.new.mod:gone")\n'
+            'METHOD = KernelSpec(target="pkg.specs:_OP.forward_jit")\n'
+            'CLASS = KernelSpec(target="pkg.specs:Op.forward_cuda")\n'
+            'register_fused_op(_OP, __name__, "_OP")\n'
+            'register_fused_op(_OP, __name__, "_MISSING")\n'
+        ),
+        "pkg/registry.py": "KernelSpec = register_fused_op = None\n",
+        "docs/notes.md": "Old home: pkg.old.mod (and pkg/old/data/cfg.json).\n",
+    }
+    for rel, text in files.items():
+        p = repo / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "hand-made migration")
+    return repo, base, plan
+
+
+def findings(result, name: str) -> set[tuple[str, int]]:
+    check = next(c for c in result.static_checks if c.name == name)
+    return {(f.file, f.line) for f in check.findings}
+
+
+def test_each_static_check_reports_its_problem_with_file_and_line(broken):
+    repo, base, plan = broken
+    result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False)
+    assert not result.ok and result.commits == []
+    status = {c.name: c.status for c in result.static_checks}
+    assert status == {
+        "old-names": "FAIL",
+        "imports-resolve": "FAIL",
+        "registry-targets": "FAIL",
+        "no-shims": "FAIL",
+        "single-module": "FAIL",
+        "no-new-cycles": "FAIL",
+        "wheel-contents": "SKIP",
+    }
+    assert findings(result, "imports-resolve") == {("pkg/user.py", 1), ("pkg/user.py", 2)}
+    assert findings(result, "registry-targets") == {
+        ("pkg/specs.py", 7),
+        ("pkg/specs.py", 9),
+        ("pkg/specs.py", 11),
+    }
+    assert findings(result, "no-shims") == {("pkg/old/mod.py", 1)}
+    assert ("pkg/copy/state.py", 0) in findings(result, "single-module")
+    assert findings(result, "no-new-cycles") == {("pkg/new/a.py", 1)}
+    old = findings(result, "old-names")
+    assert ("docs/notes.md", 1) in old and ("pkg/old/mod.py", 1) not in old
+
+
+def test_json_output_is_the_result_as_data(broken):
+    import json
+
+    from click.testing import CliRunner
+
+    from migrate.cli import main
+
+    repo, base, plan = broken
+    res = CliRunner().invoke(
+        main,
+        [
+            "verify",
+            f"{base}..HEAD",
+            "--plan",
+            str(plan),
+            "--repo",
+            str(repo),
+            "--json",
+            "--no-wheel",
+        ],
+    )
+    assert res.exit_code == 1
+    data = json.loads(res.output)
+    assert data["status"] == "FAIL"
+    check = next(c for c in data["static_checks"] if c["name"] == "no-shims")
+    assert check["findings"][0]["file"] == "pkg/old/mod.py"
+
+
+def test_cycles_finds_strongly_connected_modules():
+    graph = {"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}, "e": {}}
+    assert cycles(graph) == [{"a", "b", "c"}]
