@@ -151,3 +151,28 @@ def test_readme_and_form_and_wrapped_lines():
 def test_groups_tuple_reads_the_literal():
     assert groups_tuple(SAMPLE_INIT)[1] == ["activation", "attention", "layernorm"]
     assert groups_tuple("_GROUPS = tuple(sorted(X))\n") is None
+
+
+def test_long_group_import_is_wrapped_with_its_comment(make_repo, tmp_path):
+    names = ["activation", "attention", "communication", "layernorm", "moe", "quantization"]
+    init = (
+        "_GROUPS = (" + ", ".join(f'"{n}"' for n in names) + ")\n\n"
+        f"from sglang.kernels.ops import {', '.join(names)}  # noqa: E402,F401\n"
+    )
+    out, _, _, _ = run(make_repo, tmp_path, "sampling", files={OPS_INIT: init})
+    body = "".join(f"    {n},\n" for n in [*names, "sampling"])
+    assert out[OPS_INIT].split("\n\n", 1)[1] == (
+        f"from sglang.kernels.ops import (  # noqa: E402,F401\n{body})\n"
+    )
+
+
+def test_parenthesized_group_import_keeps_its_comment(make_repo, tmp_path):
+    init = (
+        '_GROUPS = ("activation", "layernorm")\n\n'
+        "from sglang.kernels.ops import (  # noqa: F401\n    activation,\n    layernorm,\n)\n"
+    )
+    out, _, _, _ = run(make_repo, tmp_path, files={OPS_INIT: init})
+    assert out[OPS_INIT].endswith(
+        "from sglang.kernels.ops import (  # noqa: F401\n"
+        "    activation,\n    elementwise,\n    layernorm,\n)\n"
+    )

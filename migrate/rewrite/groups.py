@@ -22,6 +22,7 @@ from migrate.rewrite import strlist
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
 OPS = "sglang.kernels.ops"
+MAX_LINE = 100  # SGLang's ruff line length: a longer import is wrapped
 README_SENTENCE = re.compile(
     r"Operator groups[^:\n]*:[ \t]*(`[A-Za-z0-9_]+`(?:(?:,[ \t\r\n]*(?:and[ \t\r\n]+)?"
     r"|[ \t\r\n]+and[ \t\r\n]+)`[A-Za-z0-9_]+`)*)"
@@ -80,14 +81,23 @@ def _import_edits(text: str, path: str, groups: list[str], add: list[str]) -> li
         stmt = text[start:end]
         head = stmt[: stmt.index(" import ") + len(" import ")]
         body = stmt[len(head) :]
+        nl = "\r\n" if "\r\n" in text else "\n"
+        lead = text[starts[node.lineno - 1] : start]
         if body.startswith("(") and "\n" in body:
+            first = body[1 : body.index("\n")].rstrip("\r")  # a comment after "(" stays
             indent = re.search(r"\n([ \t]+)\S", body)
-            ind = indent.group(1) if indent else "    "
-            new_body = "(\n" + "".join(f"{ind}{n},\n" for n in new_names) + ")"
-        elif body.startswith("("):
-            new_body = "(" + ", ".join(new_names) + ")"
+            ind = indent.group(1) if indent else lead + "    "
+            new_body = "(" + first + nl + "".join(f"{ind}{n},{nl}" for n in new_names) + lead + ")"
         else:
-            new_body = ", ".join(new_names)
+            inner = ", ".join(new_names)
+            new_body = f"({inner})" if body.startswith("(") else inner
+            eol = text.find("\n", end)
+            tail = text[end : len(text) if eol == -1 else eol].rstrip("\r")
+            if len(lead) + len(head) + len(new_body) + len(tail) > MAX_LINE:
+                # wrap as ruff format would, the trailing comment moving after "("
+                items = "".join(f"{lead}    {n},{nl}" for n in new_names)
+                new_body = "(" + tail + nl + items + lead + ")"
+                end += len(tail)
         return [make_edit(path, text, start, end, head + new_body, "code", reason)]
     order = [names[0] for _, names in imports]
     edits = []
