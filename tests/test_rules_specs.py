@@ -40,7 +40,8 @@ def test_fstring_loop_over_table_of_tuples():
 def test_relative_targets_expanded_from_dunder_name():
     src = """
     for sub in ["topk", "align"]:
-        KernelSpec(op="moe." + sub, backend=KernelBackend.TRITON, target=__name__ + "." + sub + ":run")
+        KernelSpec(op="moe." + sub, backend=KernelBackend.TRITON,
+                   target=__name__ + "." + sub + ":run")
     """
     assert [t for _, _, t in regs(src)] == [
         "sglang.kernels.ops.moe.topk:run",
@@ -79,7 +80,10 @@ def test_uncalled_function_registers_nothing():
 
 
 def test_torch_custom_op_is_not_a_registration():
-    src = "direct_register_custom_op('moe_a', fn)\ntorch.library.define('sglang::a', '(Tensor x) -> Tensor')\n"
+    src = (
+        "direct_register_custom_op('moe_a', fn)\n"
+        "torch.library.define('sglang::a', '(Tensor x) -> Tensor')\n"
+    )
     assert regs(src) == []
 
 

@@ -74,7 +74,7 @@ class Rule:
     ) -> Finding:
         """A finding of this rule at `path:line`."""
         return Finding(
-            Pos(path, line, col),
+            Pos(path, line, col or (1 if line else 0)),
             self.id,
             self.name,
             severity or self.severity,

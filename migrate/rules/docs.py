@@ -1,4 +1,7 @@
-"""Generate docs/rules.md from the rule docstrings: `python -m migrate.rules.docs > docs/rules.md`."""
+"""Generate docs/rules.md from the rule docstrings.
+
+`python -m migrate.rules.docs > docs/rules.md`
+"""
 
 from __future__ import annotations
 

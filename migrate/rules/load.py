@@ -45,7 +45,10 @@ def plan_changeset(prep) -> tuple[ChangeSet, str]:
         from migrate.rewrite.engine import plan_changes
     except ImportError:
         return fallback_changeset(prep), "moves-only"
-    return plan_changes(prep), "engine"
+    try:
+        return plan_changes(prep), "engine"
+    except Exception as exc:  # a broken engine must not hide the rules: judge the moves
+        return fallback_changeset(prep), f"moves-only (plan_changes failed: {exc!r})"
 
 
 def plan_tree(plan: str | Path, repo: str | Path) -> tuple[Tree, str]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from migrate.errors import Diagnostic, MigrateError, Pos
-from migrate.rules.ci import ci_registrations
+from migrate.rules.ci import ci_registrations, main_block
 from migrate.rules.context import JIT_PKG, OPS_PKG, Context
 from migrate.rules.imports import imports_of, under
 from migrate.rules.tree import Tree
@@ -44,6 +44,14 @@ class Decision:
         return self.confidence < 0.6 or bool(self.note)
 
 
+@dataclass(frozen=True)
+class OpIdRename:
+    src: str
+    dst: str
+    where: str  # file:line of the registration
+    note: str = ""
+
+
 @dataclass
 class Draft:
     legacy: str
@@ -51,6 +59,7 @@ class Draft:
     decisions: list[Decision]
     groups_add: list[str]
     delete: list[str]
+    op_ids: list[OpIdRename] = field(default_factory=list)
 
 
 def _strip_jit(name: str) -> str:
@@ -123,7 +132,23 @@ class Drafter:
         existing = self.ctx.groups
         groups_add = sorted(g for g in used if g not in existing and g != INFRA)
         roots = tuple(r for r in self.tree.roots if r != ".") or (".",)
-        return Draft(self.legacy, roots, self.decisions, groups_add, [self.legacy])
+        return Draft(
+            self.legacy, roots, self.decisions, groups_add, [self.legacy], self.op_id_renames()
+        )
+
+    def op_id_renames(self) -> list[OpIdRename]:
+        """Registered op ids that are not `<group>.<name>` of their registering group."""
+        out: dict[str, OpIdRename] = {}
+        ids = {(reg.op, reg.backend) for _, reg in self.ctx.registrations if reg.op}
+        for group, reg in self.ctx.registrations:
+            if not reg.op or reg.op.split(".", 1)[0] == group or reg.op in out:
+                continue
+            name = reg.op.split(".", 1)[-1]
+            dst = f"{group}.{name}"
+            clash = (dst, reg.backend) in ids
+            note = f"{dst} already has a {reg.backend} kernel: pick another name" if clash else ""
+            out[reg.op] = OpIdRename(reg.op, dst, f"{reg.path}:{reg.line}", note)
+        return list(out.values())
 
     def top_module(self, path: str) -> None:
         module = self.tree.module_of(path)
@@ -150,6 +175,13 @@ class Drafter:
         group = c.group or "elementwise"
         self.module_group[module] = group
         dst, note = self.free(f"{OPS_PKG}.{group}.{_strip_jit(stem)}")
+        notes = [note, "" if c.group else "no computation signal: group guessed"]
+        mod = self.tree.ast(path)
+        if mod is not None and main_block(mod) is not None:
+            notes.append(
+                "has an `if __name__ == '__main__':` entry point (KO503): move it to "
+                "test/manual/kernels/ in a separate commit"
+            )
         self.add(
             src=module,
             dst=dst,
@@ -159,7 +191,7 @@ class Drafter:
             confidence=c.confidence,
             reason=c.reason,
             evidence=c.evidence,
-            note=note or ("" if c.group else "no computation signal: group guessed"),
+            note="; ".join(filter(None, notes)),
         )
 
     def child_dir(self, name: str, paths: list[str]) -> None:
@@ -347,12 +379,13 @@ class Drafter:
                         votes[g] += 1
                         break
         if votes:
-            (g, n), total = votes.most_common(1)[0], sum(votes.values())
-            return (
-                g,
-                round(min(0.95, 0.5 + 0.45 * n / total), 2),
-                ("imports kernels of " + ", ".join(f"{k} ({v})" for k, v in votes.most_common())),
-            )
+            ranked = votes.most_common()
+            (g, n), total = ranked[0], sum(votes.values())
+            why = "imports kernels of " + ", ".join(f"{k} ({v})" for k, v in ranked)
+            if len(ranked) > 1:
+                why += "; tests several groups: consider `splits:` (one output per group)"
+                return g, round(min(0.55, n / total), 2), why
+            return g, 0.95, why
         c = classify_source(text, self.tree.module_of(path) or "")
         if c.group in (None, INFRA):
             return None, 0.0, "imports no kernel; no computation signal"

@@ -46,6 +46,13 @@ def render(draft: Draft) -> str:
             out += _comment(d)
             out.append(f"  - from: {_scalar(d.src)}")
             out.append(f"    to: {_scalar(d.dst)}")
+    if draft.op_ids:
+        out.append("# Registered op ids that are not `<group>.<name>` of their registering group.")
+        out.append("op_ids:")
+        for r in draft.op_ids:
+            tag = "REVIEW " if r.note else ""
+            out.append(f"  # {tag}registered at {r.where}" + (f": {r.note}" if r.note else ""))
+            out += [f"  - from: {r.src}", f"    to: {r.dst}"]
     if draft.delete:
         out += ["delete:"] + [f"  - {n}" for n in draft.delete]
     n_review = sum(d.review for d in draft.decisions)
