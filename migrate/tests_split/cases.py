@@ -103,10 +103,9 @@ def _expand(base: str, marks: list[ast.Call], env: dict) -> list[tuple[str, bool
     per_mark: list[ParamIds] = [parametrize_ids(m, env) for m in marks]
     if any(p.ids is None for p in per_mark):
         return [(f"{base}[*]", False)]
-    exact = all(p.exact for p in per_mark)
+    combos = itertools.product(*(zip(p.ids, p.exact, strict=True) for p in per_mark))
     return [
-        (f"{base}[{'-'.join(combo)}]", exact)
-        for combo in itertools.product(*(p.ids for p in per_mark))
+        (f"{base}[{'-'.join(i for i, _ in combo)}]", all(ok for _, ok in combo)) for combo in combos
     ]
 
 

@@ -24,7 +24,7 @@ class ParamIds:
     """The ids one parametrize mark contributes (None: not statically expandable)."""
 
     ids: tuple[str, ...] | None
-    exact: bool = True
+    exact: tuple[bool, ...] = ()  # per id: False where pytest may spell it differently
 
 
 def ascii_escaped(val: str | bytes) -> str:
@@ -240,23 +240,25 @@ def parametrize_ids(dec: ast.Call, env: dict[str, object]) -> ParamIds:
     values_node = args[1] if len(args) > 1 else kws.get("argvalues")
     ids_node = args[3] if len(args) > 3 else kws.get("ids")
     if names_node is None or values_node is None:
-        return ParamIds(None, False)
+        return ParamIds(None)
     parsed = _argnames(names_node)
     values = evaluate(values_node, env)
     if parsed is None or not isinstance(values, (list, tuple)):
-        return ParamIds(None, False)
+        return ParamIds(None)
     names, force_tuple = parsed
     if not values:
-        return ParamIds(("NOTSET",), True)
+        return ParamIds(("NOTSET",), (True,))
     explicit = evaluate(ids_node, env) if ids_node is not None else None
-    exact = True
     idfn = None
+    known_fn = True
     if ids_node is not None and not isinstance(explicit, (list, tuple)):
         idfn = _idfn(ids_node)
-        exact = idfn is not None  # another ids callable: same count, other names
+        known_fn = idfn is not None  # another ids callable: same count, other names
         explicit = None
     out: list[str] = []
+    exact: list[bool] = []
     for idx, item in enumerate(values):
+        exact.append(known_fn)
         param = item if isinstance(item, _ParamCall) else None
         vals = (
             param.values
@@ -265,7 +267,7 @@ def parametrize_ids(dec: ast.Call, env: dict[str, object]) -> ParamIds:
         )
         if param and param.has_id and param.id is not None:
             if param.id is UNKNOWN:
-                exact = False
+                exact[-1] = False
                 out.append(f"{names[0]}{idx}")
             else:
                 out.append(ascii_escaped(str(param.id)))
@@ -273,7 +275,7 @@ def parametrize_ids(dec: ast.Call, env: dict[str, object]) -> ParamIds:
         if explicit is not None and idx < len(explicit) and explicit[idx] is not None:
             ident, ok = _idval(explicit[idx], names[0], idx)
             out.append(ident)
-            exact &= ok
+            exact[-1] &= ok
             continue
         if len(vals) != len(names):
             vals = [UNKNOWN] * len(names)
@@ -281,5 +283,5 @@ def parametrize_ids(dec: ast.Call, env: dict[str, object]) -> ParamIds:
             vals = [idfn(v) if v is not UNKNOWN else v for v in vals]
         parts = [_idval(v, n, idx) for v, n in zip(vals, names, strict=True)]
         out.append("-".join(p for p, _ in parts))
-        exact &= all(ok for _, ok in parts)
-    return ParamIds(tuple(_unique(out)), exact)
+        exact[-1] &= all(ok for _, ok in parts)
+    return ParamIds(tuple(_unique(out)), tuple(exact))
