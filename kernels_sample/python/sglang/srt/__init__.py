@@ -1,1 +1,0 @@
-"""SGLang runtime (only the callers of kernels are kept in this sample)."""

@@ -1,1 +1,0 @@
-"""Shared helpers and torch reference oracles for kernel tests."""
