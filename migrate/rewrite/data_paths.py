@@ -42,6 +42,22 @@ def _anchors(tree: ast.AST, path: str, index: RepoIndex, uses_file: bool) -> lis
     return dirs
 
 
+def _joined_literals(tree: ast.AST) -> list[ast.Constant]:
+    """`os.path.join(<something with __file__>, "..", "configs")` as one `../configs`."""
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and _callee(node) == "join" and len(node.args) > 2):
+            continue
+        if "__file__" not in ast.unparse(node.args[0]):
+            continue
+        rest = node.args[1:]
+        if all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in rest):
+            joined = ast.Constant(posixpath.join(*(a.value for a in rest)))
+            joined.lineno, joined.col_offset = rest[0].lineno, rest[0].col_offset
+            out.append(joined)
+    return out
+
+
 def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
     problems = []
     for path in sorted(index.python_files()):
@@ -58,11 +74,11 @@ def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
         anchors = _anchors(tree, path, index, uses_file)
         if not anchors:
             continue
-        for node in ast.walk(tree):
+        for node in [*ast.walk(tree), *_joined_literals(tree)]:
             if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
                 continue
             s = node.value
-            if len(s) < 2 or not _RELPATH.match(s):
+            if len(s) < 2 or not (_RELPATH.match(s) or _RELPATH.match(s.lstrip("./"))):
                 continue
             for anchor in anchors:
                 old = posixpath.normpath(posixpath.join(anchor, s))

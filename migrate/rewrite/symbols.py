@@ -197,6 +197,11 @@ def plan_symbol_moves(index: RepoIndex, rel: Relocation) -> SymbolPlan:
             )
         starts = line_starts(text)
         spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
+        if spans and spans[-1][1] == len(text):  # cut at the end: drop the blank lines before
+            s, e = spans[-1]
+            while s > 0 and not text[text.rfind("\n", 0, s - 1) + 1 : s].strip():
+                s = text.rfind("\n", 0, s - 1) + 1
+            spans[-1] = (s, e)
         plan.moves.append(
             SymbolMove(
                 mod,

@@ -1,0 +1,3 @@
+import math
+
+EPS = 1e-6

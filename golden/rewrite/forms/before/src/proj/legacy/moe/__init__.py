@@ -1,0 +1,3 @@
+from .router import route
+
+__all__ = ["route"]
