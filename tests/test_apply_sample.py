@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 from test_apply_atomic import POINTS, snapshot, strip_stat
-from test_verify_sample import PLAN, fresh_sample
+from test_verify_sample import PLAN, engine_cache, fresh_sample  # noqa: F401 (fixture)
 
 from migrate.cli import main
 from migrate.git_steps import engine
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not PLAN.exists(), reason="sample plan not writt
 
 @pytest.fixture(scope="module")
 def sample_changes(tmp_path_factory):
-    """The real engine's ChangeSet for the sample, computed once (paths are repo-relative)."""
+    """The real engine's ChangeSet for the sample (cached across the sample test modules)."""
     repo = fresh_sample(tmp_path_factory.mktemp("cs") / "kernels_sample")
     return engine.plan_changeset(prepare(PLAN, repo))
 
@@ -27,7 +27,6 @@ def test_sample_failure_at_every_point_leaves_the_repo_byte_identical(
 ):
     repo = fresh_sample(tmp_path / "kernels_sample")
     assert set(sample_changes.steps_present()) >= {"relocate", "code", "string", "prose"}
-    monkeypatch.setattr(engine, "plan_changeset", lambda prep: sample_changes)
     monkeypatch.setenv("MIGRATE_FAIL_AT", point)
     before = snapshot(repo)
     res = CliRunner().invoke(main, ["apply", str(PLAN), "--repo", str(repo)])

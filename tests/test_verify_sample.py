@@ -6,6 +6,7 @@ work on clones of it.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from conftest import PLANS, SAMPLE, git, init_repo
 from test_verify import rebuild_with_hand_edit
 
 from migrate.cli import main
+from migrate.git_steps import engine
 from migrate.verify import reproduce, verify
 
 PLAN = PLANS / "sample-jit-to-ops.yaml"
@@ -54,6 +56,28 @@ def fix_leftovers_by_hand(repo: Path) -> list[str]:
             fixed.append(path)
     git(repo, "commit", "-qam", "fix references the plan could not rewrite")
     return fixed
+
+
+def _tree_key(prep) -> tuple:
+    index = prep.index
+    files = tuple((p, hashlib.sha1(index.read_bytes(p)).hexdigest()) for p in sorted(index.files))
+    return prep.plan.sha256, files
+
+
+@pytest.fixture(scope="module", autouse=True)
+def engine_cache():
+    """Run the real engine once per distinct (plan, tree): identical input, identical output."""
+    real, cache = engine.plan_changeset, {}
+
+    def cached(prep):
+        key = _tree_key(prep)
+        if key not in cache:
+            cache[key] = real(prep)
+        return cache[key]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine, "plan_changeset", cached)
+        yield cache
 
 
 @pytest.fixture(scope="module")
