@@ -23,13 +23,23 @@ def old_names(relocation, plan) -> list[str]:
     return sorted(names, key=lambda n: (-len(n), n))
 
 
-def _pattern(names: list[str]) -> re.Pattern | None:
+def spellings(names: list[str], roots=(".",)) -> list[str]:
+    """Path spellings of dotted names: under the import root and repo-relative."""
+    out = []
+    for n in names:
+        rel = n.replace(".", "/")
+        out.append(rel)
+        out += [f"{r.rstrip('/')}/{rel}" for r in roots if r not in (".", "")]
+    return sorted(set(out), key=lambda s: (-len(s), s))
+
+
+def _pattern(names: list[str], roots) -> re.Pattern | None:
     if not names:
         return None
     dotted = "|".join(re.escape(n) for n in names)
-    slashed = "|".join(re.escape(n.replace(".", "/")) for n in names)
+    slashed = "|".join(re.escape(p) for p in spellings(names, roots))
     return re.compile(
-        rf"(?<![\w.])(?:{dotted})(?:\.\w+)*(?!\w)|(?<![\w./])(?:{slashed})(?:/[\w.-]+)*(?![\w/])"
+        rf"(?<![\w.])(?:{dotted})(?:\.\w+)*(?!\w)|(?<![\w./])(?:{slashed})(?:/[\w.-]+)*/?(?![\w/])"
     )
 
 
@@ -51,11 +61,18 @@ class StaleCheck:
         return self.rel.dotted(name) is not None or self._under(name, self.deleted)
 
     def path(self, token: str) -> bool:
+        """`token` is root-relative (`sglang/x`) or repo-relative (`python/sglang/x`)."""
+        rel = token
         for root in self.roots:
-            full = token if root in (".", "") else f"{root.rstrip('/')}/{token}"
-            if self.rel.path(full) is not None:
-                return True
-        stem = token[:-3] if token.endswith(".py") else token
+            prefix = root.rstrip("/") + "/"
+            if root not in (".", "") and token.startswith(prefix):
+                rel = token[len(prefix) :]
+        candidates = {token} | {
+            rel if r in (".", "") else f"{r.rstrip('/')}/{rel}" for r in self.roots
+        }
+        if any(self.rel.path(c) is not None for c in candidates):
+            return True
+        stem = rel[:-3] if rel.endswith(".py") else rel
         return self.dotted(stem.replace("/", "."))
 
 
@@ -79,13 +96,14 @@ def scan_leftovers(
     skip: Iterable[str] = (),
 ) -> list[Leftover]:
     """Every stale spelling in the files `paths` (text from `read`), sorted by position."""
-    pattern = _pattern(old_names(relocation, plan))
+    roots = getattr(plan, "roots", (".",))
+    pattern = _pattern(old_names(relocation, plan), roots)
     if pattern is None:
         return []
-    check = StaleCheck(relocation, plan, getattr(plan, "roots", (".",)))
+    check = StaleCheck(relocation, plan, roots)
     keep = tuple(getattr(plan, "keep_prose", ()))
     skip = set(skip)
-    needles = [n for n in old_names(relocation, plan)]
+    needles = old_names(relocation, plan)
     needles += [n.replace(".", "/") for n in needles]
     out: list[Leftover] = []
     for path in sorted(paths):
