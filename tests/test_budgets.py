@@ -97,6 +97,14 @@ def test_measured_durations_drive_the_shares_and_unit_limit_warns():
     ]
 
 
+def test_split_file_takes_a_junit_file_directly(tmp_path):
+    xml = tmp_path / "junit.xml"
+    xml.write_text(JUNIT)
+    for measured in (xml, load_junit_durations(xml)):
+        res = split_file(SOURCE, SPLIT.file, SPLIT, measured)
+        assert [s for _, s in res.budgets["a/test_a.py"]] == [90]
+
+
 def test_counts_are_used_when_a_case_has_no_measurement():
     res = split_file(SOURCE, SPLIT.file, SPLIT, {"TestA::test_one": 9.0})
     assert [s for _, s in res.budgets["a/test_a.py"]] == [33]  # 1 of 3 cases: 33.3 s

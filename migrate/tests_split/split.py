@@ -11,12 +11,19 @@ from __future__ import annotations
 import ast
 import fnmatch
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import libcst as cst
 
 from migrate.errors import Diagnostic, Pos
 from migrate.plan.model import Split, SplitOutput
-from migrate.tests_split.budgets import UNIT_LIMIT_S, apportion, is_unit_stage
+from migrate.tests_split.budgets import (
+    UNIT_LIMIT_S,
+    apportion,
+    durations_for_file,
+    is_unit_stage,
+    load_junit_durations,
+)
 from migrate.tests_split.cases import TestCase, cases_in
 from migrate.tests_split.deps import FileGraph, build_graph
 from migrate.tests_split.registrations import Registration, registrations_in
@@ -233,15 +240,23 @@ def _render(graph: FileGraph, keep: set[int], names: set[str], est: list[int]) -
 
 
 def split_file(
-    source_text: str, source_path: str, split: Split, durations: dict[str, float] | None = None
+    source_text: str,
+    source_path: str,
+    split: Split,
+    durations: dict | str | Path | None = None,
 ) -> SplitResult:
     """Split `source_text` (the file at `source_path`) as `split` says.
 
-    `durations` maps case names (`Class::test[id]`, `test[id]`) to measured seconds
-    (see `budgets.durations_for_file`); without it budgets follow case counts.
-    Problems come back as `notes`; outputs are produced whenever the source parses.
+    `durations` maps case names (`Class::test[id]`, `test[id]`) to measured seconds;
+    a JUnit XML path or `load_junit_durations` result is narrowed to this file first.
+    Without it budgets follow case counts. Problems come back as `notes`; outputs are
+    produced whenever the source parses.
     """
     res = SplitResult()
+    if isinstance(durations, (str, Path)):
+        durations = load_junit_durations(durations)
+    if durations and any(isinstance(k, tuple) for k in durations):
+        durations = durations_for_file(durations, source_path)
     try:
         tree = ast.parse(source_text, filename=source_path)
         module = cst.parse_module(source_text)
