@@ -60,7 +60,9 @@ def rmsnorm(x: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: torch
     x2 = x.reshape(-1, x.shape[-1])
     out = torch.empty_like(x2) if out is None else out.reshape(-1, x.shape[-1])
     hidden = x2.shape[1]
-    _rmsnorm_kernel[(x2.shape[0],)](x2, weight, out, x2.stride(0), out.stride(0), hidden, eps, BLOCK=next_power_of_2(hidden))
+    _rmsnorm_kernel[(x2.shape[0],)](
+        x2, weight, out, x2.stride(0), out.stride(0), hidden, eps, BLOCK=next_power_of_2(hidden)
+    )
     return out.view(x.shape)
 
 

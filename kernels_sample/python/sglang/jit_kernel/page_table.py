@@ -15,7 +15,9 @@ from .utils import next_power_of_2
 
 
 @triton.jit
-def _page_table_kernel(req_to_token_ptr, req_idx_ptr, seq_lens_ptr, out_ptr, stride_r2t, max_pages, page_size, BLOCK: tl.constexpr):
+def _page_table_kernel(
+    req_to_token_ptr, req_idx_ptr, seq_lens_ptr, out_ptr, stride_r2t, max_pages, page_size, BLOCK: tl.constexpr
+):
     b = tl.program_id(0)
     req = tl.load(req_idx_ptr + b)
     seq_len = tl.load(seq_lens_ptr + b)

@@ -31,13 +31,17 @@ def _min_p_sampling_kernel(probs_ptr, u_ptr, min_p_ptr, out_ptr, vocab, BLOCK: t
     tl.store(out_ptr + row, idx)
 
 
-def min_p_sampling_from_probs(probs: torch.Tensor, uniform_samples: torch.Tensor, min_p: torch.Tensor | float) -> torch.Tensor:
+def min_p_sampling_from_probs(
+    probs: torch.Tensor, uniform_samples: torch.Tensor, min_p: torch.Tensor | float
+) -> torch.Tensor:
     """`probs [batch, vocab]`, `uniform_samples [batch]` in [0, 1) -> int32 token ids `[batch]`."""
     batch, vocab = probs.shape
     if not isinstance(min_p, torch.Tensor):
         min_p = torch.full((batch,), float(min_p), dtype=torch.float32, device=probs.device)
     out = torch.empty((batch,), dtype=torch.int32, device=probs.device)
-    _min_p_sampling_kernel[(batch,)](probs.contiguous(), uniform_samples, min_p, out, vocab, BLOCK=next_power_of_2(vocab))
+    _min_p_sampling_kernel[(batch,)](
+        probs.contiguous(), uniform_samples, min_p, out, vocab, BLOCK=next_power_of_2(vocab)
+    )
     return out
 
 

@@ -10,7 +10,9 @@ from .utils import next_power_of_2
 
 
 @triton.jit
-def _topk_softmax_kernel(logits_ptr, w_ptr, ids_ptr, num_experts, TOPK: tl.constexpr, RENORM: tl.constexpr, BLOCK: tl.constexpr):
+def _topk_softmax_kernel(
+    logits_ptr, w_ptr, ids_ptr, num_experts, TOPK: tl.constexpr, RENORM: tl.constexpr, BLOCK: tl.constexpr
+):
     token = tl.program_id(0)
     offs = tl.arange(0, BLOCK)
     mask = offs < num_experts
@@ -32,7 +34,9 @@ def _topk_softmax_kernel(logits_ptr, w_ptr, ids_ptr, num_experts, TOPK: tl.const
             tl.store(w_ptr + token * TOPK + i, w / total)
 
 
-def topk_softmax(gating_output: torch.Tensor, topk: int, renormalize: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+def topk_softmax(
+    gating_output: torch.Tensor, topk: int, renormalize: bool = False
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Return `(topk_weights fp32 [tokens, topk], topk_ids int32 [tokens, topk])`."""
     tokens, num_experts = gating_output.shape
     if topk > num_experts:

@@ -77,7 +77,11 @@ def get_config(M: int, N: int, K: int) -> dict:
 
 
 def scaled_mm(
-    a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor, out_dtype: torch.dtype = torch.float32
+    a: torch.Tensor,
+    b: torch.Tensor,
+    scale_a: torch.Tensor,
+    scale_b: torch.Tensor,
+    out_dtype: torch.dtype = torch.float32,
 ) -> torch.Tensor:
     """`a [M, K]`, `b [K, N]`, `scale_a [M]`, `scale_b [N]` -> `[M, N]` in `out_dtype`."""
     M, K = a.shape

@@ -11,7 +11,11 @@ register_kernel(
     )
 )
 register_kernel(
-    KernelSpec(op="jit.topk_softmax", backend=KernelBackend.TRITON, target="sglang.jit_kernel.topk_softmax:topk_softmax")
+    KernelSpec(
+        op="jit.topk_softmax",
+        backend=KernelBackend.TRITON,
+        target="sglang.jit_kernel.topk_softmax:topk_softmax",
+    )
 )
 register_kernel(
     KernelSpec(
