@@ -1,7 +1,8 @@
 """Rotary position embedding (NeoX style: rotate the two halves of each head).
 
-`RotaryCosSinCache` precomputes the cos/sin tables once per model; `apply_rope`
-rotates `q` and `k` in place for the given positions.
+`RotaryCosSinCache` precomputes the cos/sin tables once per model (angle
+`pos · θ_i` with `θ_i = base^(-2i/d)`); `apply_rope` rotates `q` and `k` in place for
+the given positions.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Per-token x per-channel scaled matmul: `out = (a @ b) * scale_a[:, None] * scale_b[None, :]`.
+"""Per-token × per-channel scaled matmul: `out = (a @ b) * scale_a[:, None] * scale_b[None, :]`.
 
 Block sizes come from tuning files in `configs/` beside this module, named
 `N={N},K={K},device_name={device}.json` and keyed by the closest M. A missing file
