@@ -60,7 +60,9 @@ def _changeset(prep):
 
 def _fill_plan_facts(data: ReportData, prep, cs, edits_known: bool) -> None:
     data.summary = facts.summarize(cs, prep.plan, prep.relocation, edits_known=edits_known)
-    data.moves = facts.move_edges(cs, prep.plan.roots, tuple(prep.relocation.path_prefixes))
+    data.moves, data.moves_not_drawn = facts.move_edges(
+        cs, prep.plan.roots, tuple(prep.relocation.path_prefixes)
+    )
     data.review = facts.review_items(cs)
 
 

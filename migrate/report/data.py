@@ -185,6 +185,7 @@ class ReportData:
     meta: Meta
     summary: Summary = field(default_factory=Summary)
     moves: list[MoveEdge] = field(default_factory=list)
+    moves_not_drawn: int = 0  # moved files outside the import roots (tests, docs)
     commits: list[CommitInfo] = field(default_factory=list)
     commits_status: str = NOT_RUN
     verify: VerifySection = field(default_factory=VerifySection)

@@ -72,16 +72,25 @@ def _legacy_node(old: str, roots, moved_dirs) -> str:
     return _package_of(old, roots)
 
 
-def move_edges(cs: ChangeSet, roots=(".",), moved_dirs=()) -> list[MoveEdge]:
-    """Legacy package -> destination, weighted by files, sorted for stable output.
+def in_roots(path: str, roots) -> bool:
+    """True when `path` lies under an import root (always, for a root of ".")."""
+    return any(r in (".", "") or path.startswith(r.rstrip("/") + "/") for r in roots)
 
-    `moved_dirs` (the relocation's package and path prefixes) keeps a moved package's
-    data subdirectories inside its node instead of giving each its own.
+
+def move_edges(cs: ChangeSet, roots=(".",), moved_dirs=()) -> tuple[list[MoveEdge], int]:
+    """(edges legacy package -> destination weighted by files, files not drawn).
+
+    Only package code is drawn: files outside the import roots (tests, docs) would
+    bury the package-to-group picture; they are counted instead. `moved_dirs` (the
+    relocation's package and path prefixes) keeps a moved package's data
+    subdirectories inside its node instead of giving each its own.
     """
+    drawn = [m for m in cs.moves if in_roots(m.old, roots)]
     count = Counter(
-        (_legacy_node(m.old, roots, moved_dirs), destination(m.new, roots)) for m in cs.moves
+        (_legacy_node(m.old, roots, moved_dirs), destination(m.new, roots)) for m in drawn
     )
-    return [MoveEdge(src, dst, n) for (src, dst), n in sorted(count.items())]
+    edges = [MoveEdge(src, dst, n) for (src, dst), n in sorted(count.items())]
+    return edges, len(cs.moves) - len(drawn)
 
 
 def review_items(cs: ChangeSet) -> list[ReviewItem]:

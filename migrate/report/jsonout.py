@@ -26,6 +26,7 @@ def to_dict(data: ReportData) -> dict:
         "meta": asdict(data.meta),
         "summary": asdict(data.summary),
         "moves": [asdict(e) for e in data.moves],
+        "moves_not_drawn": data.moves_not_drawn,
         "commits": {"status": data.commits_status, "items": [asdict(c) for c in data.commits]},
         "verify": asdict(data.verify),
         "rules": asdict(data.rules),

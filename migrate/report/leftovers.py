@@ -39,7 +39,7 @@ def _pattern(names: list[str], roots) -> re.Pattern | None:
     dotted = "|".join(re.escape(n) for n in names)
     slashed = "|".join(re.escape(p) for p in spellings(names, roots))
     return re.compile(
-        rf"(?<![\w.])(?:{dotted})(?:\.\w+)*(?!\w)|(?<![\w./])(?:{slashed})(?:/[\w.-]+)*/?(?![\w/])"
+        rf"(?<![\w.])(?:{dotted})(?:\.\w+)*(?!\w)|(?<![\w./])(?:{slashed})(?:/[\w.-]+)*(?:\.\w+)*/?(?![\w/])"
     )
 
 

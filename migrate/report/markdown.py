@@ -102,14 +102,23 @@ def summary(d: ReportData) -> list[str]:
         ["tests split", str(s.tests_split)],
         ["groups added", ", ".join(code(g) for g in s.groups_added) or "none"],
     ]
-    return ["### Summary", "", *table(["", ""], rows, "-r"), ""]
+    return ["### Summary", "", *table(["what", "count"], rows, "-r"), ""]
 
 
 def moves(d: ReportData) -> list[str]:
     out = ["### Moves", ""]
-    if not d.moves:
+    if not d.moves and not d.moves_not_drawn:
         return out + ["_No file moves._", ""]
-    return out + ["```mermaid", graph(d.moves), "```", ""]
+    if d.moves:
+        out += ["```mermaid", graph(d.moves), "```", ""]
+    if d.moves_not_drawn:
+        n = d.moves_not_drawn
+        out += [
+            f"Not drawn: {n} moved file{'s' if n != 1 else ''} outside the import roots"
+            " (tests, docs).",
+            "",
+        ]
+    return out
 
 
 def _verify_cell(status: str) -> str:
