@@ -20,8 +20,9 @@ from migrate.errors import MigrateError
 @click.option("--seed", default=0, show_default=True)
 @click.option("--timeout", default=3600.0, show_default=True, help="Seconds per side.")
 @click.option("--keep", type=click.Path(file_okay=False), help="Keep recordings in this dir.")
+@click.option("--only", multiple=True, help="Only moved modules matching this glob (old or new).")
 @click.option("--json", "as_json", is_flag=True, help="Print the ParityResult as JSON.")
-def command(rev_range, plan, repo, device, roots, python, seed, timeout, keep, as_json):
+def command(rev_range, plan, repo, device, roots, python, seed, timeout, keep, only, as_json):
     """Prove moved Triton kernels compute the same bits at BASE and HEAD.
 
     Runs the tests that exercise every moved kernel module twice (old and new
@@ -33,7 +34,16 @@ def command(rev_range, plan, repo, device, roots, python, seed, timeout, keep, a
 
     try:
         result = run_parity(
-            repo, rev_range, plan, device, list(roots) or None, python, seed, timeout, keep
+            repo,
+            rev_range,
+            plan,
+            device,
+            list(roots) or None,
+            python,
+            seed,
+            timeout,
+            keep,
+            list(only) or None,
         )
     except MigrateError as exc:
         for d in exc.diagnostics:

@@ -10,7 +10,13 @@ from pathlib import Path
 
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.parity import gitio
-from migrate.parity.compare import judge, pair_calls, summarize_ops, summarize_tests
+from migrate.parity.compare import (
+    judge,
+    match_nodeids,
+    pair_calls,
+    summarize_ops,
+    summarize_tests,
+)
 from migrate.parity.discover import discover
 from migrate.parity.model import ParityResult, SideRun
 from migrate.parity.runner import SideOutput, probe_cuda, run_side
@@ -54,6 +60,7 @@ def run_parity(
     seed: int = 0,
     timeout: float = 3600,
     keep: str | Path | None = None,
+    only: list[str] | None = None,
 ) -> ParityResult:
     repo = Path(repo).resolve()
     base_rev, head_rev = split_range(rev_range)
@@ -67,7 +74,7 @@ def run_parity(
             if plan:
                 relocation, plan_roots = _relocation(plan, repo, trees["base"])
                 roots = roots or plan_roots
-            found = discover(repo, shas["base"], shas["head"], relocation, roots)
+            found = discover(repo, shas["base"], shas["head"], relocation, roots, only)
             resolved = device
             if device == "auto":
                 resolved = "cuda" if probe_cuda(python) else "cpu"
@@ -86,6 +93,7 @@ def run_parity(
                             seed,
                             python,
                             timeout,
+                            found.path_moves if side == "base" else None,
                         )
                         for side in ("base", "head")
                         if found.tests[side]
@@ -104,10 +112,10 @@ def run_parity(
                 return result
             empty = SideOutput(work, None, 0.0, "no tests found")
             base_out, head_out = outs["base"] or empty, outs["head"] or empty
-            path_map = found.test_path_map
-            result.calls = pair_calls(base_out, head_out, path_map)
+            ids = match_nodeids(base_out, head_out, found.test_path_map)
+            result.calls = pair_calls(base_out, head_out, ids)
             result.ops = summarize_ops(found.modules, result.calls)
-            result.tests = summarize_tests(base_out, head_out, path_map)
+            result.tests = summarize_tests(base_out, head_out, ids)
             judge(result, base_out, head_out)
             return result
     finally:

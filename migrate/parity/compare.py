@@ -14,6 +14,25 @@ def normalize_nodeid(nodeid: str, path_map: dict[str, str]) -> str:
     return path_map.get(path, path) + sep + rest
 
 
+def match_nodeids(base: SideOutput, head: SideOutput, path_map: dict[str, str]) -> dict:
+    """BASE node id -> HEAD node id: through moved test paths, then, for a test that
+    landed in another file (a split), through its unique `Class::test[param]` name."""
+    raw = {r["nodeid"] for r in base.outcomes + base.calls}
+    head_ids = {r["nodeid"] for r in head.outcomes + head.calls}
+    mapped = {b: normalize_nodeid(b, path_map) for b in raw}
+    taken = set(mapped.values()) & head_ids
+    by_name: dict[str, list[str]] = {}
+    for h in head_ids - taken:
+        if "::" in h:
+            by_name.setdefault(h.split("::", 1)[1], []).append(h)
+    for b, m in mapped.items():
+        if m not in head_ids and "::" in m:
+            cands = by_name.get(m.split("::", 1)[1], [])
+            if len(cands) == 1:
+                mapped[b] = cands[0]
+    return mapped
+
+
 class _Tensors:
     """Lazy, cached loading of the per-call .pt files of one side."""
 
@@ -88,17 +107,17 @@ def _judge(b: dict, h: dict, tb: _Tensors, th: _Tensors) -> CallResult:
     return res
 
 
-def _index(calls: list[dict], path_map: dict[str, str] | None = None) -> dict:
+def _index(calls: list[dict], ids: dict[str, str] | None = None) -> dict:
     out = {}
     for rec in calls:
-        nodeid = normalize_nodeid(rec["nodeid"], path_map or {})
+        nodeid = (ids or {}).get(rec["nodeid"], rec["nodeid"])
         rec = dict(rec, nodeid=nodeid)
         out[(rec["op"], nodeid, rec["ordinal"])] = rec
     return out
 
 
-def pair_calls(base: SideOutput, head: SideOutput, path_map: dict[str, str]) -> list[CallResult]:
-    b_idx, h_idx = _index(base.calls, path_map), _index(head.calls)
+def pair_calls(base: SideOutput, head: SideOutput, ids: dict[str, str]) -> list[CallResult]:
+    b_idx, h_idx = _index(base.calls, ids), _index(head.calls)
     tb, th = _Tensors(base.out_dir), _Tensors(head.out_dir)
     results = []
     for key in sorted(set(b_idx) | set(h_idx)):
@@ -148,12 +167,12 @@ def summarize_ops(modules: list[MovedModule], calls: list[CallResult]) -> list[O
     return sorted(ops.values(), key=lambda o: o.op)
 
 
-def summarize_tests(base: SideOutput, head: SideOutput, path_map) -> list[TestOutcome]:
+def summarize_tests(base: SideOutput, head: SideOutput, ids: dict[str, str]) -> list[TestOutcome]:
     tests: dict[str, TestOutcome] = {}
     rank = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
-    for side, out, pmap in (("base", base, path_map), ("head", head, {})):
+    for side, out, idmap in (("base", base, ids), ("head", head, {})):
         for row in out.outcomes:
-            nodeid = normalize_nodeid(row["nodeid"], pmap)
+            nodeid = idmap.get(row["nodeid"], row["nodeid"])
             t = tests.setdefault(nodeid, TestOutcome(nodeid))
             cur = getattr(t, side)
             if cur == "absent" or rank.get(row["outcome"], 0) > rank.get(cur, 0):
@@ -215,7 +234,7 @@ def judge(result: ParityResult, base: SideOutput, head: SideOutput) -> None:
                 + (f": {t.head_detail or t.base_detail}" if t.head_detail or t.base_detail else "")
             )
     for op in result.ops:
-        if op.status == "not_called":
+        if op.status == "not_called" and op.kernels:  # helpers without kernels: not a gap
             what = f" (kernels {', '.join(op.kernels)})" if op.kernels else ""
             w.append(f"{op.op}{what}: never called by the tests; not checked")
     called = {k for op in result.ops if op.calls for k in op.kernels}

@@ -12,6 +12,7 @@ import posixpath
 import re
 import subprocess
 from dataclasses import dataclass, field
+from fnmatch import fnmatch
 from pathlib import Path
 
 from migrate.index.repo import module_name
@@ -29,6 +30,7 @@ class Discovery:
     targets: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)  # side->mod->fn->op
     tests: dict[str, list[str]] = field(default_factory=dict)  # side -> test files
     test_path_map: dict[str, str] = field(default_factory=dict)  # BASE test path -> HEAD path
+    path_moves: dict[str, str] = field(default_factory=dict)  # every moved file, old -> new
     roots: dict[str, list[str]] = field(default_factory=dict)  # side -> import roots
     warnings: list[str] = field(default_factory=list)
 
@@ -103,6 +105,7 @@ def discover(
     head: str,
     relocation=None,
     roots: list[str] | None = None,
+    only: list[str] | None = None,
 ) -> Discovery:
     """Everything parity needs to know about the move from `base` to `head` (both shas)."""
     out = Discovery()
@@ -139,12 +142,16 @@ def discover(
     new_kernel_mods = {pairs[m][0] for m in kernel_mods}
     chosen = set(kernel_mods)
     for m, (_, fh) in facts.items():  # wrapper modules that import a moved kernel module
-        new_path = pairs[m][2]
-        if _TEST_FILE.search(new_path) or new_path.endswith("conftest.py"):
-            continue
+        new_mod, _, new_path = pairs[m]
+        if "." not in new_mod or _TEST_FILE.search(new_path) or new_path.endswith("conftest.py"):
+            continue  # tests, benchmarks and scripts are callers, not wrappers
         if m not in chosen and fh.wrappers and fh.imports & new_kernel_mods:
             chosen.add(m)
 
+    if only:  # a focused run: keep modules whose old or new name matches a pattern
+        chosen = {
+            m for m in chosen if any(fnmatch(n, pat) for pat in only for n in (m, pairs[m][0]))
+        }
     reg_head = _registered(repo, head, [pairs[m][0] for m in chosen])
     reg_base = _registered(repo, base, sorted(chosen))
     out.targets = {"base": {}, "head": {}}
@@ -187,10 +194,21 @@ def discover(
         "base": sorted(roots or side_roots["base"] or {"."}),
         "head": sorted(roots or side_roots["head"] or {"."}),
     }
-    out.tests = {
+    found = {
         side: _find_tests(repo, rev, files[side], set(out.targets[side]), roots)
         for side, rev in (("base", base), ("head", head))
     }
+    # Both sides run the same tests: each side's finds plus the other side's, moved back.
+    inverse = {new: old for old, new in path_moves.items()}
+    out.tests = {
+        "base": sorted(
+            set(found["base"]) | {inverse.get(h, h) for h in found["head"]} & files["base"]
+        ),
+        "head": sorted(
+            set(found["head"]) | {path_moves.get(b, b) for b in found["base"]} & files["head"]
+        ),
+    }
+    out.path_moves = path_moves
     for p in out.tests["base"]:
         out.test_path_map[p] = path_moves.get(p, p)
     if chosen and not out.tests["head"]:

@@ -22,6 +22,7 @@ import json
 import os
 import platform
 import random
+import re
 import sys
 import threading
 import traceback
@@ -95,7 +96,35 @@ def _describe(value) -> dict:
             "hash": _tensor_hash(value),
         }
     text = repr(value) if isinstance(value, (int, float, str, bool, type(None))) else None
+    if text and _cfg.get("root") and _cfg["root"] in text:  # paths into the checkout
+        text = _TREE_PATH.sub(_moved_path, text.replace(_cfg["root"], "<tree>"))
     return {"tensor": False, "type": type(value).__name__, "repr": text}
+
+
+_TREE_PATH = re.compile(r"<tree>/([^'\"\s]+)")
+
+
+def _moved_path(match) -> str:
+    """`<tree>/old/path` as its HEAD spelling, so a moved file's path compares equal."""
+    path, files = match.group(1), _cfg.get("path_moves", {})
+    if path in files:
+        return f"<tree>/{files[path]}"
+    head, tail = path, ""
+    while "/" in head:
+        head, _, last = head.rpartition("/")
+        tail = f"/{last}{tail}"
+        if head in _dir_moves():
+            return f"<tree>/{_dir_moves()[head]}{tail}"
+    return match.group(0)
+
+
+@functools.cache
+def _dir_moves() -> dict[str, str]:
+    dirs: dict[str, str] = {}
+    for old, new in _cfg.get("path_moves", {}).items():
+        if os.path.basename(old) == os.path.basename(new):
+            dirs.setdefault(os.path.dirname(old), os.path.dirname(new))
+    return dirs
 
 
 def _snapshot(args, kwargs) -> dict[str, dict]:

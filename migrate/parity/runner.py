@@ -67,12 +67,12 @@ def run_side(
     seed: int = 0,
     python: str = sys.executable,
     timeout: float = 3600,
+    path_moves: dict[str, str] | None = None,
 ) -> SideOutput:
     out_dir.mkdir(parents=True, exist_ok=True)
     config = out_dir / "config.json"
-    config.write_text(
-        json.dumps({"out": str(out_dir), "root": str(tree), "seed": seed, "targets": targets})
-    )
+    cfg = {"out": str(out_dir), "root": str(tree), "seed": seed, "targets": targets}
+    config.write_text(json.dumps(dict(cfg, path_moves=path_moves or {})))
     cmd = [python, "-m", "pytest", "-p", "migrate.parity.recorder", "-p", "no:cacheprovider"]
     cmd += ["-q", "--continue-on-collection-errors", "--rootdir", str(tree), *tests]
     start = time.monotonic()

@@ -104,7 +104,7 @@ def read_module(text: str, module: str = "", is_package: bool = False) -> Module
         while todo:  # kernels reached through private helpers count too
             cur = todo.pop()
             for ref in refs.get(cur, ()):
-                if ref not in seen and ref not in kernels:
+                if ref not in seen:  # into kernels too: @triton.jit device helpers
                     todo.append(ref)
                 seen.add(ref)
         if seen & kernels:
