@@ -193,3 +193,21 @@ def test_missing_plan_is_reported_not_raised(make_repo):
     assert v.level == "broken"
     assert "no plan" in v.reasons[0]
     assert any("without a Migrate-Step trailer" in r for r in v.reasons)
+
+
+def test_cli_reads_check_json_and_can_skip_verify(applied, tmp_path):
+    repo, plan, base = applied
+    check = CliRunner().invoke(main, ["check", "--repo", str(repo), "--json"])
+    assert check.exit_code in (0, 1), check.output
+    check_json = tmp_path / "check.json"
+    check_json.write_text(check.output)
+    args = ["report", f"{base}..HEAD", "--repo", str(repo), "--plan", str(plan), "--no-verify"]
+    res = CliRunner().invoke(main, [*args, "--check-json", str(check_json), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["checks"]["verify"] == "not_run"
+    assert doc["rules"]["findings"] == [
+        {k: f[k] for k in ("file", "line", "rule", "severity", "message", "fix")}
+        for f in json.loads(check.output)["findings"]
+    ]
+    assert "not run: verify" in " ".join(doc["verdict"]["reasons"])

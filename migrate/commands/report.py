@@ -36,6 +36,10 @@ def _load(path: str | None):
 @click.option("--check-json", type=click.Path(dir_okay=False, exists=True))
 @click.option("--parity-json", type=click.Path(dir_okay=False, exists=True))
 @click.option(
+    "--no-verify", is_flag=True, help="Do not run verify here (the section says not run)."
+)
+@click.option("--no-wheel-check", is_flag=True, help="Run verify without building the wheel.")
+@click.option(
     "--link-base", help="URL prefix for file:line links, e.g. https://github.com/o/r/blob/SHA"
 )
 def command(
@@ -48,6 +52,8 @@ def command(
     inventory_json,
     check_json,
     parity_json,
+    no_verify,
+    no_wheel_check,
     link_base,
 ):
     """Report on the migration BASE..HEAD: verdict, moves, commits, checks, parity, leftovers."""
@@ -60,7 +66,9 @@ def command(
         parity=_load(parity_json),
     )
     try:
-        data = collect_range(repo, rev_range, plan, given)
+        data = collect_range(
+            repo, rev_range, plan, given, run_verify=not no_verify, wheel_check=not no_wheel_check
+        )
     except MigrateError as exc:
         for d in exc.diagnostics:
             click.echo(str(d), err=True)
