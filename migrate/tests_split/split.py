@@ -96,6 +96,28 @@ def _bound_name(alias: cst.ImportAlias, is_from: bool) -> str:
     return name.value if isinstance(name, cst.Name) else cst.Module([]).code_for_node(name)
 
 
+def _close_import(small, keep: list, orig_last: cst.ImportAlias):
+    """Make `keep[-1]` the last alias, keeping its own comment and the original layout."""
+    last = keep[-1]
+    if not (isinstance(small, cst.ImportFrom) and small.lpar is not None):
+        last = last.with_changes(comma=cst.MaybeSentinel.DEFAULT)  # `import a, b` -> `import b`
+        return small.with_changes(names=[*keep[:-1], last])
+    own = last.comma.whitespace_after if isinstance(last.comma, cst.Comma) else None
+    if not isinstance(own, cst.ParenthesizedWhitespace):  # `(a, b, c)` on one line
+        comma = orig_last.comma
+        return small.with_changes(names=[*keep[:-1], last.with_changes(comma=comma)])
+    orig = orig_last.comma.whitespace_after if isinstance(orig_last.comma, cst.Comma) else None
+    if isinstance(orig, cst.ParenthesizedWhitespace):  # trailing comma style: keep it
+        ws = own.with_changes(indent=orig.indent, last_line=orig.last_line)
+        last = last.with_changes(comma=last.comma.with_changes(whitespace_after=ws))
+        return small.with_changes(names=[*keep[:-1], last])
+    # no trailing comma originally: the newline before `)` came from the `)` itself
+    ws = own.with_changes(indent=False, last_line=cst.SimpleWhitespace(""))
+    last = last.with_changes(comma=last.comma.with_changes(whitespace_after=ws))
+    rpar = small.rpar.with_changes(whitespace_before=cst.SimpleWhitespace(""))
+    return small.with_changes(names=[*keep[:-1], last], rpar=rpar)
+
+
 def _prune_import(stmt: cst.SimpleStatementLine, names: set[str]) -> cst.SimpleStatementLine | None:
     """Keep only the aliases whose bound name is needed; None when nothing is left."""
     body = []
@@ -107,10 +129,11 @@ def _prune_import(stmt: cst.SimpleStatementLine, names: set[str]) -> cst.SimpleS
         keep = [a for a in aliases if _bound_name(a, isinstance(small, cst.ImportFrom)) in names]
         if not keep:
             continue
-        if len(keep) < len(aliases):
-            last_comma = aliases[-1].comma
-            keep = [*keep[:-1], keep[-1].with_changes(comma=last_comma)]
-        body.append(small.with_changes(names=keep))
+        if keep[-1] is not aliases[-1]:
+            small = _close_import(small, keep, aliases[-1])
+        else:
+            small = small.with_changes(names=keep)
+        body.append(small)
     if not body:
         return None
     body[-1] = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
