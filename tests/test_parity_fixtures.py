@@ -62,7 +62,7 @@ def _block_size():
 def block_sums(x):
     block = _block_size()
     grid = triton.cdiv(x.numel(), block)
-    out = torch.empty(grid, dtype=x.dtype)
+    out = torch.empty(grid, dtype=x.dtype, device=x.device)
     _block_sum_kernel[(grid,)](x, out, x.numel(), BLOCK=block)
     return out
 """
@@ -92,7 +92,7 @@ from {pkg}.act import relu
 
 
 def test_relu():
-    x = torch.randn(40)
+    x = torch.randn(40, device="cuda" if torch.cuda.is_available() else "cpu")
     torch.testing.assert_close(relu(x), torch.relu(x))
 """
 
@@ -100,14 +100,16 @@ TEST_KERN = """\
 import torch
 from {pkg}.kern import scale, scale_into
 
+DEV = "cuda" if torch.cuda.is_available() else "cpu"
+
 
 def test_scale():
-    x = torch.randn(100)
+    x = torch.randn(100, device=DEV)
     torch.testing.assert_close(scale(x), x * 2.0 + 1.0)
 
 
 def test_scale_into():
-    x = torch.randn(70, dtype=torch.float16)
+    x = torch.randn(70, dtype=torch.float16, device=DEV)
     out = torch.zeros_like(x)
     scale_into(x, out)
     torch.testing.assert_close(out, x * 2.0 + 1.0)
@@ -119,7 +121,7 @@ from {pkg} import blocks
 
 
 def test_block_sums():
-    x = torch.randn(256)
+    x = torch.randn(256, device="cuda" if torch.cuda.is_available() else "cpu")
     torch.testing.assert_close(blocks.block_sums(x).sum(), x.sum(), rtol=1e-4, atol=1e-4)
 """
 
@@ -180,7 +182,9 @@ def dirty_move(repo: Path) -> None:
     edits["pkg/new/act.py"] = ("import torch\n", "import not_a_real_dependency_xyz\nimport torch\n")
     move(repo, moves, edits)
     test = repo / "tests/new/test_kern.py"
-    test.write_text(test.read_text() + "\n\ndef test_extra():\n    scale(torch.ones(8))\n")
+    test.write_text(
+        test.read_text() + "\n\ndef test_extra():\n    scale(torch.ones(8, device=DEV))\n"
+    )
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "extra call")
 

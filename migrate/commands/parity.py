@@ -21,8 +21,28 @@ from migrate.errors import MigrateError
 @click.option("--timeout", default=3600.0, show_default=True, help="Seconds per side.")
 @click.option("--keep", type=click.Path(file_okay=False), help="Keep recordings in this dir.")
 @click.option("--only", multiple=True, help="Only moved modules matching this glob (old or new).")
+@click.option(
+    "--save-spec",
+    type=click.Path(dir_okay=False),
+    help="Write what to run as JSON, for python -m migrate.parity.offline on a git-less host.",
+)
+@click.option("--no-run", is_flag=True, help="With --save-spec: discover only, run nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the ParityResult as JSON.")
-def command(rev_range, plan, repo, device, roots, python, seed, timeout, keep, only, as_json):
+def command(
+    rev_range,
+    plan,
+    repo,
+    device,
+    roots,
+    python,
+    seed,
+    timeout,
+    keep,
+    only,
+    save_spec,
+    no_run,
+    as_json,
+):
     """Prove moved Triton kernels compute the same bits at BASE and HEAD.
 
     Runs the tests that exercise every moved kernel module twice (old and new
@@ -44,11 +64,16 @@ def command(rev_range, plan, repo, device, roots, python, seed, timeout, keep, o
             timeout,
             keep,
             list(only) or None,
+            save_spec,
+            not no_run,
         )
     except MigrateError as exc:
         for d in exc.diagnostics:
             click.echo(str(d), err=True)
         sys.exit(2)
+    if result is None:
+        click.echo(f"parity spec written to {save_spec}; nothing was run")
+        return
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=1, sort_keys=True))
     else:

@@ -1,4 +1,4 @@
-"""`run_parity`: worktrees -> discovery -> two recorded pytest runs -> paired comparison."""
+"""`run_parity`: worktrees -> discovery -> `execute`: two recorded pytest runs, compared."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from migrate.errors import Diagnostic, MigrateError, Pos
-from migrate.parity import gitio
+from migrate.parity import gitio, spec
 from migrate.parity.compare import (
     judge,
     match_nodeids,
@@ -17,7 +17,7 @@ from migrate.parity.compare import (
     summarize_ops,
     summarize_tests,
 )
-from migrate.parity.discover import discover
+from migrate.parity.discover import Discovery, discover
 from migrate.parity.model import ParityResult, SideRun
 from migrate.parity.runner import SideOutput, probe_cuda, run_side
 
@@ -61,63 +61,84 @@ def run_parity(
     timeout: float = 3600,
     keep: str | Path | None = None,
     only: list[str] | None = None,
-) -> ParityResult:
+    save_spec: str | Path | None = None,
+    run: bool = True,
+) -> ParityResult | None:
     repo = Path(repo).resolve()
     base_rev, head_rev = split_range(rev_range)
     shas = {"base": gitio.rev_parse(repo, base_rev), "head": gitio.rev_parse(repo, head_rev)}
+    with gitio.worktrees(repo, shas) as trees:
+        relocation = None
+        if plan:
+            relocation, plan_roots = _relocation(plan, repo, trees["base"])
+            roots = roots or plan_roots
+        found = discover(repo, shas["base"], shas["head"], relocation, roots, only)
+        revs = {"base": (base_rev, shas["base"]), "head": (head_rev, shas["head"])}
+        if save_spec:
+            spec.save(save_spec, found, revs)
+        if not run:
+            return None
+        return execute(found, trees, revs, device, python, seed, timeout, keep)
+
+
+def execute(
+    found: Discovery,
+    trees: dict[str, Path],
+    revs: dict[str, tuple[str, str]],
+    device: str = "auto",
+    python: str = sys.executable,
+    seed: int = 0,
+    timeout: float = 3600,
+    keep: str | Path | None = None,
+) -> ParityResult:
+    """Run both sides' tests in `trees` (checkouts of BASE and HEAD) and compare."""
     if device not in ("auto", "cpu", "cuda"):
         raise MigrateError(Diagnostic(Pos("--device"), f"unknown device {device!r}"))
+    resolved = device
+    if device == "auto":
+        resolved = "cuda" if probe_cuda(python) else "cpu"
     work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="migrate-parity-out-"))
     try:
-        with gitio.worktrees(repo, shas) as trees:
-            relocation = None
-            if plan:
-                relocation, plan_roots = _relocation(plan, repo, trees["base"])
-                roots = roots or plan_roots
-            found = discover(repo, shas["base"], shas["head"], relocation, roots, only)
-            resolved = device
-            if device == "auto":
-                resolved = "cuda" if probe_cuda(python) else "cpu"
-            outs: dict[str, SideOutput | None] = {"base": None, "head": None}
-            if found.modules:
-                with ThreadPoolExecutor(2) as pool:
-                    futs = {
-                        side: pool.submit(
-                            run_side,
-                            trees[side],
-                            work / side,
-                            found.targets[side],
-                            found.tests[side],
-                            found.roots[side],
-                            resolved,
-                            seed,
-                            python,
-                            timeout,
-                            found.path_moves if side == "base" else None,
-                        )
-                        for side in ("base", "head")
-                        if found.tests[side]
-                    }
-                    outs.update({side: f.result() for side, f in futs.items()})
-            result = ParityResult(
-                base=_side_run(base_rev, shas["base"], found.tests["base"], outs["base"]),
-                head=_side_run(head_rev, shas["head"], found.tests["head"], outs["head"]),
-                device_requested=device,
-                device=resolved,
-                modules=found.modules,
-                warnings=list(found.warnings),
-            )
-            if not found.modules:
-                result.warnings.append("no moved module defines or wraps a Triton kernel")
-                return result
-            empty = SideOutput(work, None, 0.0, "no tests found")
-            base_out, head_out = outs["base"] or empty, outs["head"] or empty
-            ids = match_nodeids(base_out, head_out, found.test_path_map)
-            result.calls = pair_calls(base_out, head_out, ids)
-            result.ops = summarize_ops(found.modules, result.calls)
-            result.tests = summarize_tests(base_out, head_out, ids)
-            judge(result, base_out, head_out)
+        outs: dict[str, SideOutput | None] = {"base": None, "head": None}
+        if found.modules:
+            with ThreadPoolExecutor(2) as pool:
+                futs = {
+                    side: pool.submit(
+                        run_side,
+                        trees[side],
+                        work / side,
+                        found.targets[side],
+                        found.tests[side],
+                        found.roots[side],
+                        resolved,
+                        seed,
+                        python,
+                        timeout,
+                        found.path_moves if side == "base" else None,
+                    )
+                    for side in ("base", "head")
+                    if found.tests[side]
+                }
+                outs.update({side: f.result() for side, f in futs.items()})
+        result = ParityResult(
+            base=_side_run(*revs["base"], found.tests["base"], outs["base"]),
+            head=_side_run(*revs["head"], found.tests["head"], outs["head"]),
+            device_requested=device,
+            device=resolved,
+            modules=found.modules,
+            warnings=list(found.warnings),
+        )
+        if not found.modules:
+            result.warnings.append("no moved module defines or wraps a Triton kernel")
             return result
+        empty = SideOutput(work, None, 0.0, "no tests found")
+        base_out, head_out = outs["base"] or empty, outs["head"] or empty
+        ids = match_nodeids(base_out, head_out, found.test_path_map)
+        result.calls = pair_calls(base_out, head_out, ids)
+        result.ops = summarize_ops(found.modules, result.calls)
+        result.tests = summarize_tests(base_out, head_out, ids)
+        judge(result, base_out, head_out)
+        return result
     finally:
         if not keep:
             shutil.rmtree(work, ignore_errors=True)

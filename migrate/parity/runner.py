@@ -41,6 +41,8 @@ def side_env(tree: Path, roots: list[str], device: str, config: Path) -> dict[st
     env["PYTHONHASHSEED"] = "0"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.setdefault("OMP_NUM_THREADS", "1")
+    # Each side compiles its own kernels: no cached binary is shared between BASE and HEAD.
+    env["TRITON_CACHE_DIR"] = str(config.parent / "triton-cache")
     if device == "cpu":
         env["TRITON_INTERPRET"] = "1"
         env["CUDA_VISIBLE_DEVICES"] = ""
