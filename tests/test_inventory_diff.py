@@ -107,6 +107,22 @@ def test_lost_registration_and_comment_are_errors():
     ) in msgs
 
 
+def test_a_lost_entry_point_is_an_error():
+    before = {
+        "test/a/test_x.py": _file("test_x") + 'if __name__ == "__main__":\n    unittest.main()\n'
+    }
+    after = {"test/b/test_x.py": _file("test_x")}
+    res = inventory_diff(
+        inventory_of_texts(before),
+        inventory_of_texts(after),
+        {"test/a/test_x.py": "test/b/test_x.py"},
+    )
+    assert [str(n) for n in res.notes] == [
+        "test/b/test_x.py: error: test/b/test_x.py lost the `__main__` entry point of "
+        "test/a/test_x.py (unittest.main)"
+    ]
+
+
 def test_a_move_without_mapping_loses_everything_and_new_files_are_reported():
     res = _diff(GOOD_AFTER, mapping={})
     assert len(res.missing_cases) == 4

@@ -75,7 +75,6 @@ def test_problems_are_reported_not_raised():
     assert set(npu.problems) == {
         "unknown argument 'sute'",
         "est_time is not a literal",
-        "est_time is not a number",
         "no suite: give suite= or both stage= and runner_config=",
     }
     assert npu.to_json()["effective_suite"] is None

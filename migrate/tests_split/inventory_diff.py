@@ -131,6 +131,21 @@ def _check_registrations(before: Inventory, after: Inventory, mapping: Mapping, 
                         )
 
 
+def _check_entry_points(before: Inventory, after: Inventory, mapping: Mapping, res: DiffResult):
+    """A file that ran as `__main__` must still do so wherever it went."""
+    for path, f in sorted(before.files.items()):
+        if not f.runs_as_main:
+            continue
+        for t in _targets(mapping, path):
+            fa = after.files.get(t)
+            if fa is not None and not fa.runs_as_main:
+                res.notes.append(
+                    Diagnostic(
+                        Pos(t), f"{t} lost the `__main__` entry point of {path} ({f.main}.main)"
+                    )
+                )
+
+
 def _check_budgets(before: Inventory, after: Inventory, res: DiffResult):
     tb = {(t.backend, t.suite, t.nightly): t for t in before.totals()}
     ta = {(t.backend, t.suite, t.nightly): t for t in after.totals()}
@@ -172,6 +187,7 @@ def inventory_diff(
     res = DiffResult()
     _check_cases(before, after, mapping, res)
     _check_registrations(before, after, mapping, res)
+    _check_entry_points(before, after, mapping, res)
     _check_budgets(before, after, res)
     keys = (
         set(timing_keys)

@@ -113,7 +113,8 @@ def registration_from_call(backend: str, call: ast.Call, lines: list[str]) -> Re
     if "est_time" not in values:
         problems.append("est_time is missing")
     elif not isinstance(est, (int, float)) or isinstance(est, bool):
-        problems.append("est_time is not a number")
+        if "est_time is not a literal" not in problems:
+            problems.append("est_time is not a number")
         est = None
     reg = Registration(
         backend=backend,

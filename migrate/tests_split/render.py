@@ -63,6 +63,8 @@ def inventory_text(inv: Inventory) -> str:
                 lines.append(f"{path}:{r.line}: register_{r.backend}_ci: {p}")
         if f.error:
             lines.append(f"{path}: cannot parse: {f.error}")
+        elif f.registrations and not f.runs_as_main:
+            lines.append(f"{path}: registered, but no `__main__` block runs its tests")
         if f.collected is not None and len(f.collected) != len(f.cases):
             lines.append(
                 f"{path}: pytest collects {len(f.collected)} case(s), static "

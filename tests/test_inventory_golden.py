@@ -1,0 +1,31 @@
+"""Golden inventory: golden/inventory/tree/ -> expected.txt (table) and expected.json.
+
+Regenerate with `MIGRATE_UPDATE_GOLDENS=1 pytest tests/test_inventory_golden.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from conftest import GOLDEN
+
+from migrate.tests_split.inventory import inventory_of_texts
+from migrate.tests_split.render import inventory_text
+
+HERE = GOLDEN / "inventory"
+UPDATE = os.environ.get("MIGRATE_UPDATE_GOLDENS") == "1"
+
+
+def test_inventory_matches_golden():
+    tree = HERE / "tree"
+    texts = {p.relative_to(tree).as_posix(): p.read_text() for p in tree.rglob("*.py")}
+    inv = inventory_of_texts(texts)
+    got = {
+        "expected.txt": inventory_text(inv),
+        "expected.json": json.dumps(inv.to_json(), indent=2) + "\n",
+    }
+    for name, text in got.items():
+        if UPDATE:
+            (HERE / name).write_text(text)
+        assert (HERE / name).read_text() == text, f"{name} differs (MIGRATE_UPDATE_GOLDENS=1)"
