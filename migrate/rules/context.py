@@ -208,15 +208,40 @@ class Context:
 
     # -- operator modules --------------------------------------------------
     @cached_property
-    def operator_signals(self) -> list[tuple[str, str, Signals]]:
-        """(path, group, computation signals) for each implementation module in a group."""
+    def operator_modules(self) -> list[tuple[str, str]]:
+        """(path, group) for each implementation module inside a group."""
         out = []
         for path in self.python_under(self.ops_dir):
             group = self.group_of(path)
             base = path.rsplit("/", 1)[-1]
             if group is None or base in ("__init__.py", "conftest.py") or base.startswith("test_"):
                 continue
-            mod = self.tree.ast(path)
-            if mod is not None:
-                out.append((path, group, signals_of(mod)))
+            out.append((path, group))
         return out
+
+    def signals(self, path: str) -> Signals | None:
+        """Computation signals of a module (cached); None when it is not text."""
+        key = f"signals:{path}"
+        if key not in self.cache:
+            text = self.tree.text(path)
+            self.cache[key] = signals_of(text) if text is not None else None
+        return self.cache[key]
+
+    def lower(self, path: str) -> str:
+        """Lowercased text (cached) for substring prefilters."""
+        key = f"lower:{path}"
+        if key not in self.cache:
+            self.cache[key] = (self.tree.text(path) or "").lower()
+        return self.cache[key]
+
+    def operator_signals(self, hint: tuple[str, ...] = (), groups=None):
+        """(path, group, signals) of operator modules whose lowercased text contains one of
+        the `hint` substrings (a cheap prefilter: most modules are never tokenized)."""
+        for path, group in self.operator_modules:
+            if groups is not None and group not in groups:
+                continue
+            if hint and not any(h in self.lower(path) for h in hint):
+                continue
+            sig = self.signals(path)
+            if sig is not None:
+                yield path, group, sig

@@ -51,31 +51,35 @@ def absolute(module: str | None, level: int, current: str, is_package: bool) -> 
     return ".".join([*base, module] if module else base)
 
 
+_BODIES = ("body", "orelse", "finalbody", "handlers")
+
+
 def imports_of(tree: ast.Module, current: str, is_package: bool) -> list[ImportRef]:
+    """Every import statement; walks statement bodies only (imports are statements)."""
     out: list[ImportRef] = []
 
-    def visit(node: ast.AST, local: bool, tc: bool) -> None:
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                out.append(ImportRef(a.name, (), node.lineno, node.col_offset + 1, local, tc))
-            return
-        if isinstance(node, ast.ImportFrom):
-            mod = absolute(node.module, node.level, current, is_package)
-            names = tuple(a.name for a in node.names)
-            out.append(ImportRef(mod, names, node.lineno, node.col_offset + 1, local, tc))
-            return
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            local = True
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.body:
-                visit(child, local, True)
-            for child in node.orelse:
-                visit(child, local, tc)
-            return
-        for child in ast.iter_child_nodes(node):
-            visit(child, local, tc)
+    def visit(stmts, local: bool, tc: bool) -> None:
+        for node in stmts:
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    out.append(ImportRef(a.name, (), node.lineno, node.col_offset + 1, local, tc))
+            elif isinstance(node, ast.ImportFrom):
+                mod = absolute(node.module, node.level, current, is_package)
+                names = tuple(a.name for a in node.names)
+                out.append(ImportRef(mod, names, node.lineno, node.col_offset + 1, local, tc))
+            elif isinstance(node, ast.If) and _is_type_checking(node.test):
+                visit(node.body, local, True)
+                visit(node.orelse, local, tc)
+            else:
+                inner = local or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                for field in _BODIES:
+                    block = getattr(node, field, None)
+                    if isinstance(block, list):
+                        visit(block, inner, tc)
+                for case in getattr(node, "cases", ()):  # match statements
+                    visit(case.body, inner, tc)
 
-    visit(tree, False, False)
+    visit(tree.body, False, False)
     return out
 
 

@@ -9,6 +9,7 @@ a module-level `__getattr__` are dynamic: only an `_EXPORTS` table they read is 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from migrate.rules.imports import absolute
@@ -77,6 +78,11 @@ def bindings(tree: ast.Module, module: str, is_package: bool) -> Bindings:
     return b
 
 
+def _defined_at_column_0(text: str, name: str) -> bool:
+    pattern = rf"^(?:(?:async\s+)?def|class)\s+{re.escape(name)}\b|^{re.escape(name)}\s*[:=][^=]"
+    return re.search(pattern, text, re.M) is not None
+
+
 class Resolver:
     """Caches per-module bindings; `problem(target)` is None when the target resolves."""
 
@@ -105,6 +111,8 @@ class Resolver:
             if self.tree.is_module(f"{module}.{head}"):
                 return None
             return f"{module} is a namespace package without {head!r}"
+        if not rest and _defined_at_column_0(self.tree.text(path) or "", head):
+            return None  # text fast path: a column-0 def/class/assignment binds at top level
         b = self._bindings(module)
         if b is None:
             return None  # unparsable: reported elsewhere, not guessed here

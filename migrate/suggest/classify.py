@@ -9,7 +9,6 @@ the strongest computation signal decides, and a thin margin lowers the confidenc
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
 
@@ -105,24 +104,6 @@ def classify_signals(sig: Signals) -> Classification:
 
 def classify_source(text: str, module: str = "") -> Classification:
     """Classify module source; the module's own file name counts as a kernel name."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return Classification(None, 0.0, "not valid Python", "")
-    base = module.rsplit(".", 1)[-1]
-    base = re.sub(r"^_?jit_", "", base)
-    if base and base != "__init__":
-        tree.body.insert(
-            0,
-            ast.FunctionDef(
-                name=base,
-                args=ast.arguments(
-                    posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]
-                ),
-                body=[ast.Pass()],
-                decorator_list=[],
-                lineno=0,
-                col_offset=0,
-            ),
-        )
-    return classify_signals(signals_of(tree))
+    base = re.sub(r"^_?jit_", "", module.rsplit(".", 1)[-1])
+    extra = ((base, "def", 0),) if base and base != "__init__" else ()
+    return classify_signals(signals_of(text, extra))

@@ -1,15 +1,15 @@
 """What a kernel module computes, read from its code: kernel names, calls, identifiers.
 
-Signals come from the AST only (definitions, calls, other identifiers, string literals
-such as `.cu` file names); comments and docstrings are ignored, and so are model names:
-a model name says nothing about the computation.
+Signals come from definitions, calls, other identifiers and identifiers inside string
+literals (such as `.cu` file names); comments and docstrings are ignored, and so are
+model names: a model name says nothing about the computation.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 # Weight of a token by where it appears: the kernel's own name and what it calls say
 # most about its contract.
@@ -19,7 +19,7 @@ PATTERNS: dict[str, str] = {
     "communication": r"all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|^a2a|_a2a|"
     r"multicast|nvls|symm_?mem|symmetric_mem|custom_ar|^nccl|_nccl|ipc_handle|peer_ptr|"
     r"peer_mem|mnnvl|two_shot|one_shot",
-    "rope": r"rope|rotary|cos_sin|mrope",
+    "rope": r"(?:^|_)m?rope(?:$|_)|rotary|cos_sin",
     "attention": r"attention|attn|flash_|^mla|_mla|mla_|paged_|softmax_lse|merge_state|"
     r"sdpa|decode_kernel|extend_kernel|cascade",
     "attention_index": r"page_table|cu_seqlens|kv_indices|kv_indptr|qo_indptr|split_kv|"
@@ -29,9 +29,10 @@ PATTERNS: dict[str, str] = {
     "layernorm": r"rms_?norm|layer_?norm|qk_?norm|group_?norm|^norm$|fused_add_rms",
     "activation": r"silu|gelu|swiglu|geglu|act_and_mul|relu|activation",
     "gemm": r"gemm|gemv|matmul|^bmm|scaled_mm|cublas|^mm$|_mm$|^mm_",
-    "moe": r"^moe|moe_|_moe|topk|expert|router|routing|permute|align_block",
+    "moe": r"^moe|moe_|_moe|topk|expert|router|routing|unpermute|permute_(?:tokens|experts)|"
+    r"align_block|ep_scatter|ep_gather",
     "quantization": r"quant|fp8|int8|fp4|mxfp|e4m3|e5m2|per_token_group|per_tensor|"
-    r"scale_inv|repack|swizzle|ue8m0|awq|gptq|marlin",
+    r"scale_inv|repack|ue8m0|awq|gptq|marlin",
     "sampling": r"sampling|sample|top_p|min_p|multinomial|penalt|temperature",
     "speculative": r"eagle|draft|speculat|verify_tree|tree_mask|build_tree|accept_",
     "mamba": r"mamba|^ssm|_ssm|selective_scan|causal_conv|conv1d|chunk_scan|gated_delta|ssd_",
@@ -48,6 +49,7 @@ PATTERNS: dict[str, str] = {
     r"cache_dir|nvcc|make_cpp_args|cpp_files|cuda_files|compile_flags|extra_cflags",
 }
 _COMPILED = {k: re.compile(v) for k, v in PATTERNS.items()}
+_ANY = re.compile("|".join(f"(?:{v})" for v in PATTERNS.values()))  # one search for most tokens
 # Tokens too generic to be evidence of anything.
 _STOP = {"self", "torch", "triton", "tl", "x", "y", "out", "input", "output", "args"}
 
@@ -76,68 +78,53 @@ class Signals:
         return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
-def _docstring_nodes(tree: ast.Module) -> set[int]:
-    ids = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                ids.add(id(body[0].value))
-    return ids
+# Comments and triple-quoted strings (docstrings) carry prose, not computation.
+_PROSE = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|#[^\n]*')
+_TOKEN = re.compile(r"\b(?:(?:def|class)\s+([A-Za-z_]\w*)|([A-Za-z_]\w*)(\s*\()?)")
 
 
-def _tokens(tree: ast.Module):
-    """(token, kind, line) for every identifier and string literal that can carry meaning."""
-    docs = _docstring_nodes(tree)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            yield node.name, "def", node.lineno
-        elif isinstance(node, ast.Call):
-            f = node.func
-            name = (
-                f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            )
-            if name:
-                yield name, "call", node.lineno
-        elif isinstance(node, ast.Name):
-            yield node.id, "name", node.lineno
-        elif isinstance(node, ast.Attribute):
-            yield node.attr, "name", node.lineno
-        elif isinstance(node, ast.alias):
-            yield node.name.rsplit(".", 1)[-1], "name", getattr(node, "lineno", 0)
-        elif isinstance(node, ast.arg):
-            yield node.arg, "name", node.lineno
-        elif (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, str)
-            and id(node) not in docs
-            and len(node.value) < 120
-        ):
-            for piece in re.split(r"[^A-Za-z0-9_]+", node.value):
-                if piece:
-                    yield piece, "string", node.lineno
+def _blank(m: re.Match) -> str:
+    return "\n" * m.group(0).count("\n")  # keep line numbers
 
 
-def signals_of(tree: ast.Module) -> Signals:
+def _tokens(text: str):
+    """(token, kind, line) for each identifier: `def`/`class` names, calls, other names.
+
+    A text scan, not an AST walk: it is run on every operator module of a real tree and
+    must take milliseconds. Identifiers inside string literals (`.cu` file names) count.
+    """
+    text = _PROSE.sub(_blank, text)
+    line, pos = 1, 0
+    for m in _TOKEN.finditer(text):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        if m.group(1):
+            yield m.group(1), "def", line
+        elif m.group(3) is not None:
+            yield m.group(2), "call", line
+        else:
+            yield m.group(2), "name", line
+
+
+@lru_cache(maxsize=65536)
+def _keys_of(low: str) -> tuple[str, ...]:
+    """Signal keys a lowercased token matches (tokens repeat a lot: cached)."""
+    if low in _STOP or len(low) < 2 or not _ANY.search(low):
+        return ()
+    return tuple(key for key, rx in _COMPILED.items() if rx.search(low))
+
+
+def signals_of(text: str, extra: tuple[tuple[str, str, int], ...] = ()) -> Signals:
+    """Signals of module source `text`; `extra` adds tokens such as the file name."""
     sig = Signals()
     best: dict[tuple[str, str], tuple[int, str, int]] = {}
-    for tok, kind, line in _tokens(tree):
+    for tok, kind, line in (*extra, *_tokens(text)):
         low = tok.lower()
-        if low in _STOP or len(low) < 2:
-            continue
-        for key, rx in _COMPILED.items():
-            if rx.search(low):
-                sig.scores[key] = sig.scores.get(key, 0) + WEIGHTS[kind]
-                prev = best.get((key, low))
-                if prev is None or WEIGHTS[kind] > prev[0]:
-                    best[(key, low)] = (WEIGHTS[kind], kind, line)
+        for key in _keys_of(low):
+            sig.scores[key] = sig.scores.get(key, 0) + WEIGHTS[kind]
+            prev = best.get((key, low))
+            if prev is None or WEIGHTS[kind] > prev[0]:
+                best[(key, low)] = (WEIGHTS[kind], kind, line)
     for (key, low), (_, kind, line) in best.items():
         sig.hits.setdefault(key, {})[low] = (kind, line)
     return sig
-
-
-def signals_of_text(text: str) -> Signals | None:
-    try:
-        return signals_of(ast.parse(text))
-    except (SyntaxError, ValueError):
-        return None

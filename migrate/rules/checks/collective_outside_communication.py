@@ -25,9 +25,16 @@ from __future__ import annotations
 
 from migrate.rules.base import make_rule
 
+# Text prefilter: only modules mentioning a collective are tokenized.
+HINT = (
+    "all_reduce", "allreduce", "all_gather", "allgather", "reduce_scatter", "reducescatter",
+    "all_to_all", "alltoall", "a2a", "multicast", "nvls", "symm", "custom_ar", "nccl",
+    "ipc_handle", "peer_", "mnnvl", "two_shot", "one_shot",
+)  # fmt: skip
+
 
 def check(ctx, rule):
-    for path, group, sig in ctx.operator_signals:
+    for path, group, sig in ctx.operator_signals(HINT):
         if group == "communication" or sig.strong("communication") < 2:
             continue
         yield rule.at(

@@ -24,30 +24,51 @@ model dispatch in `srt` (adapters under `srt/layers/communication/`).
 
 from __future__ import annotations
 
+import re
+
 from migrate.rules.base import make_rule
 from migrate.rules.context import PLUGIN_DIR
 from migrate.rules.imports import imports_of, under
 
 SRT = "sglang.srt"
 UTILITIES = ("sglang.srt.utils", "sglang.srt.environ", "sglang.srt.utils_common")
+_SRT_LINE = re.compile(r"^.*\bsrt\b.*$", re.M)
+_UTILITY_LINE = re.compile(
+    r"^\s*from\s+sglang\.srt\.(?:utils|environ|utils_common)(?:\.\w+)*\s+import\b"
+)
 
 
-def srt_imports(ctx, path: str):
-    """(ImportRef, module) for each srt module `path` imports (TYPE_CHECKING excluded)."""
+def _only_utilities(text: str) -> bool:
+    """Text prefilter: every line naming `srt` imports a runtime utility (no parse needed)."""
+    return all(_UTILITY_LINE.match(m.group(0)) for m in _SRT_LINE.finditer(text))
+
+
+def imported_srt_modules(ctx, ref) -> list[str]:
+    """The srt modules an import statement loads (`from sglang.srt import utils` loads
+    `sglang.srt.utils` when that is a module of the tree, else `sglang.srt`)."""
+    if not ref.names:
+        return [ref.module] if under(ref.module, SRT) else []
+    if ref.module == "sglang":
+        return [SRT] if "srt" in ref.names else []
+    out = []
+    for n in ref.names:
+        sub = f"{ref.module}.{n}"
+        out.append(sub if ctx.tree.is_module(sub) else ref.module)
+    return [m for m in dict.fromkeys(out) if under(m, SRT)]
+
+
+def srt_imports(ctx, path: str, utilities_ok: bool):
+    """(ImportRef, srt modules) for each import of srt in `path` (TYPE_CHECKING excluded)."""
     text = ctx.tree.text(path) or ""
-    if "srt" not in text:
+    if "srt" not in text or (utilities_ok and _only_utilities(text)):
         return
     mod, name = ctx.tree.ast(path), ctx.tree.module_of(path)
     if mod is None or name is None:
         return
     for ref in imports_of(mod, name, path.endswith("__init__.py")):
-        if ref.type_checking:
-            continue
-        hit = next((c for c in ref.candidates() if under(c, SRT)), None)
-        if hit is None and ref.module == "sglang" and "srt" in ref.names:
-            hit = SRT
-        if hit:
-            yield ref, hit
+        mods = [] if ref.type_checking else imported_srt_modules(ctx, ref)
+        if mods:
+            yield ref, mods
 
 
 def _spelled(ref) -> str:
@@ -61,15 +82,14 @@ def check(ctx, rule):
     for path in ctx.python_under(ctx.kernels_dir):
         if path.startswith(plugin):
             continue
-        for ref, hit in srt_imports(ctx, path):
-            mods = [c for c in ref.candidates() if under(c, SRT)] or [hit]
+        for ref, mods in srt_imports(ctx, path, utilities_ok=True):
             if all(any(under(m, u) for u in UTILITIES) for m in mods):
                 continue
             where = "inside a function" if ref.local else "at module level"
             yield rule.at(
                 path,
                 ref.line,
-                f"kernels import srt runtime module {ref.module} ({where})",
+                f"kernels import srt runtime module {', '.join(mods)} ({where})",
                 col=ref.col,
                 evidence=_spelled(ref),
                 fix="pass the needed values in as arguments instead of importing srt",

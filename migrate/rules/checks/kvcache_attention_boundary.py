@@ -26,9 +26,11 @@ from __future__ import annotations
 
 from migrate.rules.base import make_rule
 
+HINT = ("cache", "buffer", "indices", "indptr", "page_table", "cu_seqlens")  # prefilter
+
 
 def check(ctx, rule):
-    for path, group, sig in ctx.operator_signals:
+    for path, group, sig in ctx.operator_signals(HINT, groups=("kvcache", "attention")):
         kv, idx = sig.strong("kvcache"), sig.strong("attention_index")
         compute = sig.strong("attention") + sig.strong("rope")
         if group == "kvcache" and idx >= 3 and sig.score("kvcache") == 0:

@@ -23,7 +23,7 @@ flags into the contract.
 from __future__ import annotations
 
 from migrate.rules.base import make_rule
-from migrate.rules.checks.kernels_import_srt_runtime import srt_imports
+from migrate.rules.checks.kernels_import_srt_runtime import _spelled, srt_imports
 from migrate.rules.context import PLUGIN_DIR
 
 
@@ -31,13 +31,14 @@ def check(ctx, rule):
     if not ctx.kernels_dir:
         return
     for path in ctx.python_under(f"{ctx.kernels_dir}/{PLUGIN_DIR}"):
-        for ref, hit in srt_imports(ctx, path):
+        for ref, mods in srt_imports(ctx, path, utilities_ok=False):
+            hit = ", ".join(mods)
             yield rule.at(
                 path,
                 ref.line,
                 f"plugin contract imports {hit}",
                 col=ref.col,
-                evidence=f"import of {ref.module}",
+                evidence=_spelled(ref),
                 fix="move runtime integration to srt/kernel_plugins/<hardware>/"
                 "binding.py and pass flags in",
             )

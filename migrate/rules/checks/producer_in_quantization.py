@@ -28,7 +28,7 @@ from migrate.suggest.classify import PRODUCERS
 
 
 def check(ctx, rule):
-    for path, group, sig in ctx.operator_signals:
+    for path, group, sig in ctx.operator_signals(groups=("quantization",)):
         if group != "quantization":
             continue
         producer = max(PRODUCERS, key=lambda g: (sig.strong(g), g))

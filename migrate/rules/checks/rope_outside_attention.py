@@ -23,9 +23,11 @@ from __future__ import annotations
 
 from migrate.rules.base import make_rule
 
+HINT = ("rope", "rotary", "cos_sin")  # text prefilter
+
 
 def check(ctx, rule):
-    for path, group, sig in ctx.operator_signals:
+    for path, group, sig in ctx.operator_signals(HINT):
         if group in ("attention", "communication") or sig.strong("rope") < 2:
             continue
         yield rule.at(
