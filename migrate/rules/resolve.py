@@ -101,6 +101,8 @@ class Resolver:
 
     def problem(self, target: str, depth: int = 0) -> str | None:
         module, _, attr = target.partition(":")
+        if not self.tree.is_module(module.split(".", 1)[0]):
+            return None  # another distribution (sgl_kernel, flashinfer): not in this tree
         if not self.tree.is_module(module):
             return f"module {module} does not exist"
         if not attr or depth > 4:

@@ -21,6 +21,10 @@ class _Unknown:
 
 UNKNOWN = _Unknown()
 _MAX_DEPTH = 4
+_STR_METHODS = {
+    "lstrip", "rstrip", "strip", "replace", "lower", "upper", "removeprefix", "removesuffix",
+    "partition", "rpartition", "split", "rsplit", "format",
+}  # fmt: skip
 _MAX_ITER = 2000
 
 
@@ -133,10 +137,14 @@ class Evaluator:
                 items = self.eval(node.args[0], env)
                 if isinstance(items, tuple) and all(isinstance(i, str) for i in items):
                     return base.join(items)
-            if isinstance(base, str) and f.attr in ("rpartition", "partition") and node.args:
-                sep = self.eval(node.args[0], env)
-                if isinstance(sep, str) and sep:
-                    return getattr(base, f.attr)(sep)
+            if isinstance(base, str) and f.attr in _STR_METHODS and not node.keywords:
+                args = [self.eval(a, env) for a in node.args]
+                if all(isinstance(a, (str, int)) and not isinstance(a, bool) for a in args):
+                    try:
+                        out = getattr(base, f.attr)(*args)
+                    except (TypeError, ValueError):
+                        return UNKNOWN
+                    return tuple(out) if isinstance(out, list) else out
             return UNKNOWN
         if isinstance(f, ast.Name):
             if f.id in ("tuple", "list", "sorted") and len(node.args) == 1:

@@ -22,6 +22,9 @@ COMPUTE = (
     "diffusion", "memory", "mm", "lplb", "kv_canary",
 )  # fmt: skip
 REVIEW_BELOW = 0.6
+# Pure format conversion verbs: `awq_marlin_moe_repack` converts MoE weights, it does
+# not run an MoE; such identifiers are not evidence of a producer.
+CONVERSION = re.compile(r"repack|dequant|convert|layout|transpose|shuffle|pack_|_pack|unpack")
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,8 @@ def classify_signals(sig: Signals) -> Classification:
             sig.evidence("attention_index"),
         )
     if top == "quantization":
-        if scores[producer] >= 3:
+        producer = max(PRODUCERS, key=lambda g: (sig.strong(g, CONVERSION), g))
+        if sig.strong(producer, CONVERSION) >= 3:
             return Classification(
                 producer,
                 _margin(scores[producer], second_s // 2),

@@ -16,9 +16,11 @@ from functools import lru_cache
 WEIGHTS = {"def": 3, "call": 2, "name": 1, "string": 1}
 
 PATTERNS: dict[str, str] = {
-    "communication": r"all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|^a2a|_a2a|"
-    r"multicast|nvls|symm_?mem|symmetric_mem|custom_ar|^nccl|_nccl|ipc_handle|peer_ptr|"
-    r"peer_mem|mnnvl|two_shot|one_shot",
+    # TMA multicast is intra-cluster (not NVLS); symmetric *allocation* helpers do not
+    # access peers themselves.
+    "communication": r"^(?!.*tma)(?!(?:use|is_allocation)_symm)(?:.*(?:all_?reduce|all_?gather|"
+    r"reduce_?scatter|all_?to_?all|^a2a|_a2a|multicast|nvls|symm_?mem|symmetric_mem|custom_ar|"
+    r"^nccl|_nccl|ipc_handle|peer_ptr|peer_mem|mnnvl|two_shot|one_shot))",
     "rope": r"(?:^|_)m?rope(?:$|_)|rotary|cos_sin",
     "attention": r"attention|attn|flash_|^mla|_mla|mla_|paged_|softmax_lse|merge_state|"
     r"sdpa|decode_kernel|extend_kernel|cascade",
@@ -62,10 +64,13 @@ class Signals:
     def score(self, key: str) -> int:
         return self.scores.get(key, 0)
 
-    def strong(self, key: str) -> int:
-        """Weight from definitions and calls only (not mere mentions)."""
+    def strong(self, key: str, exclude: re.Pattern | None = None) -> int:
+        """Weight from definitions and calls only (not mere mentions), one per identifier;
+        identifiers matching `exclude` do not count."""
         return sum(
-            WEIGHTS[kind] for kind, _ in self.hits.get(key, {}).values() if kind in ("def", "call")
+            WEIGHTS[kind]
+            for tok, (kind, _) in self.hits.get(key, {}).items()
+            if kind in ("def", "call") and not (exclude and exclude.search(tok))
         )
 
     def evidence(self, key: str, limit: int = 4) -> str:

@@ -3,8 +3,12 @@
 ## What it does
 Reports an import (at module level or inside a function; `TYPE_CHECKING` imports are
 exempt) of a `sglang.srt` runtime module from `sglang/kernels/` outside
-`plugin_kernels/` (which KO302 covers). Runtime utilities (`sglang.srt.utils`,
-`sglang.srt.environ`) are allowed: using a runtime utility is not a violation.
+`plugin_kernels/` (which KO302 covers). Runtime utilities are allowed: using a runtime
+utility is not a violation (`sglang.srt.utils`, `sglang.srt.environ`, and any module named
+`utils`, `*_utils`, `common`, `environ`, `constants`). Owners of runtime state
+(`managers`, `model_executor`, `mem_cache`, `distributed`, `models`, `server_args`,
+`speculative`, `lora`, `layers.dp_attention`, ...) are errors; other srt modules are
+warnings, since where runtime ends is a judgement.
 
 ## Why
 Kernels must not reach into model objects, process groups, schedulers or buffer owners;
@@ -32,6 +36,26 @@ from migrate.rules.imports import imports_of, under
 
 SRT = "sglang.srt"
 UTILITIES = ("sglang.srt.utils", "sglang.srt.environ", "sglang.srt.utils_common")
+# A module named like a utility is a runtime utility, wherever it lives.
+_UTILITY_PART = re.compile(r"^(?:utils?|\w+_utils?|utils?_\w+|common|environ|envs|constants?)$")
+# Runtime state owners: importing these is a violation for certain (error); any other
+# non-utility srt module is reported as a warning.
+RUNTIME = tuple(
+    f"sglang.srt.{m}"
+    for m in (
+        "managers", "model_executor", "mem_cache", "distributed", "models", "model_loader",
+        "entrypoints", "disaggregation", "speculative", "server_args", "runtime_context",
+        "layers.dp_attention", "lora",
+    )
+)  # fmt: skip
+
+
+def is_utility(module: str) -> bool:
+    return any(under(module, u) for u in UTILITIES) or any(
+        _UTILITY_PART.match(part) for part in module.split(".")[2:]
+    )
+
+
 _SRT_LINE = re.compile(r"^.*\bsrt\b.*$", re.M)
 _UTILITY_LINE = re.compile(
     r"^\s*from\s+sglang\.srt\.(?:utils|environ|utils_common)(?:\.\w+)*\s+import\b"
@@ -83,8 +107,10 @@ def check(ctx, rule):
         if path.startswith(plugin):
             continue
         for ref, mods in srt_imports(ctx, path, utilities_ok=True):
-            if all(any(under(m, u) for u in UTILITIES) for m in mods):
+            mods = [m for m in mods if not is_utility(m)]
+            if not mods:
                 continue
+            certain = any(under(m, r) for m in mods for r in RUNTIME)
             where = "inside a function" if ref.local else "at module level"
             yield rule.at(
                 path,
@@ -93,6 +119,7 @@ def check(ctx, rule):
                 col=ref.col,
                 evidence=_spelled(ref),
                 fix="pass the needed values in as arguments instead of importing srt",
+                severity="error" if certain else "warning",
             )
 
 

@@ -3,7 +3,8 @@
 ## What it does
 Reports a top-level `if __name__ == "__main__":` block in a production module under
 `sglang/kernels/` (operator groups, backends, plugins, JIT infrastructure) or the legacy
-`sglang/jit_kernel/` (outside its test and benchmark directories).
+`sglang/jit_kernel/` (outside its test and benchmark directories). C++ source trees
+(`csrc/`, `include/`) and vendored directories (`third_party/`, `vendor/`) are skipped.
 
 Heuristic (a warning): whether the block runs a test or benchmark is judged from what it
 calls, listed as evidence; a `__main__.py` command-line module is not reported.
@@ -27,15 +28,20 @@ Move the block to `test/registered/kernels/benchmark/<group>/` (CI) or
 from __future__ import annotations
 
 import ast
+import re
 
 from migrate.rules.base import make_rule
 from migrate.rules.ci import main_block
 
 _TEST_DIRS = ("tests", "test", "benchmark", "benchmarks", "bench")
+# C++ source trees and vendored upstream code keep their own scripts.
+_VENDORED = re.compile(r"/(?:csrc|include|third_party|vendor|_vendor|3rdparty)/")
 
 
 def _production_modules(ctx):
-    yield from ctx.python_under(ctx.kernels_dir)
+    for path in ctx.python_under(ctx.kernels_dir):
+        if not _VENDORED.search(path):
+            yield path
     for path in ctx.python_under(ctx.legacy_dir):
         rest = path[len(ctx.legacy_dir) + 1 :]
         if rest.split("/", 1)[0] not in _TEST_DIRS and not rest.rsplit("/", 1)[-1].startswith(

@@ -3,7 +3,8 @@
 ## What it does
 Warns about a module in `quantization` that defines or calls a producer computation
 (normalization, activation, GEMM, MoE dispatch/permute) besides quantizing its output.
-Heuristic: the evidence lists the producer identifiers.
+Heuristic: the evidence lists the producer identifiers; identifiers naming a format
+conversion (`awq_marlin_moe_repack`) are not producer evidence.
 
 ## Why
 Decided rule: producer + output quantization stays with the producer (norm + quant in
@@ -24,15 +25,15 @@ Move the module to the producer's group (`ops/layernorm/` here).
 from __future__ import annotations
 
 from migrate.rules.base import make_rule
-from migrate.suggest.classify import PRODUCERS
+from migrate.suggest.classify import CONVERSION, PRODUCERS
 
 
 def check(ctx, rule):
     for path, group, sig in ctx.operator_signals(groups=("quantization",)):
         if group != "quantization":
             continue
-        producer = max(PRODUCERS, key=lambda g: (sig.strong(g), g))
-        if sig.strong(producer) < 3:
+        producer = max(PRODUCERS, key=lambda g: (sig.strong(g, CONVERSION), g))
+        if sig.strong(producer, CONVERSION) < 3:
             continue
         yield rule.at(
             path,

@@ -5,6 +5,7 @@ Checks each target against the tree: the module exists, the first attribute is b
 the module's top level (def, class, assignment or import), and `Class.forward_x` (or
 `INSTANCE.forward_x` of a `BaseFusedOp` instance) names a member of that class. A module
 with a module-level `__getattr__` is dynamic: only its `_EXPORTS` table is followed.
+Targets in other distributions (`sgl_kernel:...`, `flashinfer:...`) are not checked.
 
 ## Why
 Nothing is imported at registration, so a stale target fails only on first call: one
