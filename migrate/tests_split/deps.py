@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, ScopeProvider
+from libcst.metadata import MetadataWrapper, ScopeProvider
 
 from migrate.tests_split.registrations import REGISTER
 
@@ -83,28 +83,56 @@ def _fixture_info(fn: cst.FunctionDef) -> tuple[str, bool] | None:
     return None
 
 
-class _FixtureRequests(cst.CSTVisitor):
-    """Parameter names of tests and fixtures, and `usefixtures(...)` strings."""
+_SETUP_METHODS = ("setup_method", "teardown_method", "setup_class", "teardown_class")
+
+
+class _StmtFacts(cst.CSTVisitor):
+    """One pass over a top-level statement: the nodes inside it, the fixtures it requests
+    (parameter names of tests and fixtures, `usefixtures(...)` strings), and whether it
+    is a module-level skip (`pytest.skip(..., allow_module_level=True)`, `importorskip`,
+    `pytestmark`) outside any def or class body."""
 
     def __init__(self):
-        self.names: set[str] = set()
+        self.ids: set[int] = set()
+        self.requests: set[str] = set()
+        self.module_skip = False
+        self._depth = 0
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        if (
-            node.name.value.startswith("test")
-            or _fixture_info(node)
-            or node.name.value
-            in ("setup_method", "teardown_method", "setup_class", "teardown_class")
-        ):
-            params = node.params
-            for p in (*params.posonly_params, *params.params, *params.kwonly_params):
-                self.names.add(p.name.value)
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.ids.add(id(node))
+        if isinstance(node, cst.FunctionDef):
+            name = node.name.value
+            if name.startswith("test") or name in _SETUP_METHODS or _fixture_info(node):
+                params = node.params
+                for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+                    self.requests.add(p.name.value)
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            self._depth += 1
+        elif isinstance(node, cst.Call):
+            name = _dotted(node.func)
+            if name.endswith("mark.usefixtures"):
+                self.requests.update(
+                    a.value.evaluated_value
+                    for a in node.args
+                    if isinstance(a.value, cst.SimpleString)
+                )
+            elif not self._depth and (
+                name.endswith("importorskip")
+                or (
+                    name in ("pytest.skip", "skip")
+                    and any(
+                        a.keyword and a.keyword.value == "allow_module_level" for a in node.args
+                    )
+                )
+            ):
+                self.module_skip = True
+        elif isinstance(node, cst.Name) and node.value == "pytestmark" and not self._depth:
+            self.module_skip = True
+        return True
 
-    def visit_Call(self, node: cst.Call) -> None:
-        if _dotted(node.func).endswith("mark.usefixtures"):
-            for arg in node.args:
-                if isinstance(arg.value, cst.SimpleString):
-                    self.names.add(arg.value.evaluated_value)
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, (cst.FunctionDef, cst.ClassDef)):
+            self._depth -= 1
 
 
 def _is_docstring(stmt: cst.BaseStatement) -> bool:
@@ -132,63 +160,25 @@ def is_registration_line(stmt: cst.BaseStatement) -> bool:
     )
 
 
-def _is_module_skip(stmt: cst.BaseStatement) -> bool:
-    """`pytest.skip(..., allow_module_level=True)`, `importorskip`, or `pytestmark = ...`."""
-    found = False
-
-    class V(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
-            name = _dotted(node.func)
-            if name.endswith("importorskip"):
-                found = True
-            if name in ("pytest.skip", "skip") and any(
-                a.keyword and a.keyword.value == "allow_module_level" for a in node.args
-            ):
-                found = True
-
-        def visit_FunctionDef(self, node) -> bool:
-            return False
-
-        def visit_ClassDef(self, node) -> bool:
-            return False
-
-        def visit_Name(self, node: cst.Name) -> None:
-            nonlocal found
-            if node.value == "pytestmark":
-                found = True
-
-    stmt.visit(V())
-    return found
-
-
 def build_graph(module: cst.Module, units: set[str]) -> FileGraph:
-    wrapper = MetadataWrapper(module)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)  # nodes stay `module`'s own
     mod = wrapper.module
     scopes = wrapper.resolve(ScopeProvider)
-    parents = wrapper.resolve(ParentNodeProvider)
-    top_of: dict[int, int] = {}
-
-    def top(node: cst.CSTNode) -> int:
-        chain = []
-        while node is not mod and id(node) not in top_of:
-            chain.append(node)
-            node = parents[node]
-        idx = top_of[id(node)] if node is not mod else -1
-        for n in chain:
-            top_of[id(n)] = idx
-        return idx
-
     stmts = [StmtInfo(i, s) for i, s in enumerate(mod.body)]
+    facts = []
+    top_of: dict[int, int] = {}
     for i, s in enumerate(mod.body):
-        top_of[id(s)] = i
+        f = _StmtFacts()
+        s.visit(f)
+        facts.append(f)
+        top_of.update(dict.fromkeys(f.ids, i))
     glob = scopes[mod]
     for a in glob.assignments:
-        di = top(a.node)
+        di = top_of.get(id(a.node), -1)
         if di >= 0:
             stmts[di].defines.add(a.name)
         for ref in a.references:
-            ui = top(ref.node)
+            ui = top_of.get(id(ref.node), -1)
             if ui >= 0:
                 stmts[ui].uses.add(a.name)
 
@@ -202,10 +192,8 @@ def build_graph(module: cst.Module, units: set[str]) -> FileGraph:
             fixtures[fx[0]] = info.index
             info.defines.add(fx[0])
             info.always |= fx[1]
-    for info in stmts:
-        req = _FixtureRequests()
-        info.node.visit(req)
-        info.uses |= {n for n in req.names if n in fixtures and fixtures[n] != info.index}
+    for info, f in zip(stmts, facts, strict=True):
+        info.uses |= {n for n in f.requests if n in fixtures and fixtures[n] != info.index}
 
     local_names = {n for s in stmts if not s.is_import for n in s.defines}
     for info in stmts:
@@ -219,7 +207,7 @@ def build_graph(module: cst.Module, units: set[str]) -> FileGraph:
             info.uses -= units
         docstring = info.index == 0 and _is_docstring(node)
         fixed = docstring or info.is_registration or info.is_main or m.matches(node, FUTURE)
-        if fixed or (_is_module_skip(node) and not info.unit):
+        if fixed or (facts[info.index].module_skip and not info.unit):
             info.always = True
         elif not info.defines and not info.unit:
             own = info.uses & local_names
