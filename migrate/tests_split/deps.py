@@ -160,6 +160,32 @@ def is_registration_line(stmt: cst.BaseStatement) -> bool:
     )
 
 
+def _root(node: cst.BaseExpression) -> str | None:
+    while isinstance(node, (cst.Attribute, cst.Subscript, cst.Call)):
+        node = node.func if isinstance(node, cst.Call) else node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def _receivers(stmt: cst.BaseStatement) -> set[str]:
+    """Names a simple statement mutates in place: `X.append(..)`, `X[k] = v`, `X.a += 1`."""
+    out: set[str] = set()
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return out
+    for small in stmt.body:
+        targets: list[cst.BaseExpression] = []
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            if isinstance(small.value.func, cst.Attribute):
+                targets.append(small.value.func.value)
+        elif isinstance(small, cst.Assign):
+            targets.extend(t.target for t in small.targets)
+        elif isinstance(small, (cst.AugAssign, cst.AnnAssign, cst.Del)):
+            targets.append(small.target)
+        for t in targets:
+            if isinstance(t, (cst.Attribute, cst.Subscript, cst.Name)) and (r := _root(t)):
+                out.add(r)
+    return out
+
+
 def build_graph(module: cst.Module, units: set[str]) -> FileGraph:
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)  # nodes stay `module`'s own
     mod = wrapper.module
@@ -210,11 +236,11 @@ def build_graph(module: cst.Module, units: set[str]) -> FileGraph:
         if fixed or (facts[info.index].module_skip and not info.unit):
             info.always = True
         elif not info.defines and not info.unit:
-            own = info.uses & local_names
+            own = _receivers(node) & local_names
             if own:
                 info.attach = own  # `CONFIGS.append(...)` goes where CONFIGS goes
             else:
-                info.always = True  # plain setup: `torch.manual_seed(0)`, `sys.path...`
+                info.always = True  # setup: `torch.manual_seed(0)`, `_register_ops()`
     definers: dict[str, list[int]] = {}
     for info in stmts:
         for name in info.defines:
