@@ -25,7 +25,7 @@ from migrate.git_steps.message import (
     step_message,
 )
 from migrate.git_steps.preflight import problems
-from migrate.git_steps.transaction import Transaction, signals_raise
+from migrate.git_steps.transaction import Interrupted, Transaction, signals_raise
 from migrate.git_steps.trees import needed_paths, step_trees
 from migrate.pipeline import prepare
 from migrate.plan import load_plan
@@ -143,42 +143,44 @@ def apply_plan(
                 branch,
                 reason=f"commit {prior[:12]} carries this plan's hash",
             )
+    objs = GitObjects(repo_dir)
+    try:
+        with signals_raise():
+            return _apply(plan_path, repo_dir, branch, base, objs, hook)
+    finally:
+        objs.close()
+
+
+def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook) -> ApplyResult:
     try:
         prep = prepare(plan_path, repo_dir)
     except MigrateError:
         if looks_applied(plan_path, repo_dir):
-            return ApplyResult(
-                "already-applied",
-                base,
-                base,
-                branch,
-                reason="every move source is gone and every target exists",
-            )
+            reason = "every move source is gone and every target exists"
+            return ApplyResult("already-applied", base, base, branch, reason=reason)
         raise
-    ref = plan_ref(plan_path, repo_dir)
-    objs = GitObjects(repo_dir)
+    except Interrupted as exc:
+        raise ApplyFailed(f"{exc} while reading the plan; nothing was changed") from exc
     try:
-        with signals_raise():
-            try:
-                cs = engine.plan_changeset(prep)
-                commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
-            except BaseException as exc:
-                raise ApplyFailed(f"building commits failed ({exc}); nothing was changed") from exc
-            if not commits:
-                return ApplyResult(
-                    "nothing-to-do", base, base, branch, reason="the plan changes nothing here"
-                )
-            tip = commits[-1].sha
-            tx = Transaction(repo_dir, base, branch)
-            try:
-                tx.prepare(tip)
-                tx.switch(tip, hook)
-            except BaseException as exc:
-                tx.rollback()
-                raise ApplyFailed(
-                    f"switching to the new commits failed ({exc}); HEAD, index and work tree "
-                    f"are restored to {base[:12]}"
-                ) from exc
-    finally:
-        objs.close()
+        cs = engine.plan_changeset(prep)
+        commits = build_commits(
+            objs, base, cs, plan_ref(plan_path, repo_dir), prep.plan.sha256, hook
+        )
+    except MigrateError:
+        raise
+    except BaseException as exc:
+        raise ApplyFailed(f"building commits failed ({exc}); nothing was changed") from exc
+    if not commits:
+        return ApplyResult("nothing-to-do", base, base, branch, reason="the plan changes nothing")
+    tip = commits[-1].sha
+    tx = Transaction(repo_dir, base, branch)
+    try:
+        tx.prepare(tip)
+        tx.switch(tip, hook)
+    except BaseException as exc:
+        tx.rollback()
+        raise ApplyFailed(
+            f"switching to the new commits failed ({exc}); HEAD, index and work tree "
+            f"are restored to {base[:12]}"
+        ) from exc
     return ApplyResult("applied", base, tip, branch, commits)
