@@ -126,3 +126,34 @@ def test_hidden_changes_are_caught(base_repo):
     # an untouched wrapper in the same module still checks out
     assert "identical  pkg.new.kern:scale_into: 1/1 identical on cpu" in out
     assert "PARITY FAILED" in out
+
+
+def test_bitwise_compare_sees_signed_zero_nan_and_ulps():
+    torch = pytest.importorskip("torch")
+    from migrate.parity.bitwise import compare
+
+    nan = float("nan")
+    assert compare(torch.tensor([1.0, nan]), torch.tensor([1.0, nan])).identical
+    zero = compare(torch.tensor([0.0]), torch.tensor([-0.0]))
+    assert not zero.identical and "different bits" in zero.detail
+    one_side_nan = compare(torch.tensor([1.0, nan]), torch.tensor([1.0, 2.0]))
+    assert not one_side_nan.identical and "NaN on one side only" in one_side_nan.detail
+    ulp = compare(torch.tensor([1.0]), torch.nextafter(torch.tensor([1.0]), torch.tensor(2.0)))
+    assert not ulp.identical and ulp.max_abs == pytest.approx(2**-23)
+    assert "vs HEAD" in compare(torch.zeros(2), torch.zeros(3)).detail
+
+
+def test_judge_refuses_vacuous_parity(tmp_path):
+    """Tests failing on both sides, or a cuda run without CUDA tensors, prove nothing."""
+    from migrate.parity.compare import judge
+    from migrate.parity.model import CallResult, ParityResult, SideRun, TestOutcome
+    from migrate.parity.runner import SideOutput
+
+    r = ParityResult(SideRun("B", "b" * 40), SideRun("H", "h" * 40), "cuda", "cuda")
+    r.tests = [TestOutcome("t.py::x", "failed", "failed", "E boom", "E boom")]
+    r.calls = [CallResult("m:f", "t.py::x", 0, "identical", devices=["cpu"])]
+    side = SideOutput(tmp_path, 1, 0.0, "")
+    judge(r, side, side)
+    assert not r.ok
+    assert any("failed at BASE and HEAD" in p for p in r.problems)
+    assert any("no GPU parity was shown" in p for p in r.problems)

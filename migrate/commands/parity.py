@@ -27,6 +27,10 @@ from migrate.errors import MigrateError
     help="Write what to run as JSON, for python -m migrate.parity.offline on a git-less host.",
 )
 @click.option("--no-run", is_flag=True, help="With --save-spec: discover only, run nothing.")
+@click.option(
+    "--default-device",
+    help="torch default device inside the tests (e.g. cuda for tests that create CPU tensors).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the ParityResult as JSON.")
 def command(
     rev_range,
@@ -41,6 +45,7 @@ def command(
     only,
     save_spec,
     no_run,
+    default_device,
     as_json,
 ):
     """Prove moved Triton kernels compute the same bits at BASE and HEAD.
@@ -66,6 +71,7 @@ def command(
             list(only) or None,
             save_spec,
             not no_run,
+            default_device,
         )
     except MigrateError as exc:
         for d in exc.diagnostics:

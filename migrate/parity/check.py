@@ -63,6 +63,7 @@ def run_parity(
     only: list[str] | None = None,
     save_spec: str | Path | None = None,
     run: bool = True,
+    default_device: str | None = None,
 ) -> ParityResult | None:
     repo = Path(repo).resolve()
     base_rev, head_rev = split_range(rev_range)
@@ -78,7 +79,7 @@ def run_parity(
             spec.save(save_spec, found, revs)
         if not run:
             return None
-        return execute(found, trees, revs, device, python, seed, timeout, keep)
+        return execute(found, trees, revs, device, python, seed, timeout, keep, default_device)
 
 
 def execute(
@@ -90,6 +91,7 @@ def execute(
     seed: int = 0,
     timeout: float = 3600,
     keep: str | Path | None = None,
+    default_device: str | None = None,
 ) -> ParityResult:
     """Run both sides' tests in `trees` (checkouts of BASE and HEAD) and compare."""
     if device not in ("auto", "cpu", "cuda"):
@@ -115,6 +117,7 @@ def execute(
                         python,
                         timeout,
                         found.path_moves if side == "base" else None,
+                        default_device,
                     )
                     for side in ("base", "head")
                     if found.tests[side]
@@ -125,6 +128,7 @@ def execute(
             head=_side_run(*revs["head"], found.tests["head"], outs["head"]),
             device_requested=device,
             device=resolved,
+            default_device=default_device,
             modules=found.modules,
             warnings=list(found.warnings),
         )

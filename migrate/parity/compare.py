@@ -227,6 +227,15 @@ def judge(result: ParityResult, base: SideOutput, head: SideOutput) -> None:
             if c.max_abs is not None:
                 extra = f" (max abs diff {c.max_abs:.6g}, max rel diff {c.max_rel:.6g})"
             p.append(f"{c.op} [{c.nodeid} #{c.ordinal}]: {c.status}: {c.detail}{extra}")
+    both_bad = [t for t in result.tests if t.base == t.head and t.base in ("failed", "error")]
+    for t in both_bad[:20]:
+        p.append(f"test {t.nodeid}: {t.base} at BASE and HEAD (checks nothing): {t.head_detail}")
+    if len(both_bad) > 20:
+        p.append(f"... and {len(both_bad) - 20} more tests failing on both sides")
+    if result.device == "cuda" and not any(
+        d.startswith("cuda") for c in result.calls for d in c.devices
+    ):
+        p.append("device cuda: no recorded call had a CUDA tensor; no GPU parity was shown")
     for t in result.tests:
         if t.base != t.head:
             p.append(

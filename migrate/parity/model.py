@@ -79,6 +79,7 @@ class ParityResult:
     head: SideRun
     device_requested: str
     device: str  # cpu (TRITON_INTERPRET=1) | cuda
+    default_device: str | None = None  # where device-less test tensors were created
     modules: list[MovedModule] = field(default_factory=list)
     ops: list[OpResult] = field(default_factory=list)
     calls: list[CallResult] = field(default_factory=list)

@@ -22,11 +22,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("base_tree")
     ap.add_argument("head_tree")
     ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    ap.add_argument("--default-device", help="torch default device inside the tests")
     ap.add_argument("--json", dest="as_json", metavar="FILE", help="Also write JSON here.")
     args = ap.parse_args(argv)
     found, revs = spec.load(args.spec)
     trees = {"base": Path(args.base_tree).resolve(), "head": Path(args.head_tree).resolve()}
-    result = execute(found, trees, revs, args.device)
+    result = execute(found, trees, revs, args.device, default_device=args.default_device)
     print(render(result))
     if args.as_json:
         Path(args.as_json).write_text(json.dumps(result.to_dict(), indent=1, sort_keys=True))

@@ -276,6 +276,7 @@ def _env_info() -> dict:
         "executable": sys.executable,
         "triton_interpret": os.environ.get("TRITON_INTERPRET", ""),
         "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
+        "default_device": os.environ.get("MIGRATE_PARITY_DEFAULT_DEVICE"),
     }
     try:
         import torch
@@ -296,6 +297,16 @@ def _env_info() -> dict:
     except Exception as exc:  # noqa: BLE001
         info["triton_error"] = f"{type(exc).__name__}: {exc}"
     return info
+
+
+def _default_device() -> None:
+    """Tests written for the CPU interpreter create tensors without a device: on a GPU
+    run (`--default-device cuda`) they land on the GPU, so compiled kernels can run."""
+    dev = os.environ.get("MIGRATE_PARITY_DEFAULT_DEVICE")
+    if dev:
+        import torch
+
+        torch.set_default_device(dev)
 
 
 def _seed_all(seed: int) -> None:
@@ -335,6 +346,7 @@ def pytest_configure(config):
             _instrument(sys.modules[name])
     with open(os.path.join(_cfg["out"], f"env-{os.getpid()}.json"), "w", encoding="utf-8") as fh:
         json.dump(_env_info(), fh, indent=1, sort_keys=True)
+    _default_device()
     _seed_all(int(_cfg.get("seed", 0)))
     _probe_imports()
 
@@ -349,6 +361,7 @@ def pytest_runtest_protocol(item, nextitem):
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     if _cfg:
+        _default_device()
         _seed_all(int(_cfg.get("seed", 0)))
 
 

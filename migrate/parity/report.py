@@ -23,12 +23,17 @@ def _env_line(name: str, run: SideRun) -> str:
 
 def device_summary(r: ParityResult) -> list[str]:
     """Which checks ran on which device, counted from the recorded calls themselves."""
-    per_dev = Counter(d for c in r.calls if c.status != "base_only" for d in c.devices or ["-"])
-    gpu_calls = sum(1 for c in r.calls if any(d.startswith("cuda") for d in c.devices))
+    paired = [c for c in r.calls if c.status not in ("base_only", "head_only")]
+    per_dev = Counter(d for c in paired for d in c.devices or ["-"])
+    gpu_calls = sum(1 for c in paired if any(d.startswith("cuda") for d in c.devices))
     lines = [f"device: {r.device} (requested {r.device_requested})"]
     if r.device == "cpu":
         lines.append(
             "  Triton kernels ran in the CPU interpreter (TRITON_INTERPRET=1, CUDA hidden)"
+        )
+    if r.default_device:
+        lines.append(
+            f"  tensors created by tests without a device were placed on {r.default_device}"
         )
     if gpu_calls:
         gpus = sorted({g for run in (r.base, r.head) for g in run.env.get("gpus", [])})
@@ -71,7 +76,8 @@ def render(r: ParityResult) -> str:
         out += [f"  - {p}" for p in r.problems]
     calls = sum(1 for c in r.calls if c.status == "identical")
     if r.ok:
-        out.append(f"PARITY OK: {calls} paired call(s) bit-identical")
+        where = "in the Triton CPU interpreter" if r.device == "cpu" else f"on {r.device}"
+        out.append(f"PARITY OK: {calls} paired call(s) bit-identical, run {where}")
     else:
         out.append(f"PARITY FAILED: {len(r.problems)} problem(s)")
     return "\n".join(out)

@@ -29,7 +29,9 @@ class SideOutput:
     outcomes: list[dict] = field(default_factory=list)
 
 
-def side_env(tree: Path, roots: list[str], device: str, config: Path) -> dict[str, str]:
+def side_env(
+    tree: Path, roots: list[str], device: str, config: Path, default_device: str | None = None
+) -> dict[str, str]:
     # An outer pytest (xdist worker) must not leak its identity into the recorded run.
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CUR"))}
     paths = [str(tree / r) if r not in (".", "") else str(tree) for r in roots]
@@ -43,6 +45,8 @@ def side_env(tree: Path, roots: list[str], device: str, config: Path) -> dict[st
     env.setdefault("OMP_NUM_THREADS", "1")
     # Each side compiles its own kernels: no cached binary is shared between BASE and HEAD.
     env["TRITON_CACHE_DIR"] = str(config.parent / "triton-cache")
+    if default_device:
+        env["MIGRATE_PARITY_DEFAULT_DEVICE"] = default_device
     if device == "cpu":
         env["TRITON_INTERPRET"] = "1"
         env["CUDA_VISIBLE_DEVICES"] = ""
@@ -70,6 +74,7 @@ def run_side(
     python: str = sys.executable,
     timeout: float = 3600,
     path_moves: dict[str, str] | None = None,
+    default_device: str | None = None,
 ) -> SideOutput:
     out_dir.mkdir(parents=True, exist_ok=True)
     config = out_dir / "config.json"
@@ -82,7 +87,7 @@ def run_side(
         res = subprocess.run(
             cmd,
             cwd=tree,
-            env=side_env(tree, roots, device, config),
+            env=side_env(tree, roots, device, config, default_device),
             capture_output=True,
             text=True,
             errors="replace",
