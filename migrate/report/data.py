@@ -100,6 +100,8 @@ class VerifySection:
     status: str = NOT_RUN
     static_checks: list[StaticCheck] = field(default_factory=list)
     error: str = ""  # why verify could not run, when it was asked to
+    base: str = ""  # the range the result is for (checked against the report's range)
+    head: str = ""
 
 
 @dataclass
@@ -155,6 +157,8 @@ class ParitySection:
     triton: str = ""
     ops: list[ParityOp] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    base: str = ""  # the commits the parity run compared (checked against the range)
+    head: str = ""
 
 
 @dataclass

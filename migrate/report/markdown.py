@@ -151,11 +151,38 @@ def commits(d: ReportData, link_base: str | None) -> list[str]:
                 "</details>",
                 "",
             ]
-    for chk in d.verify.static_checks:
-        out.append(f"- static check {code(chk.name)}: **{chk.status}**")
-        out += [f"  - {where(f.file, f.line, link_base)} {cell(f.message)}" for f in chk.findings]
-    if d.verify.static_checks:
-        out.append("")
+    out += static_checks(d, link_base)
+    return out
+
+
+MARKS = {"PASS": "✅", "FAIL": "❌", "SKIP": "⏭️"}
+
+
+def static_checks(d: ReportData, link_base: str | None) -> list[str]:
+    """One line of check results, then the findings of the failed ones."""
+    checks = d.verify.static_checks
+    if not checks:
+        return []
+    line = " · ".join(
+        f"{MARKS.get(c.status, '')} {code(c.name)}"
+        + (f" ({len(c.findings)})" if c.findings else "")
+        + (" skipped" if c.status == "SKIP" else "")
+        for c in checks
+    )
+    out = [f"Static checks on HEAD: {line}", ""]
+    for c in checks:
+        if c.findings:
+            rows = [
+                [where(f.file, f.line, link_base), cell(f.message), cell(f.fix)] for f in c.findings
+            ]
+            body = table(["where", "finding", "fix"], rows)
+            title = f"{code(c.name)} {c.status}: {len(rows)} finding(s)"
+            if len(rows) <= FOLD_OVER:
+                out += [f"**{title}**", "", *body, ""]
+            else:  # <summary> holds HTML, not Markdown
+                out += fold(
+                    f"<code>{c.name}</code> {c.status}: {len(rows)} finding(s)", body, len(rows)
+                )
     return out
 
 
@@ -192,7 +219,18 @@ def inventory(d: ReportData) -> list[str]:
     body = table(
         ["suite", "files", "cases", "est_time before (s)", "est_time after (s)"], rows, "---rr"
     )
-    out += fold(f"{len(rows)} suite(s)", body, len(rows))
+    before = sum(s.est_time_before for s in inv.suites)
+    after = sum(s.est_time_after for s in inv.suites)
+    changed = sum(s.est_time_before != s.est_time_after for s in inv.suites)
+    cases = (sum(s.cases_before for s in inv.suites), sum(s.cases_after for s in inv.suites))
+    out += [
+        f"{len(rows)} suite(s), {cases[0]} → {cases[1]} registered cases; est_time"
+        f" {before:g} s → {after:g} s, "
+        + (f"**{changed} suite(s) changed**" if changed else "no suite changed")
+        + ".",
+        "",
+    ]
+    out += fold(f"per-suite est_time ({len(rows)} suites)", body, len(rows))
     if inv.lost:
         out.append(f"**Lost: {len(inv.lost)}**")
         out.append("")

@@ -84,7 +84,8 @@ def verify_section(result) -> tuple[VerifySection, dict[str, tuple[str, str]]]:
         fs = [finding(f) for f in s.get("findings", [])]
         status = s.get("status", s.get("ok", not fs))
         checks.append(StaticCheck(s.get("name", s.get("check", "")), _status(status), fs))
-    return VerifySection(OK, checks), per_commit
+    section = VerifySection(OK, checks, base=d.get("base") or "", head=d.get("head") or "")
+    return section, per_commit
 
 
 def inventory_section(result) -> InventorySection:
@@ -171,4 +172,6 @@ def parity_section(result) -> ParitySection:
         triton=str(env.get("triton", "")),
         ops=ops,
         problems=[str(p) for p in d.get("problems", [])],
+        base=(d.get("base") or {}).get("sha", ""),
+        head=(d.get("head") or {}).get("sha", ""),
     )

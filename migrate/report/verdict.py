@@ -65,6 +65,12 @@ def broken_reasons(d: ReportData) -> list[str]:
     return r
 
 
+def _same_range(d: ReportData, sec) -> bool:
+    """A given result names no range, or the report's own (shas may be abbreviated)."""
+    pairs = ((sec.base, d.meta.base or ""), (sec.head, d.meta.head or ""))
+    return all(not got or want.startswith(got) or got.startswith(want) for got, want in pairs)
+
+
 def review_reasons(d: ReportData) -> list[str]:
     r = []
     if d.review:
@@ -79,6 +85,12 @@ def review_reasons(d: ReportData) -> list[str]:
             f"{len(flagged)} old reference(s) the engine leaves for a person: "
             + ", ".join(f"{x.file}:{x.line}" for x in flagged[:MAX_NAMED])
         )
+    for name, sec in (("verify", d.verify), ("parity", d.parity)):
+        if d.meta.mode == "range" and sec.status == OK and not _same_range(d, sec):
+            r.append(
+                f"{name} results are for {sec.base[:10]}..{sec.head[:10]}, not this range"
+                f" ({(d.meta.base or '')[:10]}..{(d.meta.head or '')[:10]})"
+            )
     if d.verify.error:
         r.append(f"verify could not run: {d.verify.error}")
     warnings = [f for f in d.rules.findings if f.severity != "error"]
