@@ -181,33 +181,34 @@ def build_inventory(tree: RepoIndex | str | Path) -> Inventory:
     return inventory_of_texts({p: index.text(p) for p in index.python_files()})
 
 
+def _git(repo: str | Path, *args: str, data: bytes | None = None) -> bytes:
+    return subprocess.run(
+        ["git", *args], cwd=repo, input=data, check=True, capture_output=True
+    ).stdout
+
+
 def inventory_at_rev(repo: str | Path, rev: str) -> Inventory:
     """Inventory of a git revision, read from the object store (no checkout)."""
-    names = (
-        subprocess.run(
-            ["git", "ls-tree", "-r", "-z", "--name-only", rev],
-            cwd=repo,
-            check=True,
-            capture_output=True,
-        )
-        .stdout.decode("utf-8", "surrogateescape")
-        .split("\0")
-    )
-    paths = [p for p in names if p.endswith(".py")]
+    blobs: list[tuple[str, str]] = []  # (sha, path) of regular .py files
+    for entry in _git(repo, "ls-tree", "-r", "-z", rev).split(b"\0"):
+        if not entry:
+            continue
+        meta, path = entry.split(b"\t", 1)
+        mode, kind, sha = meta.split()
+        name = path.decode("utf-8", "surrogateescape")
+        if kind == b"blob" and mode != b"120000" and name.endswith(".py"):
+            blobs.append((sha.decode(), name))
     texts: dict[str, str | None] = {}
-    if paths:
-        batch = "".join(f"{rev}:{p}\n" for p in paths).encode("utf-8", "surrogateescape")
-        out = subprocess.run(
-            ["git", "cat-file", "--batch"], cwd=repo, input=batch, check=True, capture_output=True
-        ).stdout
+    if blobs:
+        out = _git(repo, "cat-file", "--batch", data="".join(f"{s}\n" for s, _ in blobs).encode())
         pos = 0
-        for p in paths:
+        for _, path in blobs:
             header_end = out.index(b"\n", pos)
             size = int(out[pos:header_end].split()[2])
             data = out[header_end + 1 : header_end + 1 + size]
             pos = header_end + 1 + size + 1
             try:
-                texts[p] = data.decode("utf-8")
+                texts[path] = data.decode("utf-8")
             except UnicodeDecodeError:
-                texts[p] = None
+                texts[path] = None
     return inventory_of_texts(texts)
