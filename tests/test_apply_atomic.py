@@ -134,3 +134,11 @@ def test_signal_during_apply_restores_everything(repo, sig, point):
     assert proc.returncode == 1, err
     assert f"interrupted by {signal.Signals(sig).name}" in err
     assert strip_stat(snapshot(repo)) == strip_stat(before)
+
+
+def test_the_snapshot_sees_every_part_an_apply_changes(repo):
+    repo, plan = repo
+    before = strip_stat(snapshot(repo))
+    assert CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)]).exit_code == 0
+    after = strip_stat(snapshot(repo))
+    assert {k for k in before if before[k] != after[k]} >= {"head", "index", "files"}
