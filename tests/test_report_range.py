@@ -53,7 +53,7 @@ def _commit(repo: Path, files: dict[str, str | None], msg: str) -> str:
 
 def test_clean_migration_needs_review_for_prose_and_patch_target(applied):
     repo, plan, base = applied
-    data = collect_range(repo, f"{base}..HEAD", str(plan))
+    data = collect_range(repo, f"{base}..HEAD", str(plan), wheel_check=False)
     v = verdict(data)
     assert v.level == "review"
     assert v.reasons[0] == "2 edit(s) need a human (1 prose, 1 string)"
@@ -81,7 +81,7 @@ def test_plan_found_from_trailer_when_plan_is_in_repo(make_repo, monkeypatch):
     monkeypatch.setattr(collect, "_changeset", lambda prep: (rf.changeset(prep), True))
     repo = make_repo({**rf.FILES, "plans/p.yaml": rf.PLAN})
     res = apply_plan(repo / "plans/p.yaml", repo)
-    data = collect_range(repo, f"{res.base}..HEAD")
+    data = collect_range(repo, f"{res.base}..HEAD", wheel_check=False)
     assert data.meta.plan_path == "plans/p.yaml" and not data.plan_errors
     assert data.leftovers.items == []  # the plan file itself names old modules: skipped
 
@@ -123,7 +123,8 @@ def test_broken_migration_leads_with_each_problem(applied):
     repo, plan, base = applied
     head = _break(repo, base, plan)
     # verify and the inventory diff run for real; parity is given as its result object
-    data = collect_range(repo, f"{base}..HEAD", str(plan), Given(parity=_parity(base, head)))
+    given = Given(parity=_parity(base, head))
+    data = collect_range(repo, f"{base}..HEAD", str(plan), given, wheel_check=False)
     v = verdict(data)
     assert v.level == "broken"
     md = to_markdown(data)
@@ -160,7 +161,7 @@ def test_cli_writes_json_and_markdown(applied, tmp_path):
     verify_json = tmp_path / "verify.json"
     verify_json.write_text(json.dumps(verify.to_dict()))
     out = tmp_path / "r.json"
-    args = ["report", f"{base}..HEAD", "--repo", str(repo), "--plan", str(plan)]
+    args = ["report", f"{base}..HEAD", "--repo", str(repo), "--plan", str(plan), "--no-wheel-check"]
     args += ["--parity-json", str(parity_json), "--verify-json", str(verify_json)]
     res = CliRunner().invoke(main, [*args, "--format", "json", "-o", str(out)])
     assert res.exit_code == 0, res.output
@@ -179,7 +180,7 @@ def test_plan_hash_mismatch_is_broken(applied, tmp_path):
     repo, plan, base = applied
     other = tmp_path / "other.yaml"
     other.write_text(rf.PLAN + "# edited after apply\n")
-    data = collect_range(repo, f"{base}..HEAD", str(other))
+    data = collect_range(repo, f"{base}..HEAD", str(other), wheel_check=False)
     v = verdict(data)
     assert v.level == "broken"
     assert v.reasons[0].startswith("plan error: commits were made by plan sha256:")
@@ -188,7 +189,7 @@ def test_plan_hash_mismatch_is_broken(applied, tmp_path):
 def test_missing_plan_is_reported_not_raised(make_repo):
     repo = make_repo({"a.py": "x = 1\n"})
     _commit(repo, {"a.py": "x = 2\n"}, "no trailers")
-    data = collect_range(repo, "HEAD~1..HEAD")
+    data = collect_range(repo, "HEAD~1..HEAD", wheel_check=False)
     v = verdict(data)
     assert v.level == "broken"
     assert "no plan" in v.reasons[0]
