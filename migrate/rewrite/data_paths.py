@@ -21,8 +21,14 @@ _RELPATH = re.compile(r"^[\w\-][\w.\-]*(?:/[\w.\-]+)*/?$")
 _ANCHORS = {"find_spec", "import_module"}
 
 
-def _exists(index: RepoIndex, path: str) -> bool:
-    return path in index.files or bool(index.files_under(path))
+def _directories(index: RepoIndex) -> set[str]:
+    dirs = set()
+    for path in index.files:
+        d = posixpath.dirname(path)
+        while d and d not in dirs:
+            dirs.add(d)
+            d = posixpath.dirname(d)
+    return dirs
 
 
 def _callee(node: ast.Call) -> str:
@@ -60,6 +66,7 @@ def _joined_literals(tree: ast.AST) -> list[ast.Constant]:
 
 def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
     problems = []
+    dirs = None
     for path in sorted(index.python_files()):
         text = index.text(path) or ""
         uses_file = "__file__" in text
@@ -74,6 +81,7 @@ def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
         anchors = _anchors(tree, path, index, uses_file)
         if not anchors:
             continue
+        dirs = _directories(index) if dirs is None else dirs
         for node in [*ast.walk(tree), *_joined_literals(tree)]:
             if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
                 continue
@@ -82,7 +90,7 @@ def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
                 continue
             for anchor in anchors:
                 old = posixpath.normpath(posixpath.join(anchor, s))
-                if not _exists(index, old) or old == path:
+                if not (old in index.files or old in dirs) or old == path:
                     continue
                 new_anchor = rel.path(anchor) or anchor
                 if anchor == posixpath.dirname(path):

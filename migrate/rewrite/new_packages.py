@@ -1,13 +1,18 @@
 """A move into a directory that is not yet a package, under a regular package, creates
 the missing `__init__.py`: otherwise setuptools' package discovery drops the new module
-from the wheel even though source-tree imports (namespace packages) still work."""
+from the wheel even though source-tree imports (namespace packages) still work.
+
+Only modules that came from a regular package trigger this (a namespace directory such
+as `csrc/` holding helper scripts stays a namespace), and only directories whose names
+are identifiers can be packages.
+"""
 
 from __future__ import annotations
 
 import posixpath
 
 from migrate.changes import ChangeSet
-from migrate.index.repo import RepoIndex
+from migrate.index.repo import IDENT, RepoIndex
 from migrate.relocate import Relocation
 
 
@@ -18,17 +23,26 @@ def final_files(index: RepoIndex, rel: Relocation, cs: ChangeSet, removed: set[s
     return files
 
 
+def _from_regular_package(index: RepoIndex, old: str | None) -> bool:
+    if old is None:
+        return True  # a new module written by the plan (symbol move target)
+    d = posixpath.dirname(old)
+    return f"{d}/__init__.py" in index.files
+
+
 def missing_inits(
     index: RepoIndex, rel: Relocation, cs: ChangeSet, removed: set[str] = frozenset()
 ) -> list[str]:
     files = final_files(index, rel, cs, set(removed))
-    roots = [r for r in index.roots if r not in (".", "")]
+    roots = {r for r in index.roots if r not in (".", "")}
     created: list[str] = []
-    new_py = sorted(
-        {p for p in rel.files.values() if p.endswith(".py")}
-        | {p for p, (step, _) in cs.writes.items() if p.endswith(".py") and step == "code"}
-    )
-    for path in new_py:
+    sources = {new: old for old, new in rel.files.items() if new.endswith(".py")}
+    for path, (step, _) in cs.writes.items():
+        if path.endswith(".py") and step == "code":
+            sources.setdefault(path, None)
+    for path in sorted(sources):
+        if not _from_regular_package(index, sources[path]):
+            continue
         dirs = []
         d = posixpath.dirname(path)
         while d and d not in roots:
@@ -39,7 +53,7 @@ def missing_inits(
             parent = posixpath.dirname(d)
             if init in files or not parent or parent in roots:
                 continue
-            if f"{parent}/__init__.py" in files:
+            if IDENT.match(posixpath.basename(d)) and f"{parent}/__init__.py" in files:
                 files.add(init)
                 created.append(init)
     return created
