@@ -41,8 +41,14 @@ class Classification:
 
 def _scores(sig: Signals) -> dict[str, int]:
     s = {g: sig.score(g) for g in COMPUTE}
-    s["attention"] += sig.score("rope") + sig.score("attention_index")
+    s["attention"] += sig.score("rope") + sig.score("attention_index") + sig.score("mla")
     return s
+
+
+def _defines(sig: Signals, key: str) -> bool:
+    """The module defines (not merely calls) something of `key`: build helpers are
+    infrastructure, a wrapper calling `load_jit` is an operator."""
+    return any(kind == "def" and line for kind, line in sig.hits.get(key, {}).values())
 
 
 def _margin(top: int, second: int) -> float:
@@ -62,13 +68,14 @@ def classify_signals(sig: Signals) -> Classification:
     scores = _scores(sig)
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
     (top, top_s), (_, second_s) = ranked[0], ranked[1]
-    if sig.score("infrastructure") and top_s < 3:
+    if sig.strong("infrastructure") and _defines(sig, "infrastructure") and top_s < 3:
         return Classification(
             INFRA, 0.8, "shared JIT build/runtime infrastructure", sig.evidence("infrastructure")
         )
-    if sig.strong("rope") >= 2 or sig.score("rope") >= 3:
+    if sig.strong("rope") >= 2:  # a RoPE kernel or call, not a stored `k_rope` part
         return Classification("attention", 0.85, "RoPE stays in attention", sig.evidence("rope"))
     kv, idx, att = sig.score("kvcache"), sig.score("attention_index"), sig.score("attention")
+    att_all = att + sig.score("mla")
     producer = max(PRODUCERS, key=lambda g: (scores[g], g))
     if kv >= 3 and kv >= att and kv >= scores[producer] and kv >= idx:
         return Classification(
@@ -80,7 +87,7 @@ def classify_signals(sig: Signals) -> Classification:
     if idx >= 3 and idx >= kv and top in ("attention", "kvcache"):
         return Classification(
             "attention",
-            _margin(idx + att, kv),
+            _margin(idx + att_all, kv),
             "index/shape/schedule tables belong to attention",
             sig.evidence("attention_index"),
         )
@@ -106,8 +113,18 @@ def classify_signals(sig: Signals) -> Classification:
     )
 
 
+INFRA_NAMES = {"utils", "__main__", "build", "jit_utils", "loader", "load", "compile"}
+
+
 def classify_source(text: str, module: str = "") -> Classification:
-    """Classify module source; the module's own file name counts as a kernel name."""
+    """Classify module source; the module's file name counts as a kernel name, and its
+    last word (the head noun: `dsv3_router_gemm` is a GEMM) counts once more."""
     base = re.sub(r"^_?jit_", "", module.rsplit(".", 1)[-1])
-    extra = ((base, "def", 0),) if base and base != "__init__" else ()
+    if base in INFRA_NAMES:
+        evidence = signals_of(text).evidence("infrastructure")
+        return Classification(INFRA, 0.8, f"`{base}` module: shared infrastructure", evidence)
+    extra: tuple = ()
+    if base and base != "__init__":
+        head = base.rsplit("_", 1)[-1]
+        extra = ((base, "def", 0),) + (((head, "def", 0),) if head != base else ())
     return classify_signals(signals_of(text, extra))

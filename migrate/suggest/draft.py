@@ -24,6 +24,12 @@ SOURCE_EXT = (".cu", ".cuh", ".cpp", ".cc", ".c", ".h", ".hpp", ".cuh.in", ".inc
 SOURCE_DIRS = ("csrc", "include", "cuda", "cpp", "src")
 TEST_DIRS = ("tests", "test")
 BENCH_DIRS = ("benchmark", "benchmarks", "bench")
+# SGLang's groups (0.5.23): a legacy subpackage named like one is that group.
+KNOWN_GROUPS = {
+    "activation", "attention", "communication", "diffusion", "elementwise", "embeddings",
+    "gemm", "grammar", "kv_canary", "kvcache", "layernorm", "lora", "lplb", "mamba", "memory",
+    "mm", "moe", "quantization", "sampling", "speculative",
+}  # fmt: skip
 _KERNEL_TESTS = re.compile(r"^(?P<pre>(?:.*/)?test/registered/kernels/)(?P<rest>.+)$")
 
 
@@ -205,11 +211,12 @@ class Drafter:
             return
         pys = [p for p in paths if p.endswith(".py")]
         directory = f"{self.legacy_dir}/{name}"
+        sources = sum(p.endswith(SOURCE_EXT) for p in paths)
+        if name in SOURCE_DIRS or sources > len(pys):
+            self.infra_path(directory, "C++/CUDA sources of the JIT build")
+            return
         if not pys:
-            if name in SOURCE_DIRS or any(p.endswith(SOURCE_EXT) for p in paths):
-                self.infra_path(directory, "C++/CUDA sources of the JIT build")
-            else:
-                self.data_dir(directory, name, self.legacy_dir)
+            self.data_dir(directory, name, self.legacy_dir)
             return
         self.subpackage(name, directory, paths)
 
@@ -224,6 +231,13 @@ class Drafter:
             init = f"{directory}/__init__.py"
             votes = [(package, classify_source(self.tree.text(init) or "", package))]
         tally = Counter(c.group for _, c in votes if c.group and c.group != INFRA)
+        if name in KNOWN_GROUPS or name in self.ctx.groups:
+            # a package named after a group is that group
+            tally = Counter({name: len(votes)})
+            votes = [
+                (m, Classification(name, 0.9, "package named after its group", c.evidence))
+                for m, c in votes
+            ]
         if not tally:
             dst, note = self.free(f"{JIT_PKG}.{name}")
             self.add(

@@ -21,24 +21,26 @@ PATTERNS: dict[str, str] = {
     "communication": r"^(?!.*tma)(?!(?:use|is_allocation)_symm)(?:.*(?:all_?reduce|all_?gather|"
     r"reduce_?scatter|all_?to_?all|^a2a|_a2a|multicast|nvls|symm_?mem|symmetric_mem|custom_ar|"
     r"^nccl|_nccl|ipc_handle|peer_ptr|peer_mem|mnnvl|two_shot|one_shot))",
-    "rope": r"(?:^|_)m?rope(?:$|_)|rotary|cos_sin",
-    "attention": r"attention|attn|flash_|^mla|_mla|mla_|paged_|softmax_lse|merge_state|"
-    r"sdpa|decode_kernel|extend_kernel|cascade",
+    "rope": r"(?:^|_)m?rope(?:$|_)|rotary|cos_sin|^positions?$|position_ids|clamp_position",
+    "attention": r"attention|attn|flash_|paged_|softmax_lse|merge_state|sdpa|decode_kernel|"
+    r"extend_kernel|cascade|mqa|gqa|^mha|_mha|gdn|gated_delta|linear_attn|sparse_mla",
+    # MLA names a KV layout as much as a computation: attention evidence, not compute.
+    "mla": r"^mla|_mla|mla_",
     "attention_index": r"page_table|cu_seqlens|kv_indices|kv_indptr|qo_indptr|split_kv|"
     r"num_splits|req_to_token|kv_last_page|block_table",
     "kvcache": r"kv_?cache|k_cache|v_cache|kv_buffer|store_kv|set_kv|cache_loc|kv_pool|"
-    r"write_cache|copy_kv|hicache|transfer_kv|kv_?store|k_buffer|v_buffer",
+    r"write_cache|copy_kv|hicache|transfer_kv|kv_?store|k_buffer|v_buffer|store_cache",
     "layernorm": r"rms_?norm|layer_?norm|qk_?norm|group_?norm|^norm$|fused_add_rms",
     "activation": r"silu|gelu|swiglu|geglu|act_and_mul|relu|activation",
     "gemm": r"gemm|gemv|matmul|^bmm|scaled_mm|cublas|^mm$|_mm$|^mm_",
     "moe": r"^moe|moe_|_moe|topk|expert|router|routing|unpermute|permute_(?:tokens|experts)|"
     r"align_block|ep_scatter|ep_gather",
     "quantization": r"quant|fp8|int8|fp4|mxfp|e4m3|e5m2|per_token_group|per_tensor|"
-    r"scale_inv|repack|ue8m0|awq|gptq|marlin",
+    r"scale_inv|repack|ue8m0|awq|gptq|marlin|hadamard",
     "sampling": r"sampling|sample|top_p|min_p|multinomial|penalt|temperature",
-    "speculative": r"eagle|draft|speculat|verify_tree|tree_mask|build_tree|accept_",
-    "mamba": r"mamba|^ssm|_ssm|selective_scan|causal_conv|conv1d|chunk_scan|gated_delta|ssd_",
-    "elementwise": r"elementwise|^cast$|^copy$|^fill$|concat|clamp",
+    "speculative": r"eagle|draft|speculat|verify_tree|tree_mask|build_tree|accept_|ngram",
+    "mamba": r"mamba|^ssm|_ssm|selective_scan|causal_conv|conv1d|chunk_scan|ssd_",
+    "elementwise": r"elementwise|concat|clamp|add_constant",
     "embeddings": r"embedding|vocab_parallel|^embed",
     "lora": r"lora|sgmv|bgmv",
     "grammar": r"grammar|bitmask|vocab_mask|token_mask",
