@@ -222,3 +222,26 @@ def test_unparsable_source_is_an_error_note():
     res = _split("def test_a(:\n    pass\n", a=("rest",))
     assert res.outputs == {} and not res.ok
     assert str(res.notes[0]).startswith("test_src.py:1:0: error: cannot split:")
+
+
+def test_registrations_sharing_a_line_with_other_code_are_apportioned_in_order():
+    res = _split(
+        """\
+        register_cuda_ci(est_time=4, suite="s1"); X = 1
+        register_amd_ci(est_time=10, suite="s2")
+
+
+        def test_a():
+            pass
+
+
+        def test_b():
+            assert X
+        """,
+        a=("test_a",),
+        b=("test_b",),
+    )
+    assert res.outputs["a.py"].splitlines()[:2] == [
+        'register_cuda_ci(est_time=2, suite="s1"); X = 1',
+        'register_amd_ci(est_time=5, suite="s2")',
+    ]

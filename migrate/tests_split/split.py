@@ -25,7 +25,7 @@ from migrate.tests_split.budgets import (
     load_junit_durations,
 )
 from migrate.tests_split.cases import TestCase, cases_in
-from migrate.tests_split.deps import FileGraph, build_graph
+from migrate.tests_split.deps import FileGraph, build_graph, is_registration_call
 from migrate.tests_split.registrations import Registration, registrations_in
 
 
@@ -251,11 +251,13 @@ def _render(graph: FileGraph, keep: set[int], names: set[str], est: list[int]) -
             if node is None:
                 first_dropped = first_dropped or info.node
                 continue
-        elif info.is_registration:
+        elif info.is_registration:  # registrations in source order, like `registrations_in`
             smalls = []
             for small in node.body:
-                smalls.append(small.with_changes(value=_set_est_time(small.value, est[reg_i])))
-                reg_i += 1
+                if is_registration_call(small):
+                    small = small.with_changes(value=_set_est_time(small.value, est[reg_i]))
+                    reg_i += 1
+                smalls.append(small)
             node = node.with_changes(body=smalls)
         body.append(_respace(node, first_dropped) if body else node)
         first_dropped = None
