@@ -46,8 +46,8 @@ def _plan_changes(prep):
     return ChangeSet(moves=moves)
 
 
-# Dry-run output formats; the reviewer preview adds "md" here.
-DRY_RUN_FORMATS = ["text", "json"]
+# Dry-run output formats: the summary, the same facts as JSON, the reviewer's Markdown preview.
+DRY_RUN_FORMATS = ["text", "json", "md"]
 
 
 @main.command("run")
@@ -61,7 +61,8 @@ DRY_RUN_FORMATS = ["text", "json"]
     type=click.Choice(DRY_RUN_FORMATS),
     default="text",
     show_default=True,
-    help="With --dry-run: summary as text, or the same facts as JSON.",
+    help="With --dry-run: summary as text, the same facts as JSON, or the reviewer preview "
+    "(Markdown).",
 )
 @click.pass_context
 def run_cmd(ctx, plan: str, repo: str, dry_run: bool, show_diff: bool, fmt: str) -> None:
@@ -89,6 +90,13 @@ def run_cmd(ctx, plan: str, repo: str, dry_run: bool, show_diff: bool, fmt: str)
         if show_diff:
             data["diff"] = unified_diff(changes, prep.index)
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    elif fmt == "md":
+        from migrate.report import render_preview_md
+
+        click.echo(render_preview_md(prep, changes).rstrip("\n"))
+        if show_diff:
+            patch = unified_diff(changes, prep.index)
+            click.echo(f"\n<details><summary>diff</summary>\n\n```diff\n{patch}```\n</details>")
     else:
         click.echo(summary(changes, prep), nl=False)
         if show_diff:

@@ -201,6 +201,16 @@ def test_cli_dry_run_json(cli_repo, monkeypatch):
     assert len(data["moves"]) == 2 and data["diff"].startswith("diff --git")
 
 
+def test_cli_dry_run_markdown_preview_with_diff(cli_repo, monkeypatch):
+    repo, plan = cli_repo
+    monkeypatch.setattr(cli, "_plan_changes", moves_only)
+    args = [str(plan), "--dry-run", "--repo", str(repo), "--format", "md", "--diff"]
+    res = CliRunner().invoke(cli.main, args)
+    assert res.exit_code in (0, 1), res.output
+    assert res.output.startswith("## ")
+    assert "```diff\ndiff --git" in res.output
+
+
 def test_cli_error_notes_exit_1(cli_repo, monkeypatch):
     repo, plan = cli_repo
 
