@@ -197,3 +197,64 @@ def test_text_files_leave_packaging_spans_to_packaging(make_repo, tmp_path):
 def test_toml_facts_ignore_other_tables():
     toml = '[tool.other]\npackages = ["x"]\n[tool.setuptools]\npackages = ["a", "b"]\n'
     assert [p.values for p in toml_facts(toml).lists] == [("a", "b")]
+
+
+def test_legacy_key_follows_data_files_that_moved_beside_their_module(make_repo, tmp_path):
+    """The key's package is emptied; its configs moved into ops/gemm: the key goes there."""
+    plan = """\
+    version: 1
+    roots: [python, .]
+    moves:
+      - from: sglang.jit_kernel.gemm.scaled_mm
+        to: sglang.kernels.ops.gemm.scaled_mm
+      - from: python/sglang/jit_kernel/gemm/configs/
+        to: python/sglang/kernels/ops/gemm/configs/
+    """
+    toml = '[tool.setuptools.package-data]\n"sglang.jit_kernel.gemm" = ["configs/*.json"]\n'
+    prep = prepared(
+        make_repo,
+        tmp_path,
+        {
+            "python/pyproject.toml": toml,
+            "python/sglang/jit_kernel/gemm/scaled_mm.py": "def scaled_mm():\n    pass\n",
+            "python/sglang/jit_kernel/gemm/configs/N=64.json": "{}\n",
+            "python/sglang/kernels/ops/gemm/__init__.py": "",
+        },
+        plan=plan,
+    )
+    edits, notes = packaging_changes(prep.index, prep.relocation, prep.plan)
+    assert notes == []
+    assert apply(prep, "python/pyproject.toml", edits) == toml.replace(
+        "sglang.jit_kernel.gemm", "sglang.kernels.ops.gemm"
+    )
+
+
+def test_key_whose_files_scatter_is_warned(make_repo, tmp_path):
+    plan = """\
+    version: 1
+    roots: [python, .]
+    moves:
+      - from: sglang.jit_kernel.gemm.scaled_mm
+        to: sglang.kernels.ops.gemm.scaled_mm
+      - from: python/sglang/jit_kernel/gemm/configs/a.json
+        to: python/sglang/kernels/ops/gemm/configs/a.json
+      - from: python/sglang/jit_kernel/gemm/configs/b.json
+        to: python/sglang/kernels/ops/layernorm/configs/b.json
+    """
+    toml = '[tool.setuptools.package-data]\n"sglang.jit_kernel.gemm" = ["configs/*.json"]\n'
+    prep = prepared(
+        make_repo,
+        tmp_path,
+        {
+            "python/pyproject.toml": toml,
+            "python/sglang/jit_kernel/gemm/scaled_mm.py": "def scaled_mm():\n    pass\n",
+            "python/sglang/jit_kernel/gemm/configs/a.json": "{}\n",
+            "python/sglang/jit_kernel/gemm/configs/b.json": "{}\n",
+            "python/sglang/kernels/ops/gemm/__init__.py": "",
+        },
+        plan=plan,
+    )
+    edits, notes = packaging_changes(prep.index, prep.relocation, prep.plan)
+    assert edits == []
+    assert any("replace the key by hand" in n.message for n in notes)
+    assert sum("no longer matches" in n.message for n in notes) == 2

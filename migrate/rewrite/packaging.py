@@ -323,6 +323,33 @@ def _covered(path: str, keys: list[tuple[str | None, tuple[str, ...]]], files: s
     return False
 
 
+def _key_dir_after(index, relocation, after, old_dir: str, key: DataKey) -> str | None:
+    """Where a package-data key's directory is after the plan, or None if it has no one place.
+
+    A package moved as a whole takes its directory along. Otherwise, when the key's
+    package is emptied but every data file it shipped moved, keeping its path relative
+    to the key, into one new package, the key follows them (a legacy key whose tuning
+    files moved beside their GEMM).
+    """
+    moved = relocation.path(old_dir)
+    if moved is not None:
+        return moved
+    if any(_parent(f) == old_dir for f in after if f.endswith(".py")):
+        return old_dir  # the package still exists
+    shipped = [
+        f
+        for f in index.files_under(old_dir)
+        if not f.endswith(".py") and any(glob_match(g, f[len(old_dir) + 1 :]) for g in key.globs)
+    ]
+    homes = set()
+    for f in shipped:
+        rel, new = f[len(old_dir) + 1 :], relocation.files.get(f)
+        if new is None or not new.endswith("/" + rel):
+            return None
+        homes.add(new[: -len(rel) - 1])
+    return homes.pop() if len(homes) == 1 else old_dir if not shipped else None
+
+
 def packaging_changes(
     index: RepoIndex, relocation: Relocation, plan: Plan
 ) -> tuple[list[Edit], list[Diagnostic]]:
@@ -366,11 +393,24 @@ def packaging_changes(
             old_dir = None if wild else index.package_dir(key.name)
             if not wild and old_dir is None:
                 continue
-            new_dir = None if wild else relocation.path(old_dir) or old_dir
+            new_dir = None if wild else _key_dir_after(index, relocation, after, old_dir, key)
             if not key.exclude:
                 old_keys.append((old_dir, key.globs))
-                new_keys.append((new_dir, key.globs))
-            new_name = None if wild else _dir_package(new_dir, _root_for(index, new_dir))
+                new_keys.append((new_dir or old_dir, key.globs))
+            if wild:
+                continue
+            line, col = line_col(text, key.start)
+            if new_dir is None:
+                notes.append(
+                    Diagnostic(
+                        Pos(path, line, col),
+                        f"package-data key {key.name}: its package is gone and its files went to "
+                        "several places; replace the key by hand",
+                        "warning",
+                    )
+                )
+                continue
+            new_name = _dir_package(new_dir, _root_for(index, new_dir))
             if new_name and new_name != key.name:
                 edits.append(
                     make_edit(
@@ -380,7 +420,7 @@ def packaging_changes(
                         key.end,
                         new_name,
                         "code",
-                        f"package-data key {key.name} moved with its package",
+                        f"package-data key {key.name} follows its data files",
                     )
                 )
         for old in sorted(relocation.files):
