@@ -279,3 +279,33 @@ def test_pyi_stubs_are_rewritten_as_code(make_repo, tmp_path):
     )
     (edit,) = text_file_edits(prep.index, prep.relocation, prep.plan, "python/sglang/stubs.pyi")
     assert (edit.kind, edit.new) == ("code", "sglang.kernels.ops.layernorm.norm")
+
+
+def test_top_level_names_alone_are_words(make_repo, tmp_path):
+    plan = """\
+    version: 1
+    roots: [.]
+    moves:
+      - from: bench
+        to: tools.bench
+      - from: tools_old/run_all.sh
+        to: scripts/run_all.sh
+    """
+    doc = "Run the bench: python -m bench.main, see bench/README, then tools_old/run_all.sh.\n"
+    prep = prepared(
+        make_repo,
+        tmp_path,
+        {
+            "bench/__init__.py": "",
+            "bench/main.py": "",
+            "bench/README": "x\n",
+            "tools_old/run_all.sh": "true\n",
+            "docs/a.md": doc,
+        },
+        plan=plan,
+        base=None,
+    )
+    assert rewrite(prep, "docs/a.md") == (
+        "Run the bench: python -m tools.bench.main, see tools/bench/README, "
+        "then scripts/run_all.sh.\n"
+    )

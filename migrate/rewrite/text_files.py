@@ -138,6 +138,8 @@ def _dotted_changes(names, relocation, text, new_path, kind, pos_file):
     edits, notes = [], []
     for m in names.dotted.finditer(text):
         old = m.group(0)
+        if "." not in old and ":" not in old:
+            continue  # a bare top-level name is an ordinary word in text
         new = new_dotted(relocation, old)
         if new is None:
             gone = _under(old.split(":")[0], names.deleted_modules, ".")
@@ -189,6 +191,8 @@ def _path_changes(names, relocation, text, new_path, kind, pos_file):
     edits, notes = [], []
     for m in names.paths.finditer(text):
         old = m.group(0)
+        if "/" not in old and "." not in old:
+            continue  # a top-level directory name alone is an ordinary word in text
         line, col = line_col(text, m.start())
         split = names.splits.get(old) or next(
             (v for k, v in names.splits.items() for r in names.roots if k == f"{r}/{old}"), None
