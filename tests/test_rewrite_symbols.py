@@ -123,3 +123,16 @@ def test_import_cycle_is_refused(make_repo):
     with pytest.raises(MigrateError) as exc:
         changes(make_repo, dict(BASE), [("pkg.old.norm:rmsnorm", "pkg.new.fused")])
     assert "import cycle" in str(exc.value)
+
+
+def test_patch_object_of_a_moved_symbol_is_reported(make_repo):
+    src = SRC.replace("@cached\n", "").replace(" * SCALE", "")
+    files = dict(BASE, **{"pkg/old/norm.py": src})
+    files["app/t.py"] = (
+        "import pkg.old.norm as nm\nfrom unittest import mock\n\n"
+        'mock.patch.object(nm, "rmsnorm")\nmonkeypatch.setattr(nm, "layer", None)\n'
+    )
+    prep, cs = changes(make_repo, files, [("pkg.old.norm:rmsnorm", "pkg.new.fused")])
+    (note,) = [n for n in cs.notes if n.pos.file == "app/t.py"]
+    assert note.pos.line == 4 and "would patch nothing" in note.message
+    assert "pkg.new.fused" in note.message

@@ -47,6 +47,7 @@ class StringSite:
     keyword: str | None = None
     arg_index: int | None = None
     docstring: bool = False
+    first_arg: str | None = None  # dotted first argument of the call (`patch.object(m, "x")`)
 
 
 @dataclass
@@ -83,7 +84,7 @@ class _Gather(cst.CSTVisitor):
         super().__init__()
         self.f = facts
         self.starts = line_starts(facts.text)
-        self.arg_ctx: dict[int, tuple[str | None, str | None, int]] = {}
+        self.arg_ctx: dict[int, tuple] = {}
         self.docstrings: set[int] = set()
         self.stmt_stack: list[cst.SimpleStatementLine] = []
         self.indent = [""]
@@ -202,17 +203,19 @@ class _Gather(cst.CSTVisitor):
     # -- strings -------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         callee = dotted_of(node.func)
+        first = dotted_of(node.args[0].value) if node.args else None
         pos = 0
         for arg in node.args:
             kw = arg.keyword.value if arg.keyword is not None else None
-            self.arg_ctx[id(arg.value)] = (callee, kw, pos if kw is None else -1)
+            self.arg_ctx[id(arg.value)] = (callee, kw, pos if kw is None else -1, first)
             if kw is None:
                 pos += 1
 
     def _string(self, node) -> None:
         s, e = self.off(node)
-        callee, kw, idx = self.arg_ctx.get(id(node), (None, None, None))
-        self.f.strings.append(StringSite(node, s, e, callee, kw, idx, id(node) in self.docstrings))
+        callee, kw, idx, first = self.arg_ctx.get(id(node), (None, None, None, None))
+        doc = id(node) in self.docstrings
+        self.f.strings.append(StringSite(node, s, e, callee, kw, idx, doc, first))
         _remember_pieces(self, node)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:

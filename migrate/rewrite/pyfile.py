@@ -87,7 +87,7 @@ def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
     imports = rewrite_imports(job, facts, ctx)
     chains = rewrite_chains(job, facts, ctx, imports)
     tables, handled = rewrite_tables(job, facts, ctx, regex)
-    strings = rewrite_strings(job, facts, ctx, regex, handled)
+    strings = rewrite_strings(job, facts, ctx, regex, handled, imports.bindings)
     edits = [
         *imports.edits,
         *chains.edits,

@@ -54,8 +54,36 @@ def classify(site: StringSite, ref: Ref, ctx: Context) -> tuple[str, str]:
     return f"string names an old location: {what}", "safe"
 
 
+def _object_patch_of_moved_symbol(site: StringSite, lit, bindings, ctx: Context):
+    """`patch.object(mod, "sym")` / `monkeypatch.setattr(mod, "sym", v)` where `sym`
+    left `mod`: after the plan it would set an attribute nothing reads."""
+    callee = (site.call or "").rsplit(".", 1)[-1]
+    if callee not in ("object", "setattr", "delattr") or site.arg_index != 1:
+        return None
+    if not site.first_arg:
+        return None
+    local, _, rest = site.first_arg.partition(".")
+    binding = bindings.get(local)
+    if binding is None:
+        return None
+    module = binding.old + ("." + rest if rest else "") if not binding.root else site.first_arg
+    dst = ctx.relocation.symbols.get((module, lit.virtual))
+    if dst is None:
+        return None
+    return (
+        f"{site.call}({site.first_arg}, {lit.virtual!r}) would patch nothing: "
+        f"{lit.virtual} moves from {module} to {dst}; patch it in {dst} (and where it is "
+        "imported) instead"
+    )
+
+
 def rewrite_strings(
-    job: FileJob, facts: Facts, ctx: Context, regex: re.Pattern, handled: set[int]
+    job: FileJob,
+    facts: Facts,
+    ctx: Context,
+    regex: re.Pattern,
+    handled: set[int],
+    bindings: dict | None = None,
 ) -> StringResult:
     """`handled`: ids of literals another form (registry tables) already rewrote."""
     res = StringResult()
@@ -63,6 +91,11 @@ def rewrite_strings(
         if site.docstring or id(site.node) in handled:
             continue
         lit = literal_of(site.node, facts)
+        if ctx.relocation.symbols and bindings:
+            problem = _object_patch_of_moved_symbol(site, lit, bindings, ctx)
+            if problem:
+                line, col = line_col(facts.text, site.start)
+                res.notes.append(Diagnostic(Pos(job.new_path, line, col), problem))
         if not regex.search(lit.virtual):
             continue
         for ref in find_refs(lit.virtual, regex, ctx):
