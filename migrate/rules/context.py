@@ -26,6 +26,7 @@ KERNEL_BACKENDS = (
 )  # fmt: skip
 DEVICE_TYPES = ("cuda", "hip", "npu", "cpu", "musa")
 README_SENTENCE = re.compile(r"Operator groups \(all populated\):\s*((?:`[^`]+`[\s,and]*)+)")
+_LICENSE_NAMES = {"LICENSE", "LICENCE", "COPYING", "AUTHORS", "NOTICE"}
 TEST_DIR = re.compile(r"(?:^|/)test/registered/kernels/(ops|benchmark)/([^/]+)/")
 
 
@@ -206,6 +207,22 @@ class Context:
             replace(reg, op=op, backend=b, target=f"{reg.target}.forward_{b}") for b in backends
         ]
 
+    # -- vendored trees ----------------------------------------------------
+    @cached_property
+    def vendored_dirs(self) -> tuple[str, ...]:
+        """Directories below the kernel packages that carry their own LICENSE/COPYING/AUTHORS:
+        vendored upstream trees, preserved as they are (never reorganized incidentally)."""
+        out = set()
+        for top in (self.kernels_dir, self.legacy_dir):
+            for p in self.under(top):
+                d, _, base = p.rpartition("/")
+                if d != top and base.split(".", 1)[0].upper() in _LICENSE_NAMES:
+                    out.add(d + "/")
+        return tuple(sorted(out))
+
+    def is_vendored(self, path: str) -> bool:
+        return path.startswith(self.vendored_dirs) if self.vendored_dirs else False
+
     # -- operator modules --------------------------------------------------
     @cached_property
     def operator_modules(self) -> list[tuple[str, str]]:
@@ -216,7 +233,8 @@ class Context:
             base = path.rsplit("/", 1)[-1]
             if group is None or base in ("__init__.py", "conftest.py") or base.startswith("test_"):
                 continue
-            out.append((path, group))
+            if not self.is_vendored(path):
+                out.append((path, group))
         return out
 
     def signals(self, path: str) -> Signals | None:

@@ -6,6 +6,7 @@ tables, `cu_seqlens`, `kv_indices`, split metadata) without touching cache conte
 and about a module in `attention` that only reads/writes KV-cache contents with no
 attention compute, RoPE or index tables. Heuristic: the evidence lists the identifiers.
 
+Vendored upstream trees (a directory with its own LICENSE/COPYING/AUTHORS) are skipped.
 ## Why
 Decided rule: kvcache owns ops that read/write KV-cache contents; attention owns the
 index/shape/schedule tables and index selection. A fused compute + store stays with its

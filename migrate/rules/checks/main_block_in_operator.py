@@ -4,7 +4,8 @@
 Reports a top-level `if __name__ == "__main__":` block in a production module under
 `sglang/kernels/` (operator groups, backends, plugins, JIT infrastructure) or the legacy
 `sglang/jit_kernel/` (outside its test and benchmark directories). C++ source trees
-(`csrc/`, `include/`) and vendored directories (`third_party/`, `vendor/`) are skipped.
+(`csrc/`, `include/`) and vendored trees (`third_party/`, `vendor/`, or any directory
+carrying its own LICENSE/COPYING/AUTHORS file) are skipped.
 
 Heuristic (a warning): whether the block runs a test or benchmark is judged from what it
 calls, listed as evidence; a `__main__.py` command-line module is not reported.
@@ -40,7 +41,7 @@ _VENDORED = re.compile(r"/(?:csrc|include|third_party|vendor|_vendor|3rdparty)/"
 
 def _production_modules(ctx):
     for path in ctx.python_under(ctx.kernels_dir):
-        if not _VENDORED.search(path):
+        if not _VENDORED.search(path) and not ctx.is_vendored(path):
             yield path
     for path in ctx.python_under(ctx.legacy_dir):
         rest = path[len(ctx.legacy_dir) + 1 :]
