@@ -38,6 +38,7 @@ def broken(make_repo, tmp_path) -> tuple[Path, str, Path]:
             'CLASS = KernelSpec(target="pkg.specs:Op.forward_cuda")\n'
             'register_fused_op(_OP, __name__, "_OP")\n'
             'register_fused_op(_OP, __name__, "_MISSING")\n'
+            'METRIC = "pkg:requests_total"  # a metric name, not a target\n'
         ),
         "pkg/registry.py": "KernelSpec = register_fused_op = None\n",
         "docs/notes.md": "Old home: pkg.old.mod (and pkg/old/data/cfg.json).\n",

@@ -126,12 +126,23 @@ class _Imports(ast.NodeVisitor):
         self.facts.imports.append(ImportRef(mod, names, node.lineno, self.depth == 0))
 
     def visit_Constant(self, node: ast.Constant):
-        if isinstance(node.value, str) and TARGET.match(node.value):
-            self.facts.targets.append((node.lineno, node.value))
+        # A dotted module before the colon: `"sglang:metric_name"` is a metric, not a target.
+        value = node.value
+        if isinstance(value, str) and TARGET.match(value) and "." in value.split(":")[0]:
+            self._target(node.lineno, value)
+
+    def _target(self, line: int, value: str) -> None:
+        if (line, value) not in self.facts.targets:
+            self.facts.targets.append((line, value))
 
     def visit_Call(self, node: ast.Call):
         f = node.func
         name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
+        for kw in node.keywords:
+            v = kw.value
+            literal = isinstance(v, ast.Constant) and isinstance(v.value, str)
+            if kw.arg == "target" and literal and TARGET.match(v.value):
+                self._target(v.lineno, v.value)
         if name == "register_fused_op" and len(node.args) >= 3:
             mod, attr = node.args[1], node.args[2]
             if (

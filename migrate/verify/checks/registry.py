@@ -1,18 +1,23 @@
-"""Every registry target at HEAD resolves: `"module:attr"` literals (KernelSpec targets,
-tables of them) and `register_fused_op(instance, __name__, "ATTR")`. Nothing imports a
-target at registration, so a stale one would fail only on first call."""
+"""Every registry target at HEAD resolves: `KernelSpec(target="module:attr")` and other
+`target=` literals, `"package.module:attr"` literals in tables, and
+`register_fused_op(instance, __name__, "ATTR")`. Nothing imports a target at
+registration, so a stale one would fail only on first call. A target already broken at
+BASE (after relocation) is reported as a warning.
+"""
 
 from __future__ import annotations
 
+from migrate.relocate import Relocation
+from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import CheckResult, Finding
+from migrate.verify.result import FAIL, PASS, CheckResult, Finding
 
 NAME = "registry-targets"
 
 
-def check(ctx: VerifyContext) -> CheckResult:
-    tree = ctx.head
-    findings, seen = [], 0
+def unresolved(tree: CodeTree) -> tuple[list[tuple[str, int, str, str]], int]:
+    """([(path, line, target, why)], number of targets seen)."""
+    out, seen = [], 0
     for module, path in sorted(tree.index.modules.items()):
         facts = tree.facts(module)
         if facts is None:
@@ -23,15 +28,32 @@ def check(ctx: VerifyContext) -> CheckResult:
                 continue
             seen += 1
             if not tree.exists(mod):
-                findings.append(Finding(path, line, NAME, f"target {target}: no module {mod}"))
+                out.append((path, line, target, f"no module {mod}"))
             elif not tree.attr_path(mod, attrs):
-                findings.append(Finding(path, line, NAME, f"target {target}: {mod} has no {attrs}"))
+                out.append((path, line, target, f"{mod} has no {attrs}"))
         for line, attr in facts.fused:
             seen += 1
             if not tree.binds(module, attr):
-                findings.append(
-                    Finding(
-                        path, line, NAME, f"register_fused_op target {module}:{attr} is not bound"
-                    )
-                )
-    return CheckResult.of(NAME, findings, f"{seen} targets checked")
+                out.append((path, line, f"{module}:{attr}", f"{attr} is not bound in {module}"))
+    return out, seen
+
+
+def _key(path: str, target: str, rels: list[Relocation]) -> tuple[str, str]:
+    for rel in rels:
+        path = rel.path(path) or path
+        target = rel.target(target) or target
+    return path, target
+
+
+def check(ctx: VerifyContext) -> CheckResult:
+    before = set()
+    if ctx.base is not None:
+        before = {_key(p, t, ctx.relocations) for p, _, t, _ in unresolved(ctx.base)[0]}
+    found, seen = unresolved(ctx.head)
+    findings = []
+    for path, line, target, why in found:
+        old = (path, target) in before
+        msg = f"target {target}: {why}" + (" (already broken at BASE)" if old else "")
+        findings.append(Finding(path, line, NAME, msg, severity="warning" if old else "error"))
+    status = FAIL if any(f.severity == "error" for f in findings) else PASS
+    return CheckResult(NAME, status, findings, f"{seen} targets checked")
