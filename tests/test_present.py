@@ -235,3 +235,23 @@ def test_cli_format_needs_dry_run(cli_repo):
 def test_edit_type_is_changes_edit(scene):
     _, cs = scene
     assert all(isinstance(e, Edit) for e in cs.edits)
+
+
+def test_sample_dry_run_diff_applies_with_git(sample_repo):
+    """End to end: the engine's whole change on kernels_sample, as a patch git accepts."""
+    pytest.importorskip("migrate.rewrite.engine")
+    from migrate.pipeline import prepare
+
+    prep = prepare(
+        Path(__file__).resolve().parent.parent / "plans/sample-jit-to-ops.yaml", sample_repo
+    )
+    patch = unified_diff(cli._plan_changes(prep), prep.index)
+    (sample_repo.parent / "sample.patch").write_bytes(patch.encode("utf-8"))
+    subprocess.run(
+        ["git", "apply", "--index", str(sample_repo.parent / "sample.patch")],
+        cwd=sample_repo,
+        check=True,
+        capture_output=True,
+    )
+    assert not (sample_repo / "python/sglang/jit_kernel").exists()
+    assert (sample_repo / "python/sglang/kernels/ops/layernorm/norm.py").exists()
