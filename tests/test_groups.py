@@ -71,7 +71,7 @@ def test_adds_group_everywhere_in_style(make_repo, tmp_path):
             '"""\n',
         )
     }
-    assert {(e.path, e.kind) for e in edits} == {(OPS_INIT, "code"), (README, "prose")}
+    assert {(e.path, e.kind) for e in edits} == {(OPS_INIT, "code"), (README, "code")}
 
 
 def test_unsorted_tuple_appends_and_loop_imports_need_no_edit(make_repo, tmp_path):
