@@ -14,9 +14,8 @@ def _step_line(step: str, s: dict) -> str:
     parts = []
     if s["moves"]:
         edited = s["moves"] - s["pure_renames"]
-        parts.append(
-            f"{_plural(s['moves'], 'move')} ({s['pure_renames']} pure renames, {edited} with edits)"
-        )
+        pure = _plural(s["pure_renames"], "pure rename")
+        parts.append(f"{_plural(s['moves'], 'move')} ({pure}, {edited} with edits)")
     if s["edits"]:
         review = f" ({s['review']} to review)" if s["review"] else ""
         parts.append(_plural(s["edits"], "edit") + review)
