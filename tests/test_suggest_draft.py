@@ -42,7 +42,8 @@ def test_draft_validates_covers_every_legacy_file_and_passes_check(sample_copy, 
 
 def test_draft_decisions_on_the_sample(sample_copy):
     _, tree = repo_tree(sample_copy)
-    d = {x.src: x for x in draft_plan(tree, "sglang.jit_kernel").decisions}
+    draft = draft_plan(tree, "sglang.jit_kernel")
+    d = {x.src: x for x in draft.decisions}
     assert d["sglang.jit_kernel.utils"].dst == "sglang.kernels.jit.utils"
     assert d["python/sglang/jit_kernel/csrc"].dst == "python/sglang/kernels/jit/csrc"
     assert d["sglang.jit_kernel.allreduce_rmsnorm"].group == "communication"
@@ -59,7 +60,15 @@ def test_draft_decisions_on_the_sample(sample_copy):
     assert t.dst == "test/registered/kernels/ops/layernorm/test_rmsnorm.py"
     b = d["test/registered/kernels/benchmark/bench_scaled_mm.py"]
     assert b.dst == "test/registered/kernels/benchmark/gemm/bench_scaled_mm.py"
-    assert d["test/registered/kernels/test_norm_rope.py"].review
+    # a test of two groups is split by test unit, not moved whole
+    assert "test/registered/kernels/test_norm_rope.py" not in d
+    (split,) = draft.splits
+    outputs = {group: take for _, group, take in split.outputs}
+    assert outputs["attention"] == ("rest",)
+    assert set(outputs["layernorm"]) == {
+        "TestFusedAddRMSNorm",
+        "test_rmsnorm_quant_scale_per_token",
+    }
     assert d["sglang.jit_kernel.norm"].review  # carries a __main__ benchmark
 
 
@@ -68,6 +77,7 @@ def test_yaml_has_evidence_review_markers_op_ids_and_groups(sample_copy):
     assert "#   evidence: " in text and "# REVIEW " in text
     assert "  - from: jit.rmsnorm\n    to: layernorm.rmsnorm" in text
     assert "groups:\n  add:\n" in text and "    - communication" in text
+    assert "splits:\n  # REVIEW " in text and "take: [rest]" in text
     assert text.rstrip().splitlines()[-1].endswith("marked REVIEW.")
 
 

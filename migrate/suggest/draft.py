@@ -9,6 +9,7 @@ already under `test/registered/kernels/` but outside a group directory move too.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.rules.ci import ci_registrations, main_block
 from migrate.rules.context import JIT_PKG, OPS_PKG, Context
-from migrate.rules.imports import imports_of, under
+from migrate.rules.imports import absolute, imports_of, under
 from migrate.rules.tree import Tree
 from migrate.suggest.classify import INFRA, Classification, classify_source
 
@@ -58,6 +59,15 @@ class OpIdRename:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class SplitDraft:
+    """A test file exercising several groups: one output per group, by test unit."""
+
+    file: str
+    outputs: tuple[tuple[str, str, tuple[str, ...]], ...]  # (path, group, take)
+    reason: str
+
+
 @dataclass
 class Draft:
     legacy: str
@@ -66,6 +76,7 @@ class Draft:
     groups_add: list[str]
     delete: list[str]
     op_ids: list[OpIdRename] = field(default_factory=list)
+    splits: list[SplitDraft] = field(default_factory=list)
 
 
 def _strip_jit(name: str) -> str:
@@ -84,6 +95,7 @@ class Drafter:
         self.decisions: list[Decision] = []
         self.taken: set[str] = set(tree.modules) | set(tree.paths)
         self.module_group: dict[str, str] = {}  # legacy module -> chosen group
+        self.splits: list[SplitDraft] = []
 
     # -- naming --------------------------------------------------------------
     def pkg_path(self, dotted: str) -> str:
@@ -139,7 +151,13 @@ class Drafter:
         groups_add = sorted(g for g in used if g not in existing and g != INFRA)
         roots = tuple(r for r in self.tree.roots if r != ".") or (".",)
         return Draft(
-            self.legacy, roots, self.decisions, groups_add, [self.legacy], self.op_id_renames()
+            self.legacy,
+            roots,
+            self.decisions,
+            groups_add,
+            [self.legacy],
+            self.op_id_renames(),
+            self.splits,
         )
 
     def op_id_renames(self) -> list[OpIdRename]:
@@ -397,13 +415,61 @@ class Drafter:
             (g, n), total = ranked[0], sum(votes.values())
             why = "imports kernels of " + ", ".join(f"{k} ({v})" for k, v in ranked)
             if len(ranked) > 1:
-                why += "; tests several groups: consider `splits:` (one output per group)"
+                why += "; tests several groups"
                 return g, round(min(0.55, n / total), 2), why
             return g, 0.95, why
         c = classify_source(text, self.tree.module_of(path) or "")
         if c.group in (None, INFRA):
             return None, 0.0, "imports no kernel; no computation signal"
         return c.group, round(c.confidence * 0.8, 2), f"computation: {c.evidence}"
+
+    def _kernel_name_groups(self, mod: ast.Module, path: str) -> dict[str, str]:
+        """Local name -> group for every kernel a test imports by name."""
+        current = self.tree.module_of(path) or "tests._"
+        out = {}
+        for stmt in mod.body:
+            if isinstance(stmt, ast.ImportFrom):
+                src = absolute(stmt.module, stmt.level, current, False)
+                g = self.module_group.get(src)
+                if g is None and under(src, OPS_PKG) and src.count(".") >= 3:
+                    g = src.split(".")[3]
+                for a in stmt.names:
+                    if g:
+                        out[a.asname or a.name] = g
+        return out
+
+    def split_units(self, path: str) -> dict[str, list[str]]:
+        """Group -> top-level test classes/functions that use only that group's kernels."""
+        mod = self.tree.ast(path)
+        if mod is None:
+            return {}
+        names = self._kernel_name_groups(mod, path)
+        units: dict[str, list[str]] = {}
+        for node in mod.body:
+            is_test = node.__class__.__name__ in ("FunctionDef", "AsyncFunctionDef", "ClassDef")
+            if not is_test or not node.name.lower().startswith("test"):
+                continue
+            used = Counter(
+                names[n.id] for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in names
+            )
+            if len(used) == 1:
+                units.setdefault(next(iter(used)), []).append(node.name)
+        return units
+
+    def try_split(self, path: str, why: str) -> bool:
+        """Draft a `splits:` entry for a test of several groups; False when not separable."""
+        units = self.split_units(path)
+        if len(units) < 2:
+            return False
+        top, base = self._tests_root(path), path.rsplit("/", 1)[-1]
+        ranked = sorted(units, key=lambda g: (-len(units[g]), g))
+        outputs = []
+        for i, g in enumerate(ranked):
+            dst, _ = self.free(f"{top}test/registered/kernels/ops/{g}/{base}", "/")
+            take = ("rest",) if i == 0 else tuple(units[g])
+            outputs.append((dst, g, take))
+        self.splits.append(SplitDraft(path, tuple(outputs), why))
+        return True
 
     def test_file(self, path: str, bench: bool) -> None:
         group, conf, why = self.test_group(path)
@@ -412,6 +478,8 @@ class Drafter:
         mod = self.tree.ast(path)
         registered = bool(mod and ci_registrations(mod))
         top = self._tests_root(path)
+        if "several groups" in why and not bench and self.try_split(path, why):
+            return
         if bench and not registered:
             dst_dir, what = f"{top}test/manual/kernels", "benchmark"
         else:

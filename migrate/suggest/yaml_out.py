@@ -46,6 +46,17 @@ def render(draft: Draft) -> str:
             out += _comment(d)
             out.append(f"  - from: {_scalar(d.src)}")
             out.append(f"    to: {_scalar(d.dst)}")
+    if draft.splits:
+        out.append("# Test files of several groups: one output per group; `rest` keeps helpers")
+        out.append("# and anything unassigned. est_time is apportioned by the split, not copied.")
+        out.append("splits:")
+        for sp in draft.splits:
+            out.append(f"  # REVIEW {sp.reason}; check the output names")
+            out.append(f"  - file: {_scalar(sp.file)}")
+            out.append("    into:")
+            for path, group, take in sp.outputs:
+                out.append(f"      - path: {_scalar(path)}  # {group}")
+                out.append("        take: [" + ", ".join(_scalar(t) for t in take) + "]")
     if draft.op_ids:
         out.append("# Registered op ids that are not `<group>.<name>` of their registering group.")
         out.append("op_ids:")
