@@ -77,3 +77,23 @@ def test_a_changed_plan_fails_every_commit(applied):
     plan.write_text(PLAN + "# edited\n")
     results = reproduce(repo, base, "HEAD")
     assert results and all(c.status == "FAIL" and "sha256:" in c.message for c in results)
+
+
+def test_a_failure_names_an_engine_change(applied, monkeypatch):
+    import importlib
+
+    reproduce_mod = importlib.import_module("migrate.verify.reproduce")  # the module
+
+    repo, base, _ = applied
+    assert "Migrate-Engine: " in git(repo, "log", "-1", "--format=%B", "HEAD")
+
+    def changed_engine(prep):
+        cs = full_changeset()
+        cs.edits = [e for e in cs.edits if e.kind != "prose"]
+        return cs
+
+    monkeypatch.setattr(engine, "plan_changeset", changed_engine)
+    monkeypatch.setattr(reproduce_mod, "engine_fingerprint", lambda: "000000000000")
+    results = {c.step: c for c in reproduce(repo, base, "HEAD")}
+    assert results["prose"].status == "FAIL"
+    assert "the engine changed since" in results["prose"].message

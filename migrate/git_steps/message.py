@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from migrate.changes import ChangeSet
+from migrate.git_steps.fingerprint import engine_fingerprint
 
 PLAN_TRAILER = "Migrate-Plan"
 STEP_TRAILER = "Migrate-Step"
+ENGINE_TRAILER = "Migrate-Engine"  # fingerprint of the code that made the commit
 BLAME_STEP = "blame-ignore-revs"  # the final commit that records the others for `git blame`
 BLAME_FILE = ".git-blame-ignore-revs"
 _TRAILER = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):[ \t]*(.*?)\s*$")
@@ -24,6 +26,7 @@ class Trailers:
     plan_path: str
     plan_sha256: str
     step: str
+    engine: str = ""
 
 
 def plan_ref(plan_path: str | Path, repo_dir: str | Path) -> str:
@@ -90,17 +93,19 @@ def compose(subject: str, body: list[str], trailers: Trailers) -> str:
         f"{PLAN_TRAILER}: {trailers.plan_path} sha256:{trailers.plan_sha256}",
         f"{STEP_TRAILER}: {trailers.step}",
     ]
+    if trailers.engine:
+        parts.append(f"{ENGINE_TRAILER}: {trailers.engine}")
     return "\n".join(parts) + "\n"
 
 
 def step_message(step: str, cs: ChangeSet, plan_path: str, plan_sha256: str) -> str:
     subject, body = summary(step, cs)
-    return compose(subject, body, Trailers(plan_path, plan_sha256, step))
+    return compose(subject, body, Trailers(plan_path, plan_sha256, step, engine_fingerprint()))
 
 
 def blame_message(shas: list[str], plan_path: str, plan_sha256: str) -> str:
     subject = f"migrate({BLAME_STEP}): ignore {_plural(len(shas), 'mechanical commit')} in blame"
-    return compose(subject, [], Trailers(plan_path, plan_sha256, BLAME_STEP))
+    return compose(subject, [], Trailers(plan_path, plan_sha256, BLAME_STEP, engine_fingerprint()))
 
 
 def blame_file_text(
@@ -128,4 +133,4 @@ def parse_trailers(message: str) -> Trailers | None:
     if not plan or not step or " sha256:" not in plan:
         return None
     path, sha = plan.rsplit(" sha256:", 1)
-    return Trailers(path, sha, step)
+    return Trailers(path, sha, step, found.get(ENGINE_TRAILER, ""))

@@ -19,6 +19,7 @@ from migrate.changes import ChangeSet
 from migrate.errors import MigrateError
 from migrate.git_steps import engine
 from migrate.git_steps.apply import blame_contents
+from migrate.git_steps.fingerprint import engine_fingerprint
 from migrate.git_steps.gitio import GitObjects, Listing, blob_sha, run_git
 from migrate.git_steps.message import BLAME_FILE, BLAME_STEP, Trailers, parse_trailers
 from migrate.git_steps.trees import Files, StepError, move_map, needed_paths, step_trees
@@ -215,7 +216,8 @@ def reproduce_all(
     objs = GitObjects(repo_dir)
     try:
         results, preps = [], []
-        for run in group_runs(step_commits(repo_dir, base, head)):
+        commits = step_commits(repo_dir, base, head)
+        for run in group_runs(commits):
             prep, cs, why = prepare_run(repo_dir, run, base, plan_override)
             if prep is None:
                 results += [
@@ -224,7 +226,15 @@ def reproduce_all(
                 ]
                 continue
             preps.append(prep)
-            results += reproduce_run(objs, cs, run)
+            checks = reproduce_run(objs, cs, run)
+            made_by = {sha: t.engine for sha, _, t in commits}
+            for c in checks:
+                if c.status == FAIL and made_by.get(c.sha) not in ("", engine_fingerprint()):
+                    c.message += (
+                        f" (made by engine {made_by[c.sha]}, reproduced with "
+                        f"{engine_fingerprint()}: the engine changed since)"
+                    )
+            results += checks
         return results, preps
     finally:
         objs.close()
