@@ -19,7 +19,12 @@ import click
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable result.")
 @click.option("--no-wheel", is_flag=True, help="Skip building BASE and HEAD wheels.")
-@click.option("--skip", multiple=True, help="Skip a static check by name (repeatable).")
+@click.option(
+    "--skip",
+    multiple=True,
+    help="Skip a static check (repeatable): old-names, imports-resolve, registry-targets, "
+    "no-shims, single-module, no-new-cycles, wheel-contents.",
+)
 def command(
     rev_range: str,
     plan: str | None,

@@ -62,6 +62,9 @@ def verify(
     skip: tuple[str, ...] = (),
 ) -> VerifyResult:
     repo = Path(repo_dir).resolve()
+    unknown = sorted(set(skip) - set(CHECK_NAMES))
+    if unknown:
+        raise ValueError(f"unknown check {', '.join(unknown)}; checks: {', '.join(CHECK_NAMES)}")
     base_spec, head_spec = parse_range(rev_range)
     base, head = _rev(repo, base_spec), _rev(repo, head_spec)
     commits, preps = reproduce_all(repo, base, head, plan)
