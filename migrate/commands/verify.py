@@ -34,13 +34,18 @@ def command(
     skip: tuple[str, ...],
 ) -> None:
     """Prove BASE..HEAD mechanical: exit 0 only when every commit and check passes."""
+    from migrate.git_steps.transaction import Interrupted, signals_raise
     from migrate.verify import verify
     from migrate.verify.text import render
 
     try:
-        result = verify(repo, rev_range, plan, wheel_check=not no_wheel, skip=skip)
+        with signals_raise():  # so that the temporary worktrees are removed on ^C/SIGTERM
+            result = verify(repo, rev_range, plan, wheel_check=not no_wheel, skip=skip)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    except Interrupted as exc:
+        click.echo(f"migrate verify: {exc}", err=True)
+        sys.exit(130)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
