@@ -212,3 +212,14 @@ def test_cli_reads_check_json_and_can_skip_verify(applied, tmp_path):
         for f in json.loads(check.output)["findings"]
     ]
     assert "not run: verify" in " ".join(doc["verdict"]["reasons"])
+
+
+def test_run_parity_on_request_reports_the_device(applied):
+    repo, plan, base = applied
+    data = collect_range(repo, f"{base}..HEAD", str(plan), run_verify=False, parity_device="cpu")
+    assert data.parity.status == "ok" and data.parity.device == "cpu"
+    assert data.parity.base == base  # the real ParityResult, pinned to this range
+    md = to_markdown(data)
+    assert "device: **CPU (Triton interpreter, TRITON_INTERPRET=1): no GPU check ran**" in md
+    assert "nothing to compare" in md  # the fixture's modules hold no Triton kernel
+    assert "not run: verify" in " ".join(verdict(data).reasons)

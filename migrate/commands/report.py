@@ -40,6 +40,11 @@ def _load(path: str | None):
 )
 @click.option("--no-wheel-check", is_flag=True, help="Run verify without building the wheel.")
 @click.option(
+    "--run-parity",
+    type=click.Choice(["auto", "cpu", "cuda"]),
+    help="Run parity here on this device (runs the tests at BASE and HEAD: slow).",
+)
+@click.option(
     "--link-base", help="URL prefix for file:line links, e.g. https://github.com/o/r/blob/SHA"
 )
 def command(
@@ -54,6 +59,7 @@ def command(
     parity_json,
     no_verify,
     no_wheel_check,
+    run_parity,
     link_base,
 ):
     """Report on the migration BASE..HEAD: verdict, moves, commits, checks, parity, leftovers."""
@@ -67,7 +73,13 @@ def command(
     )
     try:
         data = collect_range(
-            repo, rev_range, plan, given, run_verify=not no_verify, wheel_check=not no_wheel_check
+            repo,
+            rev_range,
+            plan,
+            given,
+            run_verify=not no_verify,
+            wheel_check=not no_wheel_check,
+            parity_device=run_parity,
         )
     except MigrateError as exc:
         for d in exc.diagnostics:

@@ -170,16 +170,18 @@ def collect_range(
     *,
     run_verify: bool = True,
     wheel_check: bool = True,
+    parity_device: str | None = None,
 ) -> ReportData:
     """The report of an applied migration: the commits of BASE..HEAD and what they did.
 
-    Verify runs here unless its result is given (or `run_verify` is off); parity never
-    does (it runs the test suites): give its result or the section says "not run".
+    Verify runs here unless its result is given (or `run_verify` is off). Parity runs
+    the test suites twice, so it runs only when asked (`parity_device`: auto, cpu or
+    cuda); otherwise give its result or the section says "not run".
     """
     from migrate.pipeline import prepare
 
     repo = Path(repo).resolve()
-    given = given or Given()
+    given = Given(**vars(given)) if given else Given()
     base_name, head_name = gitrange.parse_range(range_spec)
     base, head = gitrange.rev(repo, base_name), gitrange.rev(repo, head_name)
     commits = gitrange.commits(repo, base, head)
@@ -239,8 +241,21 @@ def collect_range(
         lambda: _inventory_at(repo, base),
         lambda: _inventory_at(repo, head),
     )
+    parity_error = ""
+    if given.parity is None and parity_device and available("migrate.parity.check"):
+        try:
+            given.parity = _run_parity(repo, base, head, plan_path, parity_device)
+        except Exception as exc:  # reported in the verdict, never hidden
+            parity_error = f"{type(exc).__name__}: {exc}"
     _fill_given(data, given)
+    data.parity.error = parity_error
     return data
+
+
+def _run_parity(repo: Path, base: str, head: str, plan: str | None, device: str):
+    from migrate.parity.check import run_parity
+
+    return run_parity(repo, f"{base}..{head}", plan, device=device)
 
 
 def _inventory_of(paths, read):

@@ -159,6 +159,7 @@ class ParitySection:
     problems: list[str] = field(default_factory=list)
     base: str = ""  # the commits the parity run compared (checked against the range)
     head: str = ""
+    error: str = ""  # why parity could not run, when it was asked to
 
 
 @dataclass

@@ -250,7 +250,8 @@ def parity(d: ReportData) -> list[str]:
     out = ["### Numerical parity", ""]
     p = d.parity
     if p.status != OK:
-        return out + status_line(p.status, "parity (no GPU or CPU parity check was run)")
+        out += status_line(p.status, "parity (no GPU or CPU parity check was run)")
+        return out + ([f"Parity failed to run: {cell(p.error)}", ""] if p.error else [])
     device = p.device or "unknown"
     if device == "cpu":
         device = "CPU (Triton interpreter, TRITON_INTERPRET=1): no GPU check ran"
@@ -264,9 +265,15 @@ def parity(d: ReportData) -> list[str]:
         for o in p.ops
     ]
     body = table(["op", "result", "bit-identical calls", "devices"], rows, "--r-")
-    out += (
-        fold(f"{len(rows)} op(s)", body, len(rows)) if rows else ["_No moved op was called._", ""]
-    )
+    if rows:
+        counts: dict[str, int] = {}
+        for o in p.ops:
+            counts[o.status] = counts.get(o.status, 0) + 1
+        tally = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(counts.items()))
+        out += [f"{len(rows)} moved op(s): {tally}.", ""]
+        out += fold(f"per-op results ({len(rows)} ops)", body, len(rows))
+    else:
+        out += ["_No moved module defines or wraps a Triton kernel: nothing to compare._", ""]
     out += [f"- {cell(x)}" for x in p.problems]
     return out + ([""] if p.problems else [])
 

@@ -93,6 +93,8 @@ def review_reasons(d: ReportData) -> list[str]:
             )
     if d.verify.error:
         r.append(f"verify could not run: {d.verify.error}")
+    if d.parity.error:
+        r.append(f"parity could not run: {d.parity.error}")
     warnings = [f for f in d.rules.findings if f.severity != "error"]
     if warnings:
         r.append(f"{len(warnings)} rule warning(s)")
