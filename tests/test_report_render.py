@@ -135,3 +135,30 @@ def test_leftover_scan_skips_keep_prose_and_unmoved_names():
     assert scan_leftovers(files, files.get, RELOC, _Plan()) == []
     check = StaleCheck(RELOC, type("P", (), {"delete": ()})(), ("python",))
     assert check.dotted("sglang.jit_kernel.norm.f") and not check.dotted("sglang.jit_kernel.utils")
+
+
+def test_move_diagram_groups_by_legacy_package_and_destination():
+    from migrate.changes import ChangeSet, FileMove
+    from migrate.report.facts import move_edges
+    from migrate.report.mermaid import graph
+
+    j, k = "python/sglang/jit_kernel", "python/sglang/kernels"
+    cs = ChangeSet(
+        moves=[
+            FileMove(f"{j}/norm.py", f"{k}/ops/layernorm/norm.py"),
+            FileMove(f"{j}/rope.py", f"{k}/ops/attention/rope.py"),
+            FileMove(f"{j}/csrc/a/x.cuh", f"{k}/jit/csrc/a/x.cuh"),
+            FileMove(f"{j}/csrc/b/y.cuh", f"{k}/jit/csrc/b/y.cuh"),
+            FileMove("test/registered/test_norm.py", "test/registered/kernels/ops/t.py"),
+        ]
+    )
+    edges, not_drawn = move_edges(cs, ("python",), (f"{j}/csrc",), (f"{k}/jit/csrc",))
+    assert [(e.src, e.dst, e.files) for e in edges] == [
+        ("sglang.jit_kernel", "ops.attention", 1),
+        ("sglang.jit_kernel", "ops.layernorm", 1),
+        ("sglang.jit_kernel.csrc", "sglang.kernels.jit.csrc", 2),
+    ]
+    assert not_drawn == 1  # the test file: outside the import root
+    src = graph(edges)
+    assert src.splitlines()[0] == "graph LR"
+    assert 'L1["sglang.jit_kernel.csrc"]' in src and "L1 -->|2 files| G2" in src

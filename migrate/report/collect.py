@@ -60,8 +60,9 @@ def _changeset(prep):
 
 def _fill_plan_facts(data: ReportData, prep, cs, edits_known: bool) -> None:
     data.summary = facts.summarize(cs, prep.plan, prep.relocation, edits_known=edits_known)
+    prefixes = prep.relocation.path_prefixes
     data.moves, data.moves_not_drawn = facts.move_edges(
-        cs, prep.plan.roots, tuple(prep.relocation.path_prefixes)
+        cs, prep.plan.roots, tuple(prefixes), tuple(prefixes.values())
     )
     data.review = facts.review_items(cs)
 

@@ -27,13 +27,20 @@ def _package_of(path: str, roots) -> str:
     return ".".join(rel.split("/")[:-1]) or "."
 
 
-def destination(path: str, roots) -> str:
-    """`ops.<group>` when `path` lands in a kernels/ops group, else its package."""
+def _within(path: str, dirs) -> str | None:
+    hits = [d.rstrip("/") for d in dirs if path.startswith(d.rstrip("/") + "/")]
+    return max(hits, key=len) if hits else None
+
+
+def destination(path: str, roots, moved_dirs=()) -> str:
+    """`ops.<group>` when `path` lands in a kernels/ops group, else the moved directory
+    (a package or path move's target) or package that receives it."""
     parts = _strip_root(path, roots).split("/")[:-1]
     for i in range(len(parts) - 2):
         if tuple(parts[i : i + 2]) == OPS_MARK:
             return f"ops.{parts[i + 2]}"
-    return ".".join(parts) or "."
+    top = _within(path, moved_dirs)
+    return _package_of(f"{top}/x", roots) if top else ".".join(parts) or "."
 
 
 def summarize(cs: ChangeSet, plan=None, relocation=None, *, edits_known: bool = True) -> Summary:
@@ -66,10 +73,8 @@ def summarize(cs: ChangeSet, plan=None, relocation=None, *, edits_known: bool = 
 
 def _legacy_node(old: str, roots, moved_dirs) -> str:
     """The moved package (or path) that carries `old`, else the package holding it."""
-    hits = [d for d in moved_dirs if old.startswith(d.rstrip("/") + "/")]
-    if hits:
-        return _package_of(max(hits, key=len).rstrip("/") + "/x", roots)
-    return _package_of(old, roots)
+    top = _within(old, moved_dirs)
+    return _package_of(f"{top}/x", roots) if top else _package_of(old, roots)
 
 
 def in_roots(path: str, roots) -> bool:
@@ -77,17 +82,21 @@ def in_roots(path: str, roots) -> bool:
     return any(r in (".", "") or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
-def move_edges(cs: ChangeSet, roots=(".",), moved_dirs=()) -> tuple[list[MoveEdge], int]:
+def move_edges(
+    cs: ChangeSet, roots=(".",), moved_dirs=(), target_dirs=()
+) -> tuple[list[MoveEdge], int]:
     """(edges legacy package -> destination weighted by files, files not drawn).
 
     Only package code is drawn: files outside the import roots (tests, docs) would
     bury the package-to-group picture; they are counted instead. `moved_dirs` (the
     relocation's package and path prefixes) keeps a moved package's data
-    subdirectories inside its node instead of giving each its own.
+    subdirectories inside its node instead of giving each its own; `target_dirs` (their
+    targets) does the same on the destination side.
     """
     drawn = [m for m in cs.moves if in_roots(m.old, roots)]
     count = Counter(
-        (_legacy_node(m.old, roots, moved_dirs), destination(m.new, roots)) for m in drawn
+        (_legacy_node(m.old, roots, moved_dirs), destination(m.new, roots, target_dirs))
+        for m in drawn
     )
     edges = [MoveEdge(src, dst, n) for (src, dst), n in sorted(count.items())]
     return edges, len(cs.moves) - len(drawn)
