@@ -157,3 +157,25 @@ def test_judge_refuses_vacuous_parity(tmp_path):
     assert not r.ok
     assert any("failed at BASE and HEAD" in p for p in r.problems)
     assert any("no GPU parity was shown" in p for p in r.problems)
+
+
+def test_saved_spec_round_trips_without_running(base_repo, tmp_path):
+    """--save-spec --no-run: discovery for a git-less GPU host; nothing is executed."""
+    from migrate.parity import spec
+
+    pure_move(base_repo)
+    path = tmp_path / "spec.json"
+    res = CliRunner().invoke(
+        main,
+        ["parity", "HEAD~1..HEAD", "--repo", str(base_repo), "--save-spec", str(path), "--no-run"],
+    )
+    assert res.exit_code == 0 and "nothing was run" in res.output, res.output
+    found, revs = spec.load(path)
+    assert revs["base"][0] == "HEAD~1" and len(revs["head"][1]) == 40
+    assert {m.new for m in found.modules} == {"pkg.new.kern", "pkg.new.blocks", "pkg.new.act"}
+    assert found.tests["base"] == [
+        "tests/old/test_act.py",
+        "tests/old/test_blocks.py",
+        "tests/old/test_kern.py",
+    ]
+    assert found.path_moves["pkg/old/configs/block.json"] == "pkg/new/configs/block.json"

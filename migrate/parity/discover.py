@@ -117,7 +117,7 @@ def discover(
                 path_moves.setdefault(old, new)
 
     # Module pairs: every moved .py file, named under its import root on each side.
-    pairs: dict[str, tuple[str, str, str, str]] = {}  # old mod -> (new mod, old, new path)
+    pairs: dict[str, tuple[str, str, str]] = {}  # old mod -> (new mod, old path, new path)
     side_roots: dict[str, set[str]] = {"base": set(), "head": set()}
     for old_path, new_path in sorted(path_moves.items()):
         if not (old_path.endswith(".py") and new_path.endswith(".py")):
