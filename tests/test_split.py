@@ -245,3 +245,29 @@ def test_registrations_sharing_a_line_with_other_code_are_apportioned_in_order()
         'register_cuda_ci(est_time=2, suite="s1"); X = 1',
         'register_amd_ci(est_time=5, suite="s2")',
     ]
+
+
+def test_a_comment_above_a_registration_survives_when_the_line_it_sat_on_is_dropped():
+    res = _split(
+        """\
+        # ci-cost-override: keep until re-timed
+        import os
+        register_cuda_ci(est_time=4, suite="s1")
+
+
+        def test_a():
+            pass
+
+
+        def test_b():
+            assert os
+        """,
+        a=("test_a",),
+        b=("test_b",),
+    )
+    assert res.outputs["a.py"].startswith(
+        '# ci-cost-override: keep until re-timed\nregister_cuda_ci(est_time=2, suite="s1")\n'
+    )
+    assert res.outputs["b.py"].startswith(
+        "# ci-cost-override: keep until re-timed\nimport os\nregister_cuda_ci(est_time=2"
+    )

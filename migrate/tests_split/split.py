@@ -239,7 +239,24 @@ def _respace(node: cst.BaseStatement, dropped_before: cst.BaseStatement | None):
     return node.with_changes(leading_lines=[cst.EmptyLine()] * gap + lines[own:])
 
 
-def _render(graph: FileGraph, keep: set[int], names: set[str], est: list[int]) -> str:
+def _carry_comments(
+    node: cst.BaseStatement, reg: Registration, above: list[cst.EmptyLine]
+) -> cst.BaseStatement:
+    """CI reads the comments in the 3 lines above a registration; some of them may have
+    sat above a statement this output drops. Put any such comment back above the call.
+    `above`: lines kept just above it anyway (the module header, when it comes first)."""
+    lines = list(node.leading_lines)
+    own = {line.comment.value.strip() for line in [*above, *lines] if line.comment is not None}
+    lost = [c for c in reg.comments if c not in own]
+    if not lost:
+        return node
+    extra = [cst.EmptyLine(comment=cst.Comment(c)) for c in lost]
+    return node.with_changes(leading_lines=[*lines, *extra])
+
+
+def _render(
+    graph: FileGraph, keep: set[int], names: set[str], regs: list[Registration], est: list[int]
+) -> str:
     body, reg_i, first_dropped = [], 0, None
     for info in graph.stmts:
         node = info.node
@@ -252,6 +269,9 @@ def _render(graph: FileGraph, keep: set[int], names: set[str], est: list[int]) -
                 first_dropped = first_dropped or info.node
                 continue
         elif info.is_registration:  # registrations in source order, like `registrations_in`
+            if first_dropped is not None:
+                above = list(graph.module.header) if not body else []
+                node = _carry_comments(node, regs[reg_i], above)
             smalls = []
             for small in node.body:
                 if is_registration_call(small):
@@ -317,7 +337,7 @@ def split_file(
         keep, names = _select(graph, o, where, source_path, unit_lines, res.notes)
         for i in keep:
             used_by.setdefault(i, []).append(o.path)
-        res.outputs[o.path] = _render(graph, keep, names, shares[o.path])
+        res.outputs[o.path] = _render(graph, keep, names, regs, shares[o.path])
         res.budgets[o.path] = list(zip(regs, shares[o.path], strict=True))
     for i, outs in sorted(used_by.items()):
         info = graph.stmts[i]
