@@ -115,3 +115,20 @@ def test_json_output_is_the_result_as_data(broken):
 def test_cycles_finds_strongly_connected_modules():
     graph = {"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}, "e": {}}
     assert cycles(graph) == [{"a", "b", "c"}]
+
+
+def test_imports_outside_the_import_roots_are_checked_too(make_repo, tmp_path):
+    repo = make_repo(
+        {
+            "python/pkg/__init__.py": "",
+            "python/pkg/old.py": "def f():\n    pass\n",
+            "test/test_x.py": "from pkg.old import f\nfrom . import helpers\n",
+        }
+    )
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("version: 1\nroots: [python]\nmoves:\n  - from: pkg.old\n    to: pkg.new\n")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "mv", "python/pkg/old.py", "python/pkg/new.py")
+    git(repo, "commit", "-qm", "moved, test not updated")
+    result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False)
+    assert findings(result, "imports-resolve") == {("test/test_x.py", 1)}

@@ -15,13 +15,23 @@ class CodeTree:
     _facts: dict[str, ModuleFacts | None] = field(default_factory=dict, repr=False)
 
     def facts(self, module: str) -> ModuleFacts | None:
-        if module not in self._facts:
-            path = self.index.modules.get(module)
-            text = self.index.text(path) if path else None
-            self._facts[module] = (
+        path = self.index.modules.get(module)
+        return self.path_facts(path) if path else None
+
+    def path_facts(self, path: str) -> ModuleFacts | None:
+        """Facts of any Python file; one outside the import roots resolves only absolute
+        imports (its relative ones are left unresolved, hence unchecked)."""
+        if path not in self._facts:
+            text = self.index.text(path)
+            module = self.index.module_of(path) or ""
+            self._facts[path] = (
                 module_facts(text, module, path.endswith("__init__.py")) if text else None
             )
-        return self._facts[module]
+        return self._facts[path]
+
+    def python_files(self) -> list[tuple[str, str]]:
+        """(path, module or "") of every Python file, modules and scripts/tests alike."""
+        return [(p, self.index.module_of(p) or "") for p in self.index.python_files()]
 
     @cached_property
     def own_tops(self) -> set[str]:

@@ -30,6 +30,8 @@ class ModuleFacts:
 def absolute(module: str | None, level: int, current: str, is_package: bool) -> str:
     if not level:
         return module or ""
+    if not current:
+        return ""  # a file outside the import roots: its relative imports are unknowable
     pkg = current if is_package else current.rpartition(".")[0]
     parts = pkg.split(".") if pkg else []
     base = parts[: len(parts) - (level - 1)] if level > 1 else parts

@@ -17,8 +17,8 @@ NAME = "imports-resolve"
 def unresolved(tree: CodeTree) -> list[tuple[str, int, str, str]]:
     """[(path, line, module, name or '')] for each own import that does not resolve."""
     out = []
-    for module, path in sorted(tree.index.modules.items()):
-        facts = tree.facts(module)
+    for path, _module in tree.python_files():
+        facts = tree.path_facts(path)
         if facts is None:
             continue
         for imp in facts.imports:

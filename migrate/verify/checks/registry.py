@@ -18,8 +18,8 @@ NAME = "registry-targets"
 def unresolved(tree: CodeTree) -> tuple[list[tuple[str, int, str, str]], int]:
     """([(path, line, target, why)], number of targets seen)."""
     out, seen = [], 0
-    for module, path in sorted(tree.index.modules.items()):
-        facts = tree.facts(module)
+    for path, module in tree.python_files():
+        facts = tree.path_facts(path)
         if facts is None:
             continue
         for line, target in facts.targets:
@@ -31,7 +31,7 @@ def unresolved(tree: CodeTree) -> tuple[list[tuple[str, int, str, str]], int]:
                 out.append((path, line, target, f"no module {mod}"))
             elif not tree.attr_path(mod, attrs):
                 out.append((path, line, target, f"{mod} has no {attrs}"))
-        for line, attr in facts.fused:
+        for line, attr in facts.fused if module else []:
             seen += 1
             if not tree.binds(module, attr):
                 out.append((path, line, f"{module}:{attr}", f"{attr} is not bound in {module}"))
