@@ -172,6 +172,8 @@ def test_deleted_package_references_are_warned(make_repo, tmp_path):
     assert edits == []
     assert [n.severity for n in notes] == ["warning", "warning"]
     assert "deleted package sglang.jit_kernel" in notes[0].message
+    assert notes[0].message.endswith("(its contents now live under sglang.kernels.ops)")
+    assert notes[1].message.endswith("(its contents now live under python/sglang/kernels/ops)")
     assert (notes[0].pos.line, notes[0].pos.col) == (1, 5)
 
 

@@ -75,6 +75,7 @@ class _Names:
     deleted_modules: tuple[str, ...]
     deleted_dirs: tuple[str, ...]
     splits: dict[str, tuple[str, ...]]
+    homes: dict[str, str]  # deleted package or directory -> where its contents went
 
 
 def _alternation(words) -> str:
@@ -103,7 +104,36 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
         if paths
         else None
     )
-    return _Names(dotted_re, paths_re, roots, deleted_modules, deleted_dirs, splits)
+    homes = {}
+    for name, d in zip(plan.delete, (index.package_dir(n) for n in plan.delete), strict=True):
+        homes[name] = _common(
+            v for k, v in relocation.moved_modules.items() if k.startswith(name + ".")
+        )
+        if d:
+            homes[d] = _common(
+                (v for k, v in relocation.files.items() if k.startswith(d + "/")), "/"
+            )
+    return _Names(dotted_re, paths_re, roots, deleted_modules, deleted_dirs, splits, homes)
+
+
+def _common(names, sep: str = ".") -> str:
+    """Longest common `sep`-bounded prefix of `names` ("" when none)."""
+    parts = None
+    for n in names:
+        segs = n.split(sep)[:-1] if sep == "/" else n.split(sep)
+        if parts is None:
+            parts = segs
+        else:
+            k = 0
+            while k < min(len(parts), len(segs)) and parts[k] == segs[k]:
+                k += 1
+            parts = parts[:k]
+    return sep.join(parts or [])
+
+
+def _now_under(names: _Names, gone: str) -> str:
+    home = names.homes.get(gone, "")
+    return f" (its contents now live under {home})" if home else ""
 
 
 _CACHE: dict[tuple[int, int, int], tuple[object, object, object, _Names]] = {}
@@ -148,7 +178,8 @@ def _dotted_changes(names, relocation, text, new_path, kind, pos_file):
                 notes.append(
                     Diagnostic(
                         Pos(pos_file, line, col),
-                        f"{old} names deleted package {gone} and did not move",
+                        f"{old} names deleted package {gone} and did not move"
+                        + _now_under(names, gone),
                         "warning",
                     )
                 )
@@ -214,7 +245,8 @@ def _path_changes(names, relocation, text, new_path, kind, pos_file):
                 notes.append(
                     Diagnostic(
                         Pos(pos_file, line, col),
-                        f"{old} lies in deleted directory {gone} and did not move",
+                        f"{old} lies in deleted directory {gone} and did not move"
+                        + _now_under(names, gone),
                         "warning",
                     )
                 )
