@@ -223,3 +223,17 @@ def test_run_parity_on_request_reports_the_device(applied):
     assert "device: **CPU (Triton interpreter, TRITON_INTERPRET=1): no GPU check ran**" in md
     assert "nothing to compare" in md  # the fixture's modules hold no Triton kernel
     assert "not run: verify" in " ".join(verdict(data).reasons)
+
+
+def test_a_crashing_stage_is_reported_not_hidden(applied, monkeypatch):
+    repo, plan, base = applied
+
+    def boom(*args):
+        raise RuntimeError("worktree add failed")
+
+    monkeypatch.setattr(collect, "_run_verify", boom)
+    data = collect_range(repo, f"{base}..HEAD", str(plan))
+    v = verdict(data)
+    assert data.verify.status == "not_run"
+    assert "verify could not run: RuntimeError: worktree add failed" in v.reasons
+    assert v.level == "review"

@@ -152,6 +152,8 @@ def _run_verify(repo: Path, base: str, head: str, plan: str | None, wheel_check:
 
 def _apply_verify(data: ReportData, given) -> None:
     if given is None:
+        if data.verify.error:
+            return
         data.verify.status = NOT_AVAILABLE if not available("migrate.verify") else NOT_RUN
         return
     data.verify, per_commit = sources.verify_section(given)
@@ -179,8 +181,6 @@ def collect_range(
     the test suites twice, so it runs only when asked (`parity_device`: auto, cpu or
     cuda); otherwise give its result or the section says "not run".
     """
-    from migrate.pipeline import prepare
-
     repo = Path(repo).resolve()
     given = Given(**vars(given)) if given else Given()
     base_name, head_name = gitrange.parse_range(range_spec)
@@ -192,37 +192,14 @@ def collect_range(
         commits=commits,
         commits_status=OK,
     )
-    verify_result, verify_error = given.verify, ""
-    if verify_result is None and run_verify and available("migrate.verify"):
-        try:
-            verify_result = _run_verify(repo, base, head, plan_path, wheel_check)
-        except Exception as exc:  # reported in the verdict, never hidden
-            verify_error = f"{type(exc).__name__}: {exc}"
-    _apply_verify(data, verify_result)
-    data.verify.error = verify_error
+    if given.verify is None and run_verify and available("migrate.verify"):
+        given.verify, data.verify.error = _attempt(
+            _run_verify, repo, base, head, plan_path, wheel_check
+        )
+    _apply_verify(data, given.verify)
+    prep = _replay_plan(data, repo, base, plan_path)
     read_head = gitrange.RevReader(repo, head)
-    prep = None
-    if plan_path is None:
-        data.plan_errors.append("no plan: give --plan or commits with a Migrate-Plan trailer")
-    else:
-        try:
-            with gitrange.exported(repo, base) as base_dir:
-                prep = prepare(plan_path, base_dir)
-                cs, edits_known = _changeset(prep)
-        except MigrateError as exc:
-            data.plan_errors += [str(d) for d in exc.diagnostics]
-        except OSError as exc:
-            data.plan_errors.append(f"cannot read plan {plan_path}: {exc}")
     if prep is not None:
-        data.meta.plan_path = _display_path(repo, plan_path)
-        data.meta.plan_sha256 = prep.plan.sha256
-        _fill_plan_facts(data, prep, cs, edits_known)
-        named = {c.plan_sha256 for c in commits if c.plan_sha256}
-        for sha in sorted(named - {prep.plan.sha256}):
-            data.plan_errors.append(
-                f"commits were made by plan sha256:{sha[:12]}, not {data.meta.plan_path}"
-                f" (sha256:{prep.plan.sha256[:12]})"
-            )
         needles = old_names(prep.relocation, prep.plan)
         needles += [n.replace(".", "/") for n in needles]
         files = gitrange.grep_files(repo, head, needles)
@@ -237,20 +214,53 @@ def collect_range(
         tree = Tree(gitrange.ls_tree(repo, head), read_head, roots)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
-        given.inventory,
-        prep,
-        lambda: _inventory_at(repo, base),
-        lambda: _inventory_at(repo, head),
+        given.inventory, prep, lambda: _inventory_at(repo, base), lambda: _inventory_at(repo, head)
     )
     parity_error = ""
     if given.parity is None and parity_device and available("migrate.parity.check"):
-        try:
-            given.parity = _run_parity(repo, base, head, plan_path, parity_device)
-        except Exception as exc:  # reported in the verdict, never hidden
-            parity_error = f"{type(exc).__name__}: {exc}"
+        given.parity, parity_error = _attempt(
+            _run_parity, repo, base, head, plan_path, parity_device
+        )
     _fill_given(data, given)
     data.parity.error = parity_error
     return data
+
+
+def _attempt(fn, *args) -> tuple[object, str]:
+    """(result, "") or (None, why): a stage that crashes is reported, never hidden."""
+    try:
+        return fn(*args), ""
+    except Exception as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def _replay_plan(data: ReportData, repo: Path, base: str, plan_path: str | None):
+    """Prepare the plan against BASE and fill the plan facts; plan problems become data."""
+    from migrate.pipeline import prepare
+
+    if plan_path is None:
+        data.plan_errors.append("no plan: give --plan or commits with a Migrate-Plan trailer")
+        return None
+    try:
+        with gitrange.exported(repo, base) as base_dir:
+            prep = prepare(plan_path, base_dir)
+            cs, edits_known = _changeset(prep)
+    except MigrateError as exc:
+        data.plan_errors += [str(d) for d in exc.diagnostics]
+        return None
+    except OSError as exc:
+        data.plan_errors.append(f"cannot read plan {plan_path}: {exc}")
+        return None
+    data.meta.plan_path = _display_path(repo, plan_path)
+    data.meta.plan_sha256 = prep.plan.sha256
+    _fill_plan_facts(data, prep, cs, edits_known)
+    named = {c.plan_sha256 for c in data.commits if c.plan_sha256}
+    for sha in sorted(named - {prep.plan.sha256}):
+        data.plan_errors.append(
+            f"commits were made by plan sha256:{sha[:12]}, not {data.meta.plan_path}"
+            f" (sha256:{prep.plan.sha256[:12]})"
+        )
+    return prep
 
 
 def _run_parity(repo: Path, base: str, head: str, plan: str | None, device: str):
