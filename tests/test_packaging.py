@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
 from prep_helpers import prepared
 
 from migrate.changes import apply_edits
+from migrate.rewrite import strlist
+from migrate.rewrite.globs import glob_match, repo_glob_match
 from migrate.rewrite.packaging import cfg_facts, owned_regions, packaging_changes, toml_facts
 from migrate.rewrite.text_files import text_file_edits
 
@@ -258,3 +261,49 @@ def test_key_whose_files_scatter_is_warned(make_repo, tmp_path):
     assert edits == []
     assert any("replace the key by hand" in n.message for n in notes)
     assert sum("no longer matches" in n.message for n in notes) == 2
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "hit"),
+    [
+        ("csrc/*.cuh", "csrc/norm.cuh", True),
+        ("csrc/*.cuh", "csrc/norm/norm.cuh", False),  # `*` stays in one segment
+        ("csrc/**/*.cuh", "csrc/norm.cuh", True),  # `**/` matches zero segments
+        ("csrc/**/*.cuh", "csrc/a/b/norm.cuh", True),
+        ("**", "a/b", True),
+        ("configs/N=?.json", "configs/N=4.json", True),
+        ("[ab].txt", "a.txt", True),
+        ("[!ab].txt", "a.txt", False),
+    ],
+)
+def test_setuptools_globs(pattern, path, hit):
+    assert glob_match(pattern, path) is hit
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "hit"),
+    [
+        ("CHANGELOG.md", "CHANGELOG.md", True),
+        ("CHANGELOG.md", "docs/CHANGELOG.md", True),  # no `/`: any depth
+        ("/CHANGELOG.md", "docs/CHANGELOG.md", False),  # leading `/`: anchored
+        ("docs/history/", "docs/history/2025/a.md", True),
+        ("docs/*.md", "docs/a/b.md", False),
+        ("docs/**/*.md", "docs/a/b.md", True),
+    ],
+)
+def test_keep_prose_globs(pattern, path, hit):
+    assert repo_glob_match(pattern, path) is hit
+
+
+def test_list_render_keeps_crlf_comments_and_style():
+    text = '[tool.setuptools]\r\npackages = [\r\n  "b",  # keep me\r\n  "a"\r\n]\r\n'
+    lit = strlist.parse_list(text, text.index("[", 5))
+    assert lit.values() == ["b", "a"]
+    new = strlist.render(text, lit, strlist.updated(lit.values(), {"a"}, ["c"]))
+    assert new == '[\r\n  "b",  # keep me\r\n  "c"\r\n]'
+
+
+def test_keep_prose_directory_name_matches_at_any_depth():
+    assert repo_glob_match("history/", "docs/history/a.md")
+    assert repo_glob_match("history/", "history/a.md")
+    assert not repo_glob_match("history/", "docs/historyx/a.md")

@@ -57,9 +57,12 @@ def repo_glob_match(pattern: str, path: str) -> bool:
     ending in `/` matches everything under that directory; otherwise the pattern is
     anchored at the repository root (a leading `/` is allowed).
     """
-    pattern = pattern.lstrip("/") if pattern.startswith("/") and len(pattern) > 1 else pattern
+    anchored = pattern.startswith("/") or "/" in pattern.rstrip("/")
+    pattern = pattern.lstrip("/")
     if pattern.endswith("/"):
         pattern += "**"
-    if "/" not in pattern:
-        return glob_match(pattern, path.rsplit("/", 1)[-1])
+    if not anchored:
+        return glob_match(pattern, path.rsplit("/", 1)[-1]) or (
+            pattern.endswith("/**") and glob_match("**/" + pattern, path)
+        )
     return glob_match(pattern, path)
