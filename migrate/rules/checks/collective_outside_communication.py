@@ -7,6 +7,7 @@ all-to-all, multicast/NVLS, symmetric memory, custom all-reduce, IPC handles).
 Heuristic: the evidence lists the identifiers that triggered it.
 
 Vendored upstream trees (a directory with its own LICENSE/COPYING/AUTHORS) are skipped.
+
 ## Why
 Decided rule: any cross-rank collective or peer-memory access puts the op in
 `communication`, whatever compute it fuses (an all-reduce + RMSNorm is a communication

@@ -7,6 +7,7 @@ and about a module in `attention` that only reads/writes KV-cache contents with 
 attention compute, RoPE or index tables. Heuristic: the evidence lists the identifiers.
 
 Vendored upstream trees (a directory with its own LICENSE/COPYING/AUTHORS) are skipped.
+
 ## Why
 Decided rule: kvcache owns ops that read/write KV-cache contents; attention owns the
 index/shape/schedule tables and index selection. A fused compute + store stays with its

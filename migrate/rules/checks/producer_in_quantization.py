@@ -7,6 +7,7 @@ Heuristic: the evidence lists the producer identifiers; identifiers naming a for
 conversion (`awq_marlin_moe_repack`) are not producer evidence.
 
 Vendored upstream trees (a directory with its own LICENSE/COPYING/AUTHORS) are skipped.
+
 ## Why
 Decided rule: producer + output quantization stays with the producer (norm + quant in
 layernorm, activation + quant in activation, GEMM with a quant epilogue in gemm, MoE

@@ -6,6 +6,7 @@ rotary position embedding (RoPE, mRoPE, cos/sin cache application). Heuristic: t
 evidence lists the RoPE identifiers.
 
 Vendored upstream trees (a directory with its own LICENSE/COPYING/AUTHORS) are skipped.
+
 ## Why
 Decided rule: RoPE stays in attention: standalone RoPE, position ids, and QK-norm + RoPE
 (a fused norm + RoPE is an attention op, not a layernorm op).
