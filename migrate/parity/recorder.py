@@ -96,9 +96,14 @@ def _describe(value) -> dict:
             "hash": _tensor_hash(value),
         }
     text = repr(value) if isinstance(value, (int, float, str, bool, type(None))) else None
-    if text and _cfg.get("root") and _cfg["root"] in text:  # paths into the checkout
+    return {"tensor": False, "type": type(value).__name__, "repr": _in_tree(text)}
+
+
+def _in_tree(text: str | None) -> str | None:
+    """Paths into the checkout as `<tree>/...`, BASE paths in their HEAD spelling."""
+    if text and _cfg.get("root") and _cfg["root"] in text:
         text = _TREE_PATH.sub(_moved_path, text.replace(_cfg["root"], "<tree>"))
-    return {"tensor": False, "type": type(value).__name__, "repr": text}
+    return text
 
 
 _TREE_PATH = re.compile(r"<tree>/([^'\"\s]+)")
@@ -163,7 +168,7 @@ def _record_call(op: str, fn, args, kwargs):
     try:
         result = fn(*args, **kwargs)
     except BaseException as exc:
-        record["error"] = f"{type(exc).__name__}: {exc}"
+        record["error"] = _in_tree(f"{type(exc).__name__}: {exc}")
         _emit("calls", record)
         raise
     outputs: dict[str, dict] = {}
