@@ -6,9 +6,16 @@ not the engine: one safe code edit, one string edit marked for review, one prose
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
+import pytest
+from conftest import GOLDEN, REPO_ROOT
+
 from migrate.changes import ChangeSet, Edit, FileMove
+
+UPDATE = os.environ.get("MIGRATE_UPDATE_GOLDENS") == "1"
 
 PLAN = """\
 version: 1
@@ -82,3 +89,39 @@ def write_plan(tmp_path: Path) -> Path:
     p = tmp_path / "plan.yaml"
     p.write_text(PLAN)
     return p
+
+
+HEX = re.compile(r"\b[0-9a-f]{7,64}\b")
+
+
+def normalise(text: str, data, repo: Path) -> str:
+    """Shas -> COMMIT-N (N in range order, 0 = BASE), plan hash, version, tmp paths.
+
+    Goldens then change only when the report's facts or layout change.
+    """
+    shas = [data.meta.base] + [c.sha for c in data.commits] if data.meta.base else []
+    names = {sha: f"COMMIT-{i}" for i, sha in enumerate(shas)}
+    plan_sha = data.meta.plan_sha256 or "-"
+
+    def sub(m: re.Match) -> str:
+        h = m.group(0)
+        for sha, name in names.items():
+            if sha.startswith(h):
+                return name
+        return "PLAN-SHA256" if plan_sha.startswith(h) else h
+
+    text = HEX.sub(sub, text)
+    for path, name in ((repo, "REPO"), (repo.parent, "TMP"), (REPO_ROOT, "")):
+        text = text.replace(str(path) + "/", name + "/" if name else "")
+        text = text.replace(str(path), name)
+    return text.replace(data.meta.tool_version, "VERSION")
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / "report" / name
+    if UPDATE or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if not UPDATE:
+            pytest.fail(f"{path} was missing and has been written; review and commit it")
+    assert text == path.read_text(encoding="utf-8"), f"{name} differs from golden (see docstring)"

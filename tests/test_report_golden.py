@@ -8,14 +8,11 @@ goldens only change when the report's facts or layout change. Regenerate with
 from __future__ import annotations
 
 import json
-import os
-import re
 import shutil
-from pathlib import Path
 
 import jsonschema
-import pytest
-from conftest import GOLDEN, REPO_ROOT, SAMPLE, init_repo
+from conftest import REPO_ROOT, SAMPLE, init_repo
+from report_fixtures import check_golden, normalise
 
 from migrate.git_steps import apply_plan
 from migrate.pipeline import prepare
@@ -23,36 +20,6 @@ from migrate.report import collect_preview, collect_range, to_json, to_markdown
 
 PLAN = "plans/sample-jit-to-ops.yaml"
 SCHEMA = json.loads((REPO_ROOT / "docs/report-schema.json").read_text())
-UPDATE = os.environ.get("MIGRATE_UPDATE_GOLDENS") == "1"
-HEX = re.compile(r"\b[0-9a-f]{7,64}\b")
-
-
-def normalise(text: str, data, repo: Path) -> str:
-    """Shas -> <commit-N> (N in range order, 0 = BASE), plan hash, version, tmp paths."""
-    shas = [data.meta.base] + [c.sha for c in data.commits] if data.meta.base else []
-    names = {sha: f"<commit-{i}>" for i, sha in enumerate(shas)}
-    plan_sha = data.meta.plan_sha256 or "-"
-
-    def sub(m: re.Match) -> str:
-        h = m.group(0)
-        for sha, name in names.items():
-            if sha.startswith(h):
-                return name
-        return "<plan-sha256>" if plan_sha.startswith(h) else h
-
-    text = HEX.sub(sub, text)
-    text = text.replace(str(repo), "<repo>").replace(f"{REPO_ROOT}/", "")
-    return text.replace(data.meta.tool_version, "<version>")
-
-
-def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / "report" / name
-    if UPDATE or not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if not UPDATE:
-            pytest.fail(f"{path} was missing and has been written; review and commit it")
-    assert text == path.read_text(encoding="utf-8"), f"{name} differs from golden (see docstring)"
 
 
 def test_sample_report_golden(tmp_path):

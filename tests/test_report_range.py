@@ -143,6 +143,7 @@ def test_broken_migration_leads_with_each_problem(applied):
     jsonschema.validate(doc, SCHEMA)
     assert doc["verdict"]["level"] == "broken"
     assert doc["leftovers"]["items"][0]["file"] == "python/sglang/srt/late.py"
+    rf.check_golden("broken.md", rf.normalise(md, data, repo))
 
 
 def test_cli_writes_json_and_markdown(applied, tmp_path):

@@ -121,8 +121,10 @@ def moves(d: ReportData) -> list[str]:
     return out
 
 
-def _verify_cell(status: str) -> str:
-    return {"PASS": "✅ PASS", "FAIL": "❌ **FAIL**", "SKIP": "SKIP"}.get(status, "not run")
+def _verify_cell(status: str, step: str | None) -> str:
+    """A commit without a Migrate-Step is no mechanical step: verify has nothing to replay."""
+    marks = {"PASS": "✅ PASS", "FAIL": "❌ **FAIL**", "SKIP": "SKIP"}
+    return marks.get(status, "not run" if step else "— (not a migrate step)")
 
 
 def commits(d: ReportData, link_base: str | None) -> list[str]:
@@ -134,7 +136,13 @@ def commits(d: ReportData, link_base: str | None) -> list[str]:
     if d.verify.status != OK:
         out += status_line(d.verify.status, "`migrate verify`")
     rows = [
-        [str(i), code(c.sha[:10]), code(c.step or "—"), cell(c.subject), _verify_cell(c.verify)]
+        [
+            str(i),
+            code(c.sha[:10]),
+            code(c.step or "—"),
+            cell(c.subject),
+            _verify_cell(c.verify, c.step),
+        ]
         for i, c in enumerate(d.commits, 1)
     ]
     out += table(["#", "commit", "Migrate-Step", "subject", "verify"], rows, "r----")
@@ -142,7 +150,8 @@ def commits(d: ReportData, link_base: str | None) -> list[str]:
     for c in d.commits:
         if c.residual_diff:
             out += [
-                f"<details><summary>residual diff of {code(c.sha[:10])} ({c.step})</summary>",
+                f"<details><summary>residual diff of <code>{c.sha[:10]}</code>"
+                f" ({c.step or 'no Migrate-Step'})</summary>",
                 "",
                 "```diff",
                 c.residual_diff.rstrip("\n"),
