@@ -271,3 +271,30 @@ def test_a_comment_above_a_registration_survives_when_the_line_it_sat_on_is_drop
     assert res.outputs["b.py"].startswith(
         "# ci-cost-override: keep until re-timed\nimport os\nregister_cuda_ci(est_time=2"
     )
+
+
+def test_dotted_imports_are_kept_when_used_through_their_full_name():
+    res = _split(
+        """\
+        from __future__ import annotations
+
+        import importlib.util
+        import msgspec.msgpack
+        import os.path
+
+
+        def test_a():
+            assert importlib.util.find_spec("os") and msgspec.msgpack
+
+
+        def test_b():
+            assert os.getcwd()
+        """,
+        a=("test_a",),
+        b=("test_b",),
+    )
+    future = "from __future__ import annotations\n\n"
+    assert res.outputs["a.py"].startswith(
+        future + "import importlib.util\nimport msgspec.msgpack\n"
+    )
+    assert res.outputs["b.py"].startswith(future + "import os.path\n\n")

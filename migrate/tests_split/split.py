@@ -87,13 +87,16 @@ def _assign(units: list[tuple[str, int]], split: Split, path: str, notes: list) 
     return out
 
 
-def _bound_name(alias: cst.ImportAlias, is_from: bool) -> str:
+def _bound_names(alias: cst.ImportAlias, is_from: bool) -> set[str]:
+    """Names an alias binds, as libcst's scopes spell them: `import a.b.c` binds `a`, and
+    accesses like `a.b.c.f()` are recorded against `a.b.c`, so every prefix counts."""
     if alias.asname is not None:
-        return alias.asname.name.value
-    name = alias.name
-    while not is_from and isinstance(name, cst.Attribute):
-        name = name.value
-    return name.value if isinstance(name, cst.Name) else cst.Module([]).code_for_node(name)
+        return {alias.asname.name.value}
+    dotted = cst.Module([]).code_for_node(alias.name)
+    if is_from:
+        return {dotted}
+    parts = dotted.split(".")
+    return {".".join(parts[: i + 1]) for i in range(len(parts))}
 
 
 def _close_import(small, keep: list, orig_last: cst.ImportAlias):
@@ -126,7 +129,8 @@ def _prune_import(stmt: cst.SimpleStatementLine, names: set[str]) -> cst.SimpleS
             body.append(small)
             continue
         aliases = list(small.names)
-        keep = [a for a in aliases if _bound_name(a, isinstance(small, cst.ImportFrom)) in names]
+        is_from = isinstance(small, cst.ImportFrom)
+        keep = [a for a in aliases if _bound_names(a, is_from) & names]
         if not keep:
             continue
         if keep[-1] is not aliases[-1]:
@@ -263,7 +267,7 @@ def _render(
         if info.index not in keep:
             first_dropped = first_dropped or node
             continue
-        if info.is_import:
+        if info.is_import and not info.always:  # `from __future__` stays whole
             node = _prune_import(node, names)
             if node is None:
                 first_dropped = first_dropped or info.node
