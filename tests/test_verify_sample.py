@@ -139,8 +139,16 @@ def test_sample_hand_edit_in_the_code_commit_is_the_residual(applied, tmp_path):
 
 def test_sample_package_data_glob_that_misses_a_moved_file_fails_verify(tmp_path):
     def narrow_glob(root: Path) -> None:
+        """`*/*/configs` covers sglang/jit_kernel/gemm/configs but not one level deeper."""
         p = root / "python/pyproject.toml"
-        p.write_text(p.read_text().replace('"**/configs/*.json"', '"*/*/configs/*.json"'))
+        text = p.read_text()
+        section = text.index("[tool.setuptools.package-data]")
+        p.write_text(
+            text[:section]
+            + "[tool.setuptools.package-data]\n"
+            + '"sglang" = ["**/csrc/*.cuh", "*/*/configs/*.json"]\n'
+            + '"sglang.kernels" = ["README.md"]\n'
+        )
 
     repo = fresh_sample(tmp_path / "kernels_sample", narrow_glob)
     base = apply(repo)
