@@ -25,7 +25,7 @@ from migrate.report.data import (
     ReportData,
     RulesSection,
 )
-from migrate.report.leftovers import old_names, scan_leftovers
+from migrate.report.leftovers import old_names, prefilter, scan_leftovers
 
 
 @dataclass
@@ -200,8 +200,7 @@ def collect_range(
     prep = _replay_plan(data, repo, base, plan_path)
     read_head = gitrange.RevReader(repo, head)
     if prep is not None:
-        needles = old_names(prep.relocation, prep.plan)
-        needles += [n.replace(".", "/") for n in needles]
+        needles = prefilter(old_names(prep.relocation, prep.plan))
         files = gitrange.grep_files(repo, head, needles)
         skip = {data.meta.plan_path}
         items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)

@@ -43,6 +43,16 @@ def _pattern(names: list[str], roots) -> re.Pattern | None:
     )
 
 
+def prefilter(names: list[str]) -> list[str]:
+    """Fewest substrings that every dotted or path spelling of `names` contains."""
+    spelled = sorted(set(names) | {n.replace(".", "/") for n in names}, key=len)
+    out: list[str] = []
+    for n in spelled:
+        if not any(k in n for k in out):
+            out.append(n)
+    return out
+
+
 class StaleCheck:
     """Decides whether one spelled name refers to something the plan moved or deleted."""
 
@@ -103,8 +113,7 @@ def scan_leftovers(
     check = StaleCheck(relocation, plan, roots)
     keep = tuple(getattr(plan, "keep_prose", ()))
     skip = set(skip)
-    needles = old_names(relocation, plan)
-    needles += [n.replace(".", "/") for n in needles]
+    needles = prefilter(old_names(relocation, plan))
     out: list[Leftover] = []
     for path in sorted(paths):
         if path in skip or any(repo_glob_match(g, path) for g in keep):
