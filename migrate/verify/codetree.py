@@ -29,9 +29,12 @@ class CodeTree:
             )
         return self._facts[path]
 
-    def python_files(self) -> list[tuple[str, str]]:
-        """(path, module or "") of every Python file, modules and scripts/tests alike."""
-        return [(p, self.index.module_of(p) or "") for p in self.index.python_files()]
+    def python_files(self, only: set[str] | None = None) -> list[tuple[str, str]]:
+        """(path, module or "") of every Python file (or those in `only`), scripts included."""
+        paths = self.index.python_files()
+        if only is not None:
+            paths = [p for p in paths if p in only]
+        return [(p, self.index.module_of(p) or "") for p in paths]
 
     @cached_property
     def own_tops(self) -> set[str]:

@@ -23,3 +23,13 @@ class VerifyContext:
     relocations: list[Relocation] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)  # paths changed in BASE..HEAD (HEAD side)
     exclude: set[str] = field(default_factory=set)  # plan files and the like: never scanned
+
+    def base_paths(self, head_paths) -> set[str]:
+        """The BASE paths of HEAD paths (through every relocation, backwards)."""
+        out = set()
+        for p in head_paths:
+            for rel in reversed(self.relocations):
+                back = {new: old for old, new in rel.files.items()}
+                p = back.get(p, p)
+            out.add(p)
+        return out

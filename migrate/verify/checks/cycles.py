@@ -83,12 +83,13 @@ def _relocated(names: set[str], rels: list[Relocation]) -> set[str]:
 def check(ctx: VerifyContext) -> CheckResult:
     head_graph = import_graph(ctx.head)
     touched = {m for m, p in ctx.head.index.modules.items() if p in ctx.touched}
+    candidates = [c for c in cycles(head_graph) if c & touched]
     base_cycles = []
-    if ctx.base is not None:
+    if ctx.base is not None and candidates:  # BASE's graph only when HEAD has a candidate
         base_cycles = [_relocated(c, ctx.relocations) for c in cycles(import_graph(ctx.base))]
     findings = []
-    for comp in cycles(head_graph):
-        if not comp & touched or any(comp <= b for b in base_cycles):
+    for comp in candidates:
+        if any(comp <= b for b in base_cycles):
             continue
         first = sorted(comp & touched)[0]
         nxt = next(t for t in head_graph[first] if t in comp)

@@ -14,10 +14,10 @@ from migrate.verify.result import FAIL, PASS, CheckResult, Finding
 NAME = "imports-resolve"
 
 
-def unresolved(tree: CodeTree) -> list[tuple[str, int, str, str]]:
+def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, int, str, str]]:
     """[(path, line, module, name or '')] for each own import that does not resolve."""
     out = []
-    for path, _module in tree.python_files():
+    for path, _module in tree.python_files(only):
         facts = tree.path_facts(path)
         if facts is None:
             continue
@@ -55,11 +55,13 @@ def _key(path: str, module: str, name: str, rels: list[Relocation]) -> tuple[str
 
 
 def check(ctx: VerifyContext) -> CheckResult:
+    found = unresolved(ctx.head)
     before = set()
-    if ctx.base is not None:
-        before = {_key(p, m, n, ctx.relocations) for p, _, m, n in unresolved(ctx.base)}
+    if ctx.base is not None and found:  # BASE is parsed only where HEAD has a problem
+        only = ctx.base_paths(p for p, *_ in found)
+        before = {_key(p, m, n, ctx.relocations) for p, _, m, n in unresolved(ctx.base, only)}
     findings = []
-    for path, line, module, name in unresolved(ctx.head):
+    for path, line, module, name in found:
         old = (path, module, name) in before
         what = (
             f"`from {module} import {name}`: {module} has no {name}"

@@ -15,10 +15,12 @@ from migrate.verify.result import FAIL, PASS, CheckResult, Finding
 NAME = "registry-targets"
 
 
-def unresolved(tree: CodeTree) -> tuple[list[tuple[str, int, str, str]], int]:
+def unresolved(
+    tree: CodeTree, only: set[str] | None = None
+) -> tuple[list[tuple[str, int, str, str]], int]:
     """([(path, line, target, why)], number of targets seen)."""
     out, seen = [], 0
-    for path, module in tree.python_files():
+    for path, module in tree.python_files(only):
         facts = tree.path_facts(path)
         if facts is None:
             continue
@@ -46,10 +48,11 @@ def _key(path: str, target: str, rels: list[Relocation]) -> tuple[str, str]:
 
 
 def check(ctx: VerifyContext) -> CheckResult:
-    before = set()
-    if ctx.base is not None:
-        before = {_key(p, t, ctx.relocations) for p, _, t, _ in unresolved(ctx.base)[0]}
     found, seen = unresolved(ctx.head)
+    before = set()
+    if ctx.base is not None and found:  # BASE is parsed only where HEAD has a problem
+        only = ctx.base_paths(p for p, *_ in found)
+        before = {_key(p, t, ctx.relocations) for p, _, t, _ in unresolved(ctx.base, only)[0]}
     findings = []
     for path, line, target, why in found:
         old = (path, target) in before
