@@ -91,3 +91,18 @@ def test_virtual_tree_without_the_edit_reports_the_stale_target(make_repo):
     )
     stale = [f for f in run_rules(virtual_tree(index, cs)) if f.rule == "KO204"]
     assert len(stale) == 1 and "sglang.jit_kernel.norm does not exist" in stale[0].message
+
+
+def test_plan_findings_for_the_dry_run_and_report(make_repo, tmp_path):
+    from migrate.pipeline import prepare
+    from migrate.rules.load import fallback_changeset, plan_findings
+
+    repo = make_repo(FILES)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(
+        "version: 1\nroots: [python]\nmoves:\n"
+        "  - from: sglang.jit_kernel.norm\n    to: sglang.kernels.ops.norm\n"
+    )
+    prep = prepare(plan, repo)
+    findings = plan_findings(prep, fallback_changeset(prep))
+    assert any(f.rule == "KO101" and f.pos.file.endswith("ops/norm.py") for f in findings)

@@ -20,6 +20,10 @@ or, with `--plan`, on the tree the plan would produce (nothing is written). Exac
 decidable rules report **errors** (exit status 1); heuristics report **warnings** with
 the evidence that triggered them. Every finding has `file:line`, the rule id, the
 evidence and, where known, the fix.
+
+A finding the team decides to keep is suppressed where it is, next to the reason:
+`# migrate: ignore[KO301]` at the end of the reported line, or
+`# migrate: ignore-file[KO403]` anywhere in the file (without `[...]`: every rule).
 """
 
 

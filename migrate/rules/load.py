@@ -58,3 +58,15 @@ def plan_tree(plan: str | Path, repo: str | Path) -> tuple[Tree, str]:
     prep = prepare(plan, repo)
     cs, source = plan_changeset(prep)
     return virtual_tree(prep.index, cs), source
+
+
+def plan_findings(prep, changeset: ChangeSet | None = None) -> list:
+    """Findings on the tree a prepared plan would produce: for the dry run and the report.
+
+    Pass the ChangeSet when the caller already has it (the dry run does), so the engine
+    runs once.
+    """
+    from migrate.rules.registry import run_rules
+
+    cs = changeset if changeset is not None else plan_changeset(prep)[0]
+    return run_rules(virtual_tree(prep.index, cs))

@@ -10,6 +10,7 @@ from functools import cache
 from migrate.rules import checks
 from migrate.rules.base import Finding, Rule
 from migrate.rules.context import Context
+from migrate.rules.suppress import unsuppressed
 from migrate.rules.tree import Tree
 
 
@@ -38,4 +39,4 @@ def run_rules(
         findings.extend(rule.run(ctx))
         if timings is not None:
             timings[rule.id] = time.perf_counter() - t0
-    return sorted(set(findings), key=Finding.sort_key)
+    return sorted(set(unsuppressed(tree, findings)), key=Finding.sort_key)
