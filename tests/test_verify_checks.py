@@ -123,6 +123,7 @@ def test_imports_outside_the_import_roots_are_checked_too(make_repo, tmp_path):
             "python/pkg/__init__.py": "",
             "python/pkg/old.py": "def f():\n    pass\n",
             "test/test_x.py": "from pkg.old import f\nfrom . import helpers\n",
+            "python/pkg/broken.py": "from pkg.missing import x\n",
         }
     )
     plan = tmp_path / "plan.yaml"
@@ -131,4 +132,6 @@ def test_imports_outside_the_import_roots_are_checked_too(make_repo, tmp_path):
     git(repo, "mv", "python/pkg/old.py", "python/pkg/new.py")
     git(repo, "commit", "-qm", "moved, test not updated")
     result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False)
-    assert findings(result, "imports-resolve") == {("test/test_x.py", 1)}
+    check = next(c for c in result.static_checks if c.name == "imports-resolve")
+    severity = {(f.file, f.line): f.severity for f in check.findings}
+    assert severity == {("test/test_x.py", 1): "error", ("python/pkg/broken.py", 1): "warning"}
