@@ -84,6 +84,7 @@ def test_pure_move_is_bit_identical_with_plan(base_repo, tmp_path):
     plan = write_tree(tmp_path, {"plan.yaml": PLAN}) / "plan.yaml"
     code, r = _parity(base_repo, "--plan", str(plan))
     assert code == 0 and r["ok"], r["problems"]
+    assert r["format"] == "migrate.parity/1"
     assert r["device"] == "cpu" and r["head"]["env"]["triton_interpret"] == "1"
     assert not r["head"]["env"]["cuda_available"]
     ops = {o["op"]: o for o in r["ops"]}

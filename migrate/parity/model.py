@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 SIDES = ("base", "head")
+FORMAT = "migrate.parity/1"  # the JSON's schema name; bump on incompatible changes
 
 
 @dataclass
@@ -93,5 +94,6 @@ class ParityResult:
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        d["format"] = FORMAT
         d["ok"] = self.ok
         return d
