@@ -89,9 +89,9 @@ def test_json_validates_and_carries_the_verdict():
     assert doc["checks"] == {
         "edits": "ok",
         "rules": "ok",
-        "test inventory": "ok",
+        "inventory": "ok",
         "parity": "ok",
-        "leftover scan": "ok",
+        "leftovers": "ok",
     }
     doc["verdict"]["level"] = "fine"
     with pytest.raises(jsonschema.ValidationError):

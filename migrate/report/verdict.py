@@ -101,23 +101,26 @@ def review_reasons(d: ReportData) -> list[str]:
     unmarked = [c.sha[:10] for c in d.commits if not c.step]
     if unmarked:
         r.append(f"commit(s) without a Migrate-Step trailer: {', '.join(unmarked)}")
-    missing = [name for name, status in sections(d) if status != OK]
+    missing = [LABELS.get(key, key) for key, status in sections(d) if status != OK]
     if missing:
         r.append("not run: " + ", ".join(missing))
     return r
 
 
+LABELS = {"inventory": "test inventory", "leftovers": "leftover scan"}
+
+
 def sections(d: ReportData) -> list[tuple[str, str]]:
-    """(name, status) of each check the verdict depends on."""
+    """(key, status) of each check the verdict depends on; keys are the JSON section names."""
     out = []
     if d.meta.mode == "range":
         out.append(("verify", d.verify.status))
     out += [
         ("edits", d.summary.edits_status),
         ("rules", d.rules.status),
-        ("test inventory", d.inventory.status),
+        ("inventory", d.inventory.status),
         ("parity", d.parity.status),
-        ("leftover scan", d.leftovers.status),
+        ("leftovers", d.leftovers.status),
     ]
     return out
 
