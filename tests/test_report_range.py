@@ -170,8 +170,9 @@ def test_cli_writes_json_and_markdown(applied, tmp_path):
     jsonschema.validate(doc, SCHEMA)
     assert doc["parity"]["ops"][0]["status"] == "different"
     assert doc["commits"]["items"][-2]["verify"] == "FAIL"
-    res = CliRunner().invoke(main, [*args, "--link-base", "https://example.invalid/blob/x"])
-    assert res.exit_code == 0, res.output
+    link = ["--link-base", "https://example.invalid/blob/x"]
+    res = CliRunner().invoke(main, [*args, *link, "--fail-on", "broken"])
+    assert res.exit_code == 1, res.output  # the report is written, and CI sees the verdict
     assert res.output.startswith("## 🔴 Migration report: **broken**")
     link = "[`python/sglang/srt/late.py:1`](https://example.invalid/blob/x/python/sglang/srt/late.py#L1)"
     assert link in res.output

@@ -45,6 +45,11 @@ def _load(path: str | None):
     help="Run parity here on this device (runs the tests at BASE and HEAD: slow).",
 )
 @click.option(
+    "--fail-on",
+    type=click.Choice(["broken", "review"]),
+    help="Exit 1 when the verdict is this or worse (the report is still written).",
+)
+@click.option(
     "--link-base", help="URL prefix for file:line links, e.g. https://github.com/o/r/blob/SHA"
 )
 def command(
@@ -60,10 +65,12 @@ def command(
     no_verify,
     no_wheel_check,
     run_parity,
+    fail_on,
     link_base,
 ):
     """Report on the migration BASE..HEAD: verdict, moves, commits, checks, parity, leftovers."""
-    from migrate.report import Given, collect_range, to_json, to_markdown
+    from migrate.report import Given, collect_range, to_json, to_markdown, verdict
+    from migrate.report.verdict import LEVELS
 
     given = Given(
         verify=_load(verify_json),
@@ -90,3 +97,5 @@ def command(
         Path(output).write_text(text, encoding="utf-8")
     else:
         click.echo(text, nl=False)
+    if fail_on and LEVELS.index(verdict(data).level) >= LEVELS.index(fail_on):
+        sys.exit(1)
