@@ -255,6 +255,12 @@ def inventory(d: ReportData) -> list[str]:
     return out + ([""] if inv.problems else [])
 
 
+def _parity_cell(status: str) -> str:
+    return {"identical": "✅ identical", "different": "❌ **different**"}.get(
+        status, status.replace("_", " ")
+    )
+
+
 def parity(d: ReportData) -> list[str]:
     out = ["### Numerical parity", ""]
     p = d.parity
@@ -270,7 +276,12 @@ def parity(d: ReportData) -> list[str]:
     env.append(f"torch {p.torch or '?'}, triton {p.triton or '?'}")
     out += [" · ".join(env), ""]
     rows = [
-        [code(o.op), o.status, f"{o.identical}/{o.calls}", ", ".join(o.devices) or "—"]
+        [
+            code(o.op),
+            _parity_cell(o.status),
+            f"{o.identical}/{o.calls}",
+            ", ".join(o.devices) or "—",
+        ]
         for o in p.ops
     ]
     body = table(["op", "result", "bit-identical calls", "devices"], rows, "--r-")
