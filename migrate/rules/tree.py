@@ -27,6 +27,7 @@ class Tree:
         self._text: dict[str, str | None] = {}
         self._ast: dict[str, ast.Module | None] = {}
         self.modules: dict[str, str] = {}  # dotted -> path
+        self._packages: set[str] | None = None  # every dotted prefix of a module
         self.module_by_path: dict[str, str] = {}
         ordered = sorted(self.roots, key=lambda r: (r in (".", ""), -len(r)))
         for path in self.paths:
@@ -76,10 +77,11 @@ class Tree:
 
     def is_module(self, name: str) -> bool:
         """True for a module or a package (namespace packages included)."""
-        if name in self.modules:
-            return True
-        prefix = name + "."
-        return any(m.startswith(prefix) for m in self.modules)
+        if self._packages is None:
+            self._packages = {
+                m.rsplit(".", i)[0] for m in self.modules for i in range(1, m.count(".") + 1)
+            }
+        return name in self.modules or name in self._packages
 
 
 def tree_from_index(index: RepoIndex) -> Tree:
