@@ -172,7 +172,7 @@ def test_shadowed_names_do_not_pull_helpers():
     assert res.shared == {}
 
 
-def test_main_block_calling_tests_by_name_warns_and_pulls_nothing():
+def test_main_block_calling_tests_by_name_keeps_each_outputs_own_calls():
     res = _split(
         """\
         def test_a():
@@ -194,6 +194,8 @@ def test_main_block_calling_tests_by_name_warns_and_pulls_nothing():
     assert [(n.severity, "calls tests by name" in n.message) for n in res.notes] == [
         ("warning", True)
     ]
+    assert res.outputs["a.py"].endswith('if __name__ == "__main__":\n    test_a()\n')
+    assert res.outputs["b.py"].endswith('if __name__ == "__main__":\n    test_b()\n')
 
 
 def test_an_output_may_keep_the_source_path_and_patterns_match_classes():

@@ -258,8 +258,34 @@ def _carry_comments(
     return node.with_changes(leading_lines=[*lines, *extra])
 
 
+def _calls_only(stmt: cst.BaseStatement, tests: set[str]) -> bool:
+    """`test_x()` / `test_x(args)` lines calling only tests in `tests`."""
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(s, cst.Expr)
+        and isinstance(s.value, cst.Call)
+        and isinstance(s.value.func, cst.Name)
+        and s.value.func.value in tests
+        for s in stmt.body
+    )
+
+
+def _trim_main(node: cst.If, elsewhere: set[str]) -> cst.If:
+    """Drop the entry point's direct calls of tests that went to another output."""
+    if not elsewhere or not isinstance(node.body, cst.IndentedBlock):
+        return node
+    body = [s for s in node.body.body if not _calls_only(s, elsewhere)]
+    if not body or len(body) == len(node.body.body):
+        return node
+    return node.with_changes(body=node.body.with_changes(body=body))
+
+
 def _render(
-    graph: FileGraph, keep: set[int], names: set[str], regs: list[Registration], est: list[int]
+    graph: FileGraph,
+    keep: set[int],
+    names: set[str],
+    regs: list[Registration],
+    est: list[int],
+    elsewhere: set[str] = frozenset(),
 ) -> str:
     body, reg_i, first_dropped = [], 0, None
     for info in graph.stmts:
@@ -272,6 +298,8 @@ def _render(
             if node is None:
                 first_dropped = first_dropped or info.node
                 continue
+        elif info.is_main:
+            node = _trim_main(node, elsewhere)
         elif info.is_registration:  # registrations in source order, like `registrations_in`
             if first_dropped is not None:
                 above = list(graph.module.header) if not body else []
@@ -341,7 +369,8 @@ def split_file(
         keep, names = _select(graph, o, where, source_path, unit_lines, res.notes)
         for i in keep:
             used_by.setdefault(i, []).append(o.path)
-        res.outputs[o.path] = _render(graph, keep, names, regs, shares[o.path])
+        elsewhere = {u for u, p in where.items() if p != o.path}
+        res.outputs[o.path] = _render(graph, keep, names, regs, shares[o.path], elsewhere)
         res.budgets[o.path] = list(zip(regs, shares[o.path], strict=True))
     for i, outs in sorted(used_by.items()):
         info = graph.stmts[i]
@@ -390,8 +419,8 @@ def _check_main(graph: FileGraph, where: dict[str, str], res: SplitResult, path:
                     Diagnostic(
                         Pos(path),
                         "the __main__ block calls tests by "
-                        f"name ({', '.join(sorted(called))}); check each "
-                        "output's entry point",
+                        f"name ({', '.join(sorted(called))}); each output keeps only "
+                        "the calls of its own tests: check its entry point",
                         "warning",
                     )
                 )
