@@ -13,7 +13,7 @@ from migrate.rules.tree import Tree, tree_from_index, virtual_tree
 def detect_roots(repo: str | Path) -> tuple[str, ...]:
     """Import roots of an SGLang-style tree: where `sglang/` lives (`python/` or the top)."""
     roots = {"."}
-    for p in list_repo_files(Path(repo)):
+    for p in list_repo_files(Path(repo).resolve()):
         if p.endswith("sglang/__init__.py") and p.count("/") <= 3:
             parent = p[: -len("sglang/__init__.py")].rstrip("/")
             roots.add(parent or ".")
