@@ -85,3 +85,10 @@ def test_invalid_plan_exits_two(make_repo, tmp_path):
 def test_select_limits_rules(make_repo):
     res = run("--repo", str(make_repo(LEGACY)), "--select", "KO101")
     assert res.exit_code == 0
+
+
+def test_relative_repo_path_outside_git(make_repo, monkeypatch):
+    repo = make_repo(LEGACY, git_init=False)
+    monkeypatch.chdir(repo.parent)
+    res = run("--repo", repo.name)
+    assert res.exit_code == 1 and "KO601" in res.output
