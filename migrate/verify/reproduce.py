@@ -167,7 +167,9 @@ def _check(
         return CommitCheck(sha, step, plan, PASS)
     diff = "".join(d for _, _, d in found)
     files = ", ".join(f"{p}:{ln}" if ln else p for p, ln, _ in found)
-    return CommitCheck(sha, step, plan, FAIL, diff, f"changed beyond the plan: {files}")
+    return CommitCheck(
+        sha, step, plan, FAIL, diff, f"differs from its reproduction (hand changes?): {files}"
+    )
 
 
 def reproduce_run(objs: GitObjects, cs: ChangeSet, run: Run) -> list[CommitCheck]:
