@@ -72,7 +72,7 @@ def test_clean_migration_needs_review_for_prose_and_patch_target(applied):
     assert s.edits == {"code": 2, "string": 1, "prose": 1} and s.edits_review == 1
     md = to_markdown(data)
     assert md.startswith("## 🟡 Migration report: **needs review**")
-    assert "`python/sglang/srt/patch.py:1` | string | patch target string" in md
+    assert "`python/sglang/srt/patch.py:1` | string (**review**) | patch target string" in md
     jsonschema.validate(to_dict(data), SCHEMA)
 
 

@@ -103,7 +103,10 @@ def move_edges(
 
 
 def review_items(cs: ChangeSet) -> list[ReviewItem]:
-    """Edits a human must confirm (review applicability, prose) and the engine's notes."""
+    """Edits a human must confirm (review applicability, prose) and the engine's notes.
+
+    Ordered by how much a reviewer's judgement matters: review edits, notes, prose.
+    """
     items = [
         ReviewItem(e.path, e.line, e.col, e.kind, e.reason, e.old, e.new, e.applicability)
         for e in cs.edits
@@ -121,4 +124,10 @@ def review_items(cs: ChangeSet) -> list[ReviewItem]:
                 applicability=getattr(note, "severity", "warning"),
             )
         )
-    return sorted(items, key=lambda i: (i.file, i.line, i.col, i.kind))
+    return sorted(items, key=_review_order)
+
+
+def _review_order(item: ReviewItem) -> tuple:
+    """Patch targets and other review edits first, then the engine's notes, then prose."""
+    rank = 1 if item.kind == "note" else 0 if item.applicability == "review" else 2
+    return (rank, item.file, item.line, item.col)

@@ -307,7 +307,9 @@ def review(d: ReportData, link_base: str | None) -> list[str]:
     rows = [
         [
             where(r.file, r.line, link_base),
-            r.kind,
+            f"{r.kind} (**review**)"
+            if r.applicability == "review" and r.kind != "note"
+            else r.kind,
             cell(r.reason),
             f"{code(r.old)} → {code(r.new)}" if r.old or r.new else "",
         ]
