@@ -31,10 +31,26 @@ def _load(path: str | None):
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
 @click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here, not stdout.")
-@click.option("--verify-json", type=click.Path(dir_okay=False, exists=True))
-@click.option("--inventory-json", type=click.Path(dir_okay=False, exists=True))
-@click.option("--check-json", type=click.Path(dir_okay=False, exists=True))
-@click.option("--parity-json", type=click.Path(dir_okay=False, exists=True))
+@click.option(
+    "--verify-json",
+    type=click.Path(dir_okay=False, exists=True),
+    help="`migrate verify --json` output (default: verify runs here).",
+)
+@click.option(
+    "--inventory-json",
+    type=click.Path(dir_okay=False, exists=True),
+    help="`migrate inventory --diff-from BASE --json` output (default: computed here).",
+)
+@click.option(
+    "--check-json",
+    type=click.Path(dir_okay=False, exists=True),
+    help="`migrate check --json` output (default: the rules run on HEAD here).",
+)
+@click.option(
+    "--parity-json",
+    type=click.Path(dir_okay=False, exists=True),
+    help="`migrate parity --json` output (default: not run; see --run-parity).",
+)
 @click.option(
     "--no-verify", is_flag=True, help="Do not run verify here (the section says not run)."
 )
