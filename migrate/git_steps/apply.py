@@ -172,13 +172,14 @@ def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook)
         raise ApplyFailed(f"building commits failed ({exc}); nothing was changed") from exc
     if not commits:
         return ApplyResult("nothing-to-do", base, base, branch, reason="the plan changes nothing")
-    tip = commits[-1].sha
-    tx = Transaction(repo_dir, base, branch)
+    tip, tx = commits[-1].sha, None
     try:
+        tx = Transaction(repo_dir, base, branch)
         tx.prepare(tip)
         tx.switch(tip, hook)
     except BaseException as exc:
-        tx.rollback()
+        if tx is not None:
+            tx.rollback()
         raise ApplyFailed(
             f"switching to the new commits failed ({exc}); HEAD, index and work tree "
             f"are restored to {base[:12]}"
