@@ -22,6 +22,7 @@ op_ids:
   - from: jit.rmsnorm
     to: layernorm.rmsnorm
 delete: [pkg.legacy]
+keep_prose: [CHANGELOG.md]
 """
 
 
@@ -46,6 +47,7 @@ def migrated(make_repo) -> Path:
                 "import pkg.legacy.thing\n"
             ),
             "docs/ok.md": "See pkg.new.mod and can_use_pkg_old.\n",
+            "docs/CHANGELOG.md": "Moved pkg.old.mod to pkg.new.mod.\n",
         }
     )
 
@@ -67,6 +69,7 @@ def test_stale_lists_each_old_reference_with_its_new_name(migrated):
         "new name, fix by hand)",
     ]
     assert "plans/p.yaml" not in res.output and "docs/ok.md" not in res.output
+    assert "CHANGELOG" not in res.output  # keep_prose: history keeps old names
 
 
 def test_stale_checks_only_the_files_given(migrated, monkeypatch):

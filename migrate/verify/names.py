@@ -6,7 +6,6 @@ when the old modules are gone, so its relocation is built from the plan alone).
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from collections.abc import Iterable
 
@@ -115,7 +114,10 @@ def _symbol(rel: Relocation, text: str, m: re.Match) -> str | None:
 
 
 def excluded(path: str, exclude: set[str], globs: Iterable[str]) -> bool:
-    return path in exclude or any(fnmatch.fnmatch(path, g) for g in globs)
+    """Plan files, `.git-blame-ignore-revs` and `keep_prose` files (history) keep old names."""
+    from migrate.rewrite.globs import repo_glob_match
+
+    return path in exclude or any(repo_glob_match(g, path) for g in globs)
 
 
 def scan_text(
