@@ -175,27 +175,39 @@ def test_shadowed_names_do_not_pull_helpers():
 def test_main_block_calling_tests_by_name_keeps_each_outputs_own_calls():
     res = _split(
         """\
+        import sys
+
+
         def test_a():
             pass
 
 
-        def test_b():
+        def test_b(argv=None):
             pass
 
 
         if __name__ == "__main__":
             test_a()
-            test_b()
+            test_b(sys.argv)
         """,
         a=("test_a",),
         b=("test_b",),
     )
-    assert "def test_b" not in res.outputs["a.py"]
     assert [(n.severity, "calls tests by name" in n.message) for n in res.notes] == [
         ("warning", True)
     ]
-    assert res.outputs["a.py"].endswith('if __name__ == "__main__":\n    test_a()\n')
-    assert res.outputs["b.py"].endswith('if __name__ == "__main__":\n    test_b()\n')
+    assert res.outputs["a.py"] == textwrap.dedent(
+        """\
+        def test_a():
+            pass
+
+
+        if __name__ == "__main__":
+            test_a()
+        """
+    )
+    assert res.outputs["b.py"].startswith("import sys\n")
+    assert res.outputs["b.py"].endswith('if __name__ == "__main__":\n    test_b(sys.argv)\n')
 
 
 def test_an_output_may_keep_the_source_path_and_patterns_match_classes():

@@ -31,6 +31,7 @@ class StmtInfo:
     is_registration: bool = False
     is_main: bool = False
     calls_units: set[str] = field(default_factory=set)  # tests a `__main__` block calls
+    line_uses: list[set[str]] = field(default_factory=list)  # per line of a `__main__` body
     unit: str | None = None  # the test class/function it defines
 
 
@@ -40,16 +41,20 @@ class FileGraph:
     stmts: list[StmtInfo]
     definers: dict[str, list[int]]  # name -> statements that bind it
 
-    def closure(self, start: set[int]) -> tuple[set[int], set[str]]:
-        """Statements needed by `start`, and the names they need."""
+    def closure(
+        self, start: set[int], uses: dict[int, set[str]] | None = None
+    ) -> tuple[set[int], set[str]]:
+        """Statements needed by `start`, and the names they need (`uses` overrides what
+        some statements use: a trimmed `__main__` block)."""
         need, names = set(), set()
         todo = list(start)
+        uses = uses or {}
         while todo:
             i = todo.pop()
             if i in need:
                 continue
             need.add(i)
-            for name in self.stmts[i].uses:
+            for name in uses.get(i, self.stmts[i].uses):
                 names.add(name)
                 todo.extend(self.definers.get(name, ()))
             if not todo:  # setup statements attached to names now needed
@@ -205,6 +210,14 @@ def build_graph(module: cst.Module, units: set[str]) -> FileGraph:
         s.visit(f)
         facts.append(f)
         top_of.update(dict.fromkeys(f.ids, i))
+    main_line_of: dict[int, tuple[int, int]] = {}  # node id -> (main stmt, body line)
+    for i, s in enumerate(mod.body):
+        if is_main_guard(s) and isinstance(s.body, cst.IndentedBlock):
+            stmts[i].line_uses = [set() for _ in s.body.body]
+            for k, line in enumerate(s.body.body):
+                f = _StmtFacts()
+                line.visit(f)
+                main_line_of.update(dict.fromkeys(f.ids, (i, k)))
     glob = scopes[mod]
     for a in glob.assignments:
         di = top_of.get(id(a.node), -1)
@@ -214,6 +227,9 @@ def build_graph(module: cst.Module, units: set[str]) -> FileGraph:
             ui = top_of.get(id(ref.node), -1)
             if ui >= 0:
                 stmts[ui].uses.add(a.name)
+            if id(ref.node) in main_line_of:
+                mi, k = main_line_of[id(ref.node)]
+                stmts[mi].line_uses[k].add(a.name)
 
     fixtures: dict[str, int] = {}
     for info in stmts:

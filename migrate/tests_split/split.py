@@ -269,14 +269,33 @@ def _calls_only(stmt: cst.BaseStatement, tests: set[str]) -> bool:
     )
 
 
-def _trim_main(node: cst.If, elsewhere: set[str]) -> cst.If:
-    """Drop the entry point's direct calls of tests that went to another output."""
+def _main_lines_dropped(node: cst.If, elsewhere: set[str]) -> list[int]:
+    """Lines of the entry point that only call tests which went to another output
+    (none when that would leave the block empty)."""
     if not elsewhere or not isinstance(node.body, cst.IndentedBlock):
+        return []
+    drop = [k for k, s in enumerate(node.body.body) if _calls_only(s, elsewhere)]
+    return drop if len(drop) < len(node.body.body) else []
+
+
+def _trim_main(node: cst.If, elsewhere: set[str]) -> cst.If:
+    drop = set(_main_lines_dropped(node, elsewhere))
+    if not drop:
         return node
-    body = [s for s in node.body.body if not _calls_only(s, elsewhere)]
-    if not body or len(body) == len(node.body.body):
-        return node
+    body = [s for k, s in enumerate(node.body.body) if k not in drop]
     return node.with_changes(body=node.body.with_changes(body=body))
+
+
+def _main_uses(graph: FileGraph, elsewhere: set[str]) -> dict[int, set[str]]:
+    """What each `__main__` block still uses once trimmed for an output."""
+    out = {}
+    for s in graph.stmts:
+        drop = set(_main_lines_dropped(s.node, elsewhere)) if s.is_main else set()
+        if drop:
+            kept = set().union(*(u for k, u in enumerate(s.line_uses) if k not in drop))
+            only_dropped = set().union(*(s.line_uses[k] for k in drop)) - kept
+            out[s.index] = s.uses - only_dropped
+    return out
 
 
 def _render(
@@ -311,7 +330,14 @@ def _render(
                     reg_i += 1
                 smalls.append(small)
             node = node.with_changes(body=smalls)
-        body.append(_respace(node, first_dropped) if body else node)
+        if body:
+            node = _respace(node, first_dropped)
+        elif first_dropped is not None:  # it opens the file now: the old first gap
+            lines = list(node.leading_lines)
+            gap = _blank_prefix(first_dropped.leading_lines)
+            lines = [cst.EmptyLine()] * gap + lines[_blank_prefix(lines) :]
+            node = node.with_changes(leading_lines=lines)
+        body.append(node)
         first_dropped = None
     return graph.module.with_changes(body=body).code
 
@@ -395,7 +421,8 @@ def _select(
         for s in graph.stmts
         if s.always or (s.unit is not None and where.get(s.unit) == out.path)
     }
-    keep, names = graph.closure(start)
+    elsewhere = {u for u, p in where.items() if p != out.path}
+    keep, names = graph.closure(start, _main_uses(graph, elsewhere))
     for i in sorted(keep):
         unit = graph.stmts[i].unit
         if unit is not None and where.get(unit) not in (out.path, None):
