@@ -205,3 +205,16 @@ def test_stale_from_import_of_deleted_package_is_reported(make_repo):
         "from pkg.ops.layernorm.norm import rmsnorm\nfrom pkg.old import VERSION\n"
     )
     assert any("pkg.old.VERSION" in n.message for n in cs.notes)
+
+
+def test_file_with_only_an_op_id_is_rewritten(make_repo):
+    extra = DELETE + "op_ids:\n  - from: norm.rmsnorm\n    to: layernorm.rmsnorm\n"
+    text, _ = run(make_repo, 'select_kernel("norm.rmsnorm")\n', extra=extra)
+    assert text == 'select_kernel("layernorm.rmsnorm")\n'
+
+
+def test_cold_statements_are_not_parsed_but_spans_stay_exact(make_repo):
+    body = "".join(f"def f{i}(x):\n    return x  # {i}\n\n\n" for i in range(50))
+    src = '"""Doc."""\n' + body + "import pkg.old.norm\n\n\ndef g():\n    pkg.old.norm.rmsnorm(1)\n"
+    text, _ = run(make_repo, src)
+    assert text == src.replace("pkg.old.norm", "pkg.ops.layernorm.norm")

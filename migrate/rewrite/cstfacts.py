@@ -6,6 +6,8 @@ Spans are character offsets into the decoded text (libcst columns are characters
 
 from __future__ import annotations
 
+import ast
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -13,6 +15,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from migrate.rewrite.spans import line_starts
+from migrate.rewrite.sparse import file_facts, sparse_text
 
 PARSE_COUNT = Counter()  # path -> times parsed; tests prove untouched files are never parsed
 
@@ -70,6 +73,7 @@ class Facts:
     name_counts: Counter = field(default_factory=Counter)  # Name uses outside imports
     defined: set[str] = field(default_factory=set)  # names bound other than by import
     spans: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(node) -> span
+    all_chains: list[str] = field(default_factory=list)  # every dotted chain of the file
     fors: list[tuple[cst.For, int, int]] = field(default_factory=list)
     assigns: dict[str, cst.BaseExpression] = field(default_factory=dict)  # `NAME = <expr>`
 
@@ -240,12 +244,28 @@ def parse(path: str, text: str) -> cst.Module:
     return cst.parse_module(text)
 
 
-def gather(path: str, text: str) -> tuple[cst.Module, Facts]:
-    module = parse(path, text)
+def gather(path: str, text: str, hot: re.Pattern | None = None) -> tuple[cst.Module, Facts]:
+    """Parse and gather. With `hot`, only top-level statements that can need an edit are
+    given to libcst (see sparse.py); file-wide name facts then come from `ast`."""
+    tree = None
+    if hot is not None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            tree = None  # libcst reports it with its own message
+    source = text if tree is None else sparse_text(text, tree, hot)[0]
+    module = parse(path, source)
     facts = Facts(text)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     gatherer = _Gather(facts)
     wrapper.visit(gatherer)
+    if tree is not None:
+        whole = file_facts(tree)
+        facts.defined |= whole.defined
+        facts.name_counts = whole.name_counts
+        facts.all_chains = whole.chains
+    else:
+        facts.all_chains = [c.dotted for c in facts.chains]
     return module, facts
 
 

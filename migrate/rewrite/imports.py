@@ -201,9 +201,8 @@ def _keep_old_roots(job, facts, ctx, res: ImportResult) -> None:
             if root == new_root:
                 continue
             still_used = facts.name_counts[root] > 0 or any(
-                c.dotted.split(".")[0] == root
-                and (rel.dotted(c.dotted) or c.dotted).split(".")[0] == root
-                for c in facts.chains
+                c.split(".")[0] == root and (rel.dotted(c) or c).split(".")[0] == root
+                for c in facts.all_chains
             )
             others = any(
                 _other_binds(s, root, alias, rel) for s in facts.imports if s is not site

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 
 import libcst as cst
 
@@ -51,8 +52,21 @@ def relative_imports_change(job: FileJob, ctx: Context) -> bool:
     return False
 
 
+@lru_cache(maxsize=4)
+def _with_op_ids(pattern: str, op_ids: tuple[str, ...]) -> re.Pattern:
+    """The names regex plus op ids as whole quoted strings: what makes a line "hot"."""
+    if not op_ids:
+        return re.compile(pattern)
+    alt = "|".join(re.escape(o) for o in sorted(op_ids, key=len, reverse=True))
+    return re.compile(f"{pattern}|(?<=[\"'])(?:{alt})(?=[\"'])")
+
+
+def hot_regex(regex: re.Pattern, ctx: Context) -> re.Pattern:
+    return _with_op_ids(regex.pattern, tuple(sorted(ctx.op_ids)))
+
+
 def needs_libcst(job: FileJob, ctx: Context, regex: re.Pattern) -> bool:
-    if regex.search(job.text):
+    if hot_regex(regex, ctx).search(job.text):
         return True
     return "from ." in job.text and relative_imports_change(job, ctx)
 
@@ -75,8 +89,11 @@ def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
     result = FileResult(job.new_path)
     if not needs_libcst(job, ctx, regex):
         return result
+    # A chain through an alias (`nm.sym`) of a module that lost a symbol does not spell
+    # an old name: such files are parsed whole.
+    whole = any(mod in job.text for mod, _ in ctx.relocation.symbols)
     try:
-        _, facts = gather(job.old_path, job.text)
+        _, facts = gather(job.old_path, job.text, None if whole else hot_regex(regex, ctx))
     except cst.ParserSyntaxError as exc:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
         result.parse_error = Diagnostic(
