@@ -25,7 +25,9 @@ KERNEL_BACKENDS = (
     "aiter", "torch_npu", "kda", "plugin",
 )  # fmt: skip
 DEVICE_TYPES = ("cuda", "hip", "npu", "cpu", "musa")
-README_SENTENCE = re.compile(r"Operator groups \(all populated\):\s*((?:`[^`]+`[\s,and]*)+)")
+README_SENTENCE = re.compile(
+    r"Operator groups \(all populated\):\s*((?:`[^`]+`(?:\s*,\s*(?:and\s+)?|\s+and\s+)?)+)"
+)
 _LICENSE_NAMES = {"LICENSE", "LICENCE", "COPYING", "AUTHORS", "NOTICE"}
 TEST_DIR = re.compile(r"(?:^|/)test/registered/kernels/(ops|benchmark)/([^/]+)/")
 
