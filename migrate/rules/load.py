@@ -6,17 +6,17 @@ from pathlib import Path
 
 from migrate.changes import ChangeSet, FileMove
 from migrate.index import RepoIndex, build_index
-from migrate.index.files import list_repo_files
 from migrate.rules.tree import Tree, tree_from_index, virtual_tree
 
 
 def detect_roots(repo: str | Path) -> tuple[str, ...]:
     """Import roots of an SGLang-style tree: where `sglang/` lives (`python/` or the top)."""
+    base = Path(repo).resolve()
     roots = {"."}
-    for p in list_repo_files(Path(repo).resolve()):
-        if p.endswith("sglang/__init__.py") and p.count("/") <= 3:
-            parent = p[: -len("sglang/__init__.py")].rstrip("/")
-            roots.add(parent or ".")
+    for pattern in ("sglang/__init__.py", "*/sglang/__init__.py", "*/*/sglang/__init__.py"):
+        for init in base.glob(pattern):
+            parent = init.parent.parent.relative_to(base).as_posix()
+            roots.add(parent if parent not in ("", ".") else ".")
     return tuple(sorted(roots, key=lambda r: (r == ".", r)))
 
 
