@@ -52,3 +52,10 @@ def test_real_0_5_15_suggest_draft_covers_the_legacy_package():
     assert groups["sglang.jit_kernel.all_reduce"] == "communication"
     assert groups["sglang.jit_kernel.norm"] == "layernorm"
     assert groups["sglang.jit_kernel.utils"] == "jit"
+
+
+def test_real_0_5_16_stale_registry_target_is_found():
+    tree = _tree("0.5.16")
+    stale = [f for f in run_rules(tree) if f.rule == "KO204"]
+    assert [f.pos.file for f in stale] == ["sglang/kernels/ops/kvcache/__init__.py"]
+    assert "trtllm_fp8_kv_kernel" in stale[0].message
