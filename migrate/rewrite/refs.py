@@ -65,6 +65,9 @@ def find_refs(text: str, regex: re.Pattern, ctx: Context) -> list[Ref]:
             return refs
         start = m.start()
         token = m.group(0)
+        if token.startswith("from") and not token[4:5].isalnum() and token[4:5] != "_":
+            pos = m.end()  # `from parent import`: imports.py owns it
+            continue
         if "/" in token:
             end = _PATH_TAIL.match(text, m.end()).end()
             tok = text[start:end].rstrip(".")

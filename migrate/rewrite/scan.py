@@ -24,16 +24,21 @@ RELATIVE_IMPORT = re.compile(r"^[ \t]*from[ \t]+\.", re.M)
 
 
 def old_dotted_names(relocation: Relocation) -> set[str]:
-    """Every old dotted name a reference may spell: moved modules and packages, the
-    immediate parents of moved modules (for `from parent import child`), symbols."""
+    """Every old dotted name a reference may spell: moved modules and packages, symbols."""
     names = set(relocation.modules) | set(relocation.moved_modules)
-    for mod in list(names):
-        if "." in mod:
-            names.add(mod.rsplit(".", 1)[0])
     for mod, sym in relocation.symbols:
         names.add(f"{mod}.{sym}")
         names.add(mod)  # `from mod import sym`, `patch("mod.sym")`
     return names
+
+
+def parent_names(relocation: Relocation, plan: Plan | None = None) -> set[str]:
+    """Immediate parents of moved modules that do not move themselves. They matter only
+    in `from parent import child`, so they are matched only there: a bare `sglang`
+    would make every file a candidate."""
+    moved = old_dotted_names(relocation)
+    parents = {m.rsplit(".", 1)[0] for m in moved if "." in m}
+    return parents - moved - set(plan.delete if plan is not None else ())
 
 
 def old_path_spellings(relocation: Relocation, roots: tuple[str, ...]) -> set[str]:
@@ -54,10 +59,15 @@ def _alternation(words: set[str]) -> str:
 
 
 @lru_cache(maxsize=16)
-def _compile(dotted: tuple[str, ...], paths: tuple[str, ...], op_ids: tuple[str, ...]):
+def _compile(dotted: tuple[str, ...], paths: tuple[str, ...], op_ids: tuple[str, ...], parents=()):
     parts = []
     if dotted:
         parts.append(f"{_LEFT}(?:{_alternation(set(dotted))}){_RIGHT}")
+    if parents:
+        alt = _alternation(set(parents))
+        parts.append(f"{_LEFT}from[ \\t]+(?:{alt})[ \\t]+import{_RIGHT}")
+        # A computed name built on the parent: `f"parent.{x}"`, `"parent." + x`.
+        parts.append(f"{_LEFT}(?:{alt})(?=\\.(?:[{{\\0\"']))")
     if paths:
         parts.append(f"{_LEFT_PATH}(?:{_alternation(set(paths))})(?![\\w\\-])")
     if op_ids:
@@ -67,13 +77,16 @@ def _compile(dotted: tuple[str, ...], paths: tuple[str, ...], op_ids: tuple[str,
 
 
 def old_name_regex(relocation: Relocation, plan: Plan | None = None) -> re.Pattern:
-    """One token-bounded regex matching any old dotted name, path spelling or op id."""
+    """One token-bounded regex matching any old dotted name, path spelling or op id, and
+    `from parent import` for parents of moved modules."""
     roots = plan.roots if plan is not None else (".",)
     op_ids = tuple(sorted(o.src for o in plan.op_ids)) if plan is not None else ()
+    dotted = old_dotted_names(relocation) | set(plan.delete if plan is not None else ())
     return _compile(
-        tuple(sorted(old_dotted_names(relocation))),
+        tuple(sorted(dotted)),
         tuple(sorted(old_path_spellings(relocation, roots))),
         op_ids,
+        tuple(sorted(parent_names(relocation, plan))),
     )
 
 
