@@ -156,3 +156,19 @@ def test_process_pool_gives_the_same_edits(make_repo, monkeypatch):
     monkeypatch.setattr(engine, "POOL_MIN_FILES", 2)
     parallel = engine.plan_changes(prep)
     assert parallel.edits == serial.edits
+
+
+def test_prefilter_is_a_superset_and_bare_parents_are_not_candidates(make_repo):
+    files = dict(BASE)
+    files["app/parent.py"] = "import pkg.old.util\nfrom pkg.old import util\n"
+    files["app/child.py"] = "from pkg.old import (\n    norm,\n)\n"
+    files["app/computed.py"] = 'name = f"pkg.old.{x}"\nother = "pkg.old." + x\n'
+    prep, _ = changes(make_repo, files, MOVE)
+    regex = scan.old_name_regex(prep.relocation, prep.plan)
+    quick = scan.prefilter_regex(prep.relocation, prep.plan)
+    for path in prep.index.files:
+        text = prep.index.text(path) or ""
+        assert not regex.search(text) or quick.search(text), path
+    found = scan.candidates(prep.index, prep.relocation, prep.plan)
+    assert {"app/child.py", "app/computed.py", "app/parent.py"} <= found  # `from pkg.old import`
+    assert "pkg/old/util.py" not in found

@@ -54,8 +54,27 @@ def old_path_spellings(relocation: Relocation, roots: tuple[str, ...]) -> set[st
 
 
 def _alternation(words: set[str]) -> str:
-    # Longest first so the alternation prefers whole names; escaped literally.
-    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+    """A trie-shaped regex of `words`, longest match first.
+
+    A flat alternation of a thousand names is tried branch by branch at every position of
+    every file; the trie fails on the first character almost everywhere (10x faster).
+    """
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _trie_regex(trie)
+
+
+def _trie_regex(node: dict) -> str:
+    ends = "" in node
+    branches = [re.escape(ch) + _trie_regex(child) for ch, child in sorted(node.items()) if ch]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if ends else body
 
 
 @lru_cache(maxsize=16)
@@ -90,6 +109,25 @@ def old_name_regex(relocation: Relocation, plan: Plan | None = None) -> re.Patte
     )
 
 
+@lru_cache(maxsize=16)
+def _prefilter(words: tuple[str, ...], parents: tuple[str, ...]) -> re.Pattern:
+    parts = [_alternation(set(words))] if words else []
+    if parents:
+        parts.append(f"(?:{_alternation(set(parents))})(?=[ \\t]+import|\\.[{{\\0\"'])")
+    return re.compile("|".join(parts) if parts else r"(?!x)x")
+
+
+def prefilter_regex(relocation: Relocation, plan: Plan | None = None) -> re.Pattern:
+    """A superset of `old_name_regex` without leading look-behinds, so that the regex
+    engine can skip ahead by first character: 40 MB of SGLang in 0.1 s instead of 7 s.
+    Only files it matches are searched with the exact regex."""
+    roots = plan.roots if plan is not None else (".",)
+    words = old_dotted_names(relocation) | old_path_spellings(relocation, roots)
+    if plan is not None:
+        words |= set(plan.delete) | {o.src for o in plan.op_ids}
+    return _prefilter(tuple(sorted(words)), tuple(sorted(parent_names(relocation, plan))))
+
+
 def relative_import_scope(index: RepoIndex, relocation: Relocation) -> set[str]:
     """Python files whose relative imports could reach a moved module or change meaning:
     files that move, and files in a package that is an ancestor of a moved module."""
@@ -113,6 +151,7 @@ def relative_import_scope(index: RepoIndex, relocation: Relocation) -> set[str]:
 def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = None) -> set[str]:
     """Every file that may hold a reference the plan changes (a superset; cheap)."""
     regex = old_name_regex(relocation, plan)
+    quick = prefilter_regex(relocation, plan)
     out = set()
     for path, info in index.files.items():
         if info.is_symlink:
@@ -120,7 +159,7 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
         text = index.text(path)
         if text is None:
             continue
-        if regex.search(text):
+        if quick.search(text) and regex.search(text):
             out.add(path)
     for path in relative_import_scope(index, relocation):
         text = index.text(path)
