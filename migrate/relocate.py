@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from migrate.index.repo import RepoIndex, module_name
-from migrate.plan.model import Move, Plan
+from migrate.plan.model import Plan
 
 
 def _prefix_lookup(table: dict[str, str], name: str, sep: str) -> tuple[str, str] | None:
@@ -84,43 +84,43 @@ def _root_of(index: RepoIndex, name: str) -> str:
 
 
 def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
-    """Expand the plan's moves against the index. Assumes `validate_plan` passed."""
+    """Expand the plan's moves against the index. Assumes `validate_plan` passed.
+
+    Every move becomes a path rule (a file, or a directory prefix); each file follows
+    the rule with the longest matching source, whatever kind of move made it. So a
+    module or path move nested in a package move overrides it for what it names.
+    """
     rel = Relocation()
-    module_moves: list[Move] = []
+    rules: dict[str, str] = {}  # source path (file or directory) -> target path
     for mv in plan.moves:
-        if mv.is_path:
-            src, dst = mv.src.rstrip("/"), mv.dst.rstrip("/")
-            rel.path_prefixes[src] = dst
-            if src in index.files:
-                rel.files[src] = dst
-            for f in index.files_under(src):
-                rel.files[f] = dst + f[len(src) :]
-        elif mv.is_symbol:
+        if mv.is_symbol:
             mod, sym = mv.src.split(":")
             rel.symbols[(mod, sym)] = mv.dst
+        elif mv.is_path:
+            src, dst = mv.src.rstrip("/"), mv.dst.rstrip("/")
+            rel.path_prefixes[src] = dst
+            rules[src] = dst
         else:
-            module_moves.append(mv)
-
-    # Shortest first so nested (longer) moves override the files of enclosing ones.
-    for mv in sorted(module_moves, key=lambda m: len(m.src)):
-        rel.modules[mv.src] = mv.dst
-        if index.is_package(mv.src):
-            src_dir = index.package_dir(mv.src)
+            rel.modules[mv.src] = mv.dst
             root = _root_of(index, mv.src)
-            dst_dir = module_to_path(mv.dst, root, package=True).rsplit("/", 1)[0]
-            rel.path_prefixes[src_dir] = dst_dir
-            for f in index.files_under(src_dir):
-                rel.files[f] = dst_dir + f[len(src_dir) :]
-        else:
-            old = index.modules[mv.src]
-            root = index.files[old].root or "."
-            rel.files[old] = module_to_path(mv.dst, root, package=False)
+            if index.is_package(mv.src):
+                src_dir = index.package_dir(mv.src)
+                dst_dir = module_to_path(mv.dst, root, package=True).rsplit("/", 1)[0]
+                rel.path_prefixes[src_dir] = dst_dir
+                rules[src_dir] = dst_dir
+            else:
+                rules[index.modules[mv.src]] = module_to_path(mv.dst, root, package=False)
+
+    for src in rules:
+        for f in [src] if src in index.files else index.files_under(src):
+            hit = _prefix_lookup(rules, f, "/")
+            if hit is not None:
+                rel.files[f] = hit[1]
 
     for old_path, new_path in rel.files.items():
         info = index.files.get(old_path)
         if info is not None and info.module:
-            root = info.root or "."
-            new_mod = module_name(new_path, root)
+            new_mod = module_name(new_path, info.root or ".")
             if new_mod:
                 rel.moved_modules[info.module] = new_mod
     return rel

@@ -237,3 +237,23 @@ def test_invalid_yaml_is_positioned(tmp_path):
     with pytest.raises(MigrateError) as exc:
         parse_plan("version: 1\nmoves: [\n", "p.yaml")
     assert str(exc.value).startswith("p.yaml:3:")
+
+
+def test_nested_path_move_overrides_package_move(make_repo, tmp_path):
+    repo = make_repo(LEGACY)
+    plan, _ = load_plan(
+        _plan(
+            tmp_path,
+            "version: 1\nroots: [python]\nmoves:\n"
+            "  - from: python/sglang/jit_kernel/csrc/\n    to: python/sglang/kernels/jit/csrc/\n"
+            "  - from: sglang.jit_kernel\n    to: sglang.kernels.ops.misc\n",
+        )
+    )
+    index = build_index(repo, plan.roots)
+    assert validate_plan(plan, index) == []
+    rel = build_relocation(plan, index)
+    assert rel.files["python/sglang/jit_kernel/csrc/norm.cuh"] == (
+        "python/sglang/kernels/jit/csrc/norm.cuh"
+    )
+    assert rel.files["python/sglang/jit_kernel/rope.py"] == "python/sglang/kernels/ops/misc/rope.py"
+    assert rel.path("python/sglang/jit_kernel/csrc/x.cuh") == "python/sglang/kernels/jit/csrc/x.cuh"

@@ -309,11 +309,6 @@ def test_top_level_names_alone_are_words(make_repo, tmp_path):
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="relocate.py: a package move overwrites the files of a nested path move "
-    "(docs/plan.md promises the longest source wins); remove this marker once fixed",
-)
 def test_nested_path_move_overrides_package_move(make_repo, tmp_path):
     plan = """\
     version: 1
