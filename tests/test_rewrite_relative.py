@@ -1,6 +1,8 @@
 """Relative imports: resolved with the old package, spelled from the new one (docs/rewrite.md)."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from test_rewrite_support import changes, new_text
 
 from migrate.rewrite.relative import relative_spelling, resolve, spell
@@ -100,3 +102,18 @@ def test_deeper_relative_import_in_moved_package(make_repo):
     assert new_text(prep, cs, "pkg/kernels/ops/sub/deep.py") == (
         "from ..util import helper\nfrom pkg.other import thing\n"
     )
+
+
+_part = st.sampled_from(["a", "b", "c", "ops", "jit"])
+_dotted = st.lists(_part, min_size=1, max_size=4).map(".".join)
+
+
+@given(target=_dotted, package=_dotted, level=st.integers(min_value=0, max_value=4))
+def test_spelling_always_resolves_back_to_the_target(target, package, level):
+    spelled = spell(target, package, level)
+    if not spelled.startswith("."):
+        assert spelled == target
+        return
+    dots = len(spelled) - len(spelled.lstrip("."))
+    assert 1 <= dots <= level  # never climbs further than the original import did
+    assert resolve(package, dots, spelled[dots:] or None) == target
