@@ -12,8 +12,10 @@ import pytest
 from conftest import GOLDEN, init_repo
 from test_rewrite_support import apply_changeset
 
+from migrate.index import build_index
 from migrate.pipeline import prepare
 from migrate.rewrite.engine import plan_changes
+from migrate.rewrite.fix_mode import fix_changes
 
 CASES = sorted(p.name for p in (GOLDEN / "rewrite").iterdir() if (p / "before").is_dir())
 UPDATE = os.environ.get("MIGRATE_UPDATE_GOLDENS") == "1"
@@ -59,3 +61,6 @@ def test_golden(case, tmp_path):
     assert (here / "after").is_dir(), "missing golden; run with MIGRATE_UPDATE_GOLDENS=1"
     assert _files(out) == _files(here / "after")
     assert edits == (here / "edits.txt").read_text()
+    # Idempotence: the same plan finds nothing more to change in its own output.
+    again = fix_changes(prep.plan, build_index(out, prep.plan.roots))
+    assert again.edits == []
