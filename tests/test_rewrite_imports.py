@@ -172,3 +172,22 @@ def test_import_root_change_collision_is_refused_not_shadowed(make_repo):
     prep, cs = changes(make_repo, files, [("pkg.old.norm", "other.norm")])
     assert new_text(prep, cs, "app/use.py") == files["app/use.py"]
     assert any("defines `other`" in n.message for n in cs.notes)
+
+
+def test_import_of_deleted_package_becomes_the_modules_its_chains_need(make_repo):
+    files = dict(BASE)
+    files["app/use.py"] = (
+        "import os, pkg.old\n\n\ndef f():\n"
+        "    return pkg.old.norm.rmsnorm(1), pkg.old.util.helper(2)\n"
+    )
+    prep, cs = changes(
+        make_repo,
+        files,
+        [("pkg.old.norm", "pkg.new.norm"), ("pkg.old.util", "pkg.new.util")],
+        "delete: [pkg.old]\n",
+    )
+    assert new_text(prep, cs, "app/use.py") == (
+        "import os, pkg.new.norm, pkg.new.util\n\n\ndef f():\n"
+        "    return pkg.new.norm.rmsnorm(1), pkg.new.util.helper(2)\n"
+    )
+    assert not [n for n in cs.notes if n.pos.file == "app/use.py"]

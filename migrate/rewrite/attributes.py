@@ -24,6 +24,7 @@ from migrate.rewrite.spans import line_col, make_edit
 class ChainResult:
     edits: list[Edit] = field(default_factory=list)
     notes: list[Diagnostic] = field(default_factory=list)
+    resolved_notes: list[Diagnostic] = field(default_factory=list)  # imports.py notes now moot
 
 
 def _prefix_edit(job: FileJob, facts: Facts, chain: Chain, new: str, reason: str) -> Edit | None:
@@ -45,6 +46,7 @@ def _prefix_edit(job: FileJob, facts: Facts, chain: Chain, new: str, reason: str
 def rewrite_chains(job: FileJob, facts: Facts, ctx: Context, imports: ImportResult) -> ChainResult:
     res = ChainResult()
     added: set[tuple[int, str]] = set()
+    instead: dict[str, list[str]] = {}  # stale `import deleted.pkg` -> modules chains need
     for chain in facts.chains:
         local = chain.dotted.split(".")[0]
         binding = imports.bindings.get(local)
@@ -74,6 +76,12 @@ def rewrite_chains(job: FileJob, facts: Facts, ctx: Context, imports: ImportResu
         if edit is None:
             continue
         res.edits.append(edit)
+        stale = _stale_root(full, imports) if binding.root else None
+        if stale is not None and module is not None:
+            instead.setdefault(stale, [])
+            if module not in instead[stale]:
+                instead[stale].append(module)
+            continue
         site = binding.site
         if (
             module is None
@@ -95,7 +103,29 @@ def rewrite_chains(job: FileJob, facts: Facts, ctx: Context, imports: ImportResu
                     f"{new} is reached through module {module}, which the file did not import",
                 )
             )
+    for old, modules in instead.items():
+        (s, e), note = imports.stale_roots[old]
+        res.edits.append(
+            make_edit(
+                job.new_path,
+                facts.text,
+                s,
+                e,
+                ", ".join(modules),
+                "code",
+                f"{old} is removed; the chains that used it now need {', '.join(modules)}",
+            )
+        )
+        res.resolved_notes.append(note)
     return res
+
+
+def _stale_root(full: str, imports: ImportResult) -> str | None:
+    """The stale `import deleted.pkg` a chain `deleted.pkg.x.y` went through, if any."""
+    for old in imports.stale_roots:
+        if full.startswith(old + "."):
+            return old
+    return None
 
 
 def _imported_via_root(module: str, binding, imports: ImportResult) -> bool:

@@ -41,6 +41,9 @@ class ImportResult:
     bindings: dict[str, Binding] = field(default_factory=dict)
     imported: set[str] = field(default_factory=set)  # modules named by `import X` after
     refused: set[str] = field(default_factory=set)  # imports left as they were (see notes)
+    # `import deleted.pkg` (no alias) -> (span of the name, its stale note): attributes.py
+    # replaces it with the modules its chains now need, or leaves the note.
+    stale_roots: dict[str, tuple[tuple[int, int], Diagnostic]] = field(default_factory=dict)
 
 
 def _name_of(alias: cst.ImportAlias) -> str:
@@ -72,7 +75,10 @@ def _plain_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
         local = _asname(alias)
         res.imported.add(new or old)
         if new is None and is_gone(old, ctx):
-            res.notes.append(_stale(job, facts, alias.name, old))
+            note = _stale(job, facts, alias.name, old)
+            res.notes.append(note)
+            if local is None:
+                res.stale_roots[old] = (facts.span(alias.name), note)
         if local is not None:
             res.bindings[local] = Binding(local, old, new or old, False, site)
         else:

@@ -114,5 +114,7 @@ def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
         *rewrite_prose(job, facts, ctx, regex),
     ]
     result.edits = without_overlaps(edits)
-    result.notes = [*imports.notes, *chains.notes, *tables.notes, *strings.notes]
+    moot = {id(n) for n in chains.resolved_notes}
+    import_notes = [n for n in imports.notes if id(n) not in moot]
+    result.notes = [*import_notes, *chains.notes, *tables.notes, *strings.notes]
     return result
