@@ -45,6 +45,7 @@ def migrated(make_repo) -> Path:
                 "NOT_OP = 'jit.rmsnorm.extra'\n"
                 "from pkg.util import helper\n"
                 "import pkg.legacy.thing\n"
+                "from pkg import (old as o,\n    util)\n"
             ),
             "docs/ok.md": "See pkg.new.mod and can_use_pkg_old.\n",
             "docs/CHANGELOG.md": "Moved pkg.old.mod to pkg.new.mod.\n",
@@ -64,9 +65,10 @@ def test_stale_lists_each_old_reference_with_its_new_name(migrated):
         "pkg/raced.py:1: old name pkg.old.mod (now pkg.new.mod)",
         "pkg/raced.py:4: old name pkg/old/data/cfg.json (now pkg/new/data/cfg.json)",
         "pkg/raced.py:5: old name jit.rmsnorm (now layernorm.rmsnorm)",
-        "pkg/raced.py:7: old name pkg.util (now import helper from pkg.helpers)",
+        "pkg/raced.py:7: old name from pkg.util import helper (now import helper from pkg.helpers)",
         "pkg/raced.py:8: old name pkg.legacy.thing (the plan deletes pkg.legacy: no single "
         "new name, fix by hand)",
+        "pkg/raced.py:9: old name from pkg import old (now import pkg.new)",
     ]
     assert "plans/p.yaml" not in res.output and "docs/ok.md" not in res.output
     assert "CHANGELOG" not in res.output  # keep_prose: history keeps old names

@@ -73,14 +73,18 @@ def replacement(rel: Relocation, plan: Plan, text: str, m: re.Match) -> tuple[st
     """(old token, new token) for a regex hit, or None when the hit is not an old name.
 
     The hit is extended to the whole dotted name or path it starts (`pkg.old.mod.fn`), so
-    a parent spelling that still exists (`sglang.srt.layers`) is not reported.
+    a parent spelling that still exists (`sglang.srt.layers`) is not reported; in
+    `from parent import child` the imported names decide.
     """
     start = m.start()
     ops = {o.src: o.dst for o in plan.op_ids}
     if m.group(0) in ops and start > 0 and text[start - 1] in "\"'":
         return m.group(0), ops[m.group(0)]
+    stmt = _FROM_IMPORT.match(text, start)
+    if stmt:
+        start = stmt.start(1)
     token = _PATH_TAIL.match(text, start).group(0).rstrip("./-")
-    if "/" in token:
+    if "/" in token and not stmt:
         for root in ("", *(r + "/" for r in plan.roots if r not in (".", ""))):
             new = rel.path(root + token)
             if new:
@@ -89,28 +93,40 @@ def replacement(rel: Relocation, plan: Plan, text: str, m: re.Match) -> tuple[st
         if gone:
             return token, gone
     token = _DOTTED_TAIL.match(text, start).group(0).rstrip(".")
-    new = rel.dotted(token) or _deleted(plan, token, path=False) or _symbol(rel, text, m)
-    return (token, new) if new else None
+    new = rel.dotted(token) or _deleted(plan, token, path=False)
+    if new:
+        return token, new
+    stmt = stmt or _statement_at(text, start)
+    return _from_names(rel, plan, stmt) if stmt else None
 
 
-_FROM_IMPORT = re.compile(r"from\s+([\w.]+)\s+import\s+\(?\s*([\w\s,]+)")
+_FROM_IMPORT = re.compile(r"from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n#;]*)")
 
 
-def _symbol(rel: Relocation, text: str, m: re.Match) -> str | None:
-    """`from mod import sym` where the plan moved `mod:sym` (the name alone is not old)."""
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    hit = _FROM_IMPORT.match(
-        text, line_start + len(text[line_start:]) - len(text[line_start:].lstrip())
-    )
-    if not hit or hit.start(1) != m.start():
+def _statement_at(text: str, start: int) -> re.Match | None:
+    """The `from X import ...` statement whose module token starts at `start`."""
+    line = text.rfind("\n", 0, start) + 1
+    hit = _FROM_IMPORT.match(text, line + len(text[line:start]) - len(text[line:start].lstrip()))
+    return hit if hit and hit.start(1) == start else None
+
+
+def _from_names(rel: Relocation, plan: Plan, stmt: re.Match) -> tuple[str, str] | None:
+    """`from mod import a, b`: the imported names that moved (symbols or submodules)."""
+    mod, names, moved = stmt.group(1), [], []
+    for item in stmt.group(2).strip("()").split(","):
+        name = item.split()[0] if item.split() else ""
+        if (mod, name) in rel.symbols:
+            moved.append(f"import {name} from {rel.symbols[(mod, name)]}")
+        elif name and rel.module(f"{mod}.{name}"):
+            moved.append(f"import {rel.module(f'{mod}.{name}')}")
+        elif name and _deleted(plan, f"{mod}.{name}", path=False):
+            moved.append(f"{mod}.{name} is deleted by the plan")
+        else:
+            continue
+        names.append(name)
+    if not moved:
         return None
-    moved = []
-    for name in re.split(r"[\s,]+", hit.group(2).strip()):
-        if name and (hit.group(1), name) in rel.symbols:
-            moved.append(f"{name} from {rel.symbols[(hit.group(1), name)]}")
-        if name == "as":
-            break
-    return "import " + ", ".join(moved) if moved else None
+    return f"from {mod} import {', '.join(names)}", "; ".join(moved)
 
 
 def excluded(path: str, exclude: set[str], globs: Iterable[str]) -> bool:
