@@ -29,7 +29,11 @@ MOVE = [("pkg.old.norm", "pkg.new.layernorm")]
 
 def test_untouched_files_are_never_parsed_by_libcst(make_repo):
     PARSE_COUNT.clear()
-    prep, cs = changes(make_repo, dict(BASE), MOVE)
+    files = dict(BASE)
+    # Text hits that name nothing moving: `from parent import unmoved`, a parent prefix.
+    files["app/parent.py"] = 'from pkg.old import util\nname = "pkg.old." + util.__name__\n'
+    prep, cs = changes(make_repo, files, MOVE)
+    assert "app/parent.py" in scan.candidates(prep.index, prep.relocation, prep.plan)
     assert set(PARSE_COUNT) == {"app/use.py", "pkg/old/norm.py"}
     assert {e.path for e in cs.edits} >= {"app/use.py", "pkg/new/layernorm.py"}
     assert not any(e.path in ("app/other.py", "pkg/old/util.py") for e in cs.edits)

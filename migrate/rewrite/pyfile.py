@@ -19,7 +19,7 @@ from migrate.rewrite.attributes import rewrite_chains
 from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.cstfacts import gather
 from migrate.rewrite.imports import rewrite_imports
-from migrate.rewrite.names import relocate
+from migrate.rewrite.names import is_gone, relocate
 from migrate.rewrite.op_ids import rewrite_op_ids
 from migrate.rewrite.python_prose import rewrite_prose
 from migrate.rewrite.registry import rewrite_tables
@@ -65,8 +65,39 @@ def hot_regex(regex: re.Pattern, ctx: Context) -> re.Pattern:
     return _with_op_ids(regex.pattern, tuple(sorted(ctx.op_ids)))
 
 
+def _hit_matters(hit: str, ctx: Context) -> bool | None:
+    """Whether a regex hit alone needs libcst; None for `from parent import` (ask ast)."""
+    if hit.startswith("from") and hit[4:5] in (" ", "\t"):
+        return None
+    if "/" in hit or hit in ctx.op_ids:
+        return True
+    if any(hit == mod for mod, _ in ctx.relocation.symbols):
+        return True
+    # A bare parent package (`"sglang." + x`) names nothing that moves.
+    return relocate(hit, ctx) is not None or is_gone(hit, ctx)
+
+
+def parent_imports_change(job: FileJob, ctx: Context) -> bool:
+    """Whether a `from parent import x` imports a moved or removed `parent.x` (ast only)."""
+    try:
+        tree = ast.parse(job.text)
+    except SyntaxError:
+        return True  # let libcst report it
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                if relocate(full, ctx) is not None or is_gone(full, ctx):
+                    return True
+    return False
+
+
 def needs_libcst(job: FileJob, ctx: Context, regex: re.Pattern) -> bool:
-    if hot_regex(regex, ctx).search(job.text):
+    """Cheap checks (text, then `ast`) that the file has something to edit."""
+    verdicts = {_hit_matters(m.group(0), ctx) for m in hot_regex(regex, ctx).finditer(job.text)}
+    if True in verdicts:
+        return True
+    if None in verdicts and parent_imports_change(job, ctx):
         return True
     return "from ." in job.text and relative_imports_change(job, ctx)
 
