@@ -80,8 +80,8 @@ def test_no_old_name_left_in_python(migrated):
             if rel not in flagged:
                 left.append(f"{rel}: {m.group(0)}")
     assert left == []
-    # The one computed module name is reported, with its place.
-    assert any(n.pos.file == "test/manual/kernels/smoke_jit_kernels.py" for n in cs.notes)
+    # Nothing in the sample needs a person: no error notes.
+    assert [str(n) for n in cs.notes if n.severity == "error"] == []
 
 
 def test_every_module_imports_and_every_target_resolves(migrated):

@@ -147,7 +147,7 @@ def test_python_and_binary_files_are_not_handled(make_repo, tmp_path):
         assert text_file_edits(prep.index, prep.relocation, prep.plan, path) == []
 
 
-def test_deleted_package_references_are_warned(make_repo, tmp_path):
+def test_deleted_package_mentions_go_to_its_successor_for_review(make_repo, tmp_path):
     plan = """\
     version: 1
     roots: [python, .]
@@ -169,12 +169,38 @@ def test_deleted_package_references_are_warned(make_repo, tmp_path):
         plan=plan,
     )
     edits, notes = text_file_changes(prep.index, prep.relocation, prep.plan, "docs/a.md")
-    assert edits == []
-    assert [n.severity for n in notes] == ["warning", "warning"]
-    assert "deleted package sglang.jit_kernel" in notes[0].message
-    assert notes[0].message.endswith("(its contents now live under sglang.kernels.ops)")
-    assert notes[1].message.endswith("(its contents now live under python/sglang/kernels/ops)")
-    assert (notes[0].pos.line, notes[0].pos.col) == (1, 5)
+    # The package named as a whole goes where everything it held went, for review...
+    assert [(e.old, e.new, e.applicability, e.line, e.col) for e in edits] == [
+        ("sglang.jit_kernel", "sglang.kernels.ops", "review", 1, 5)
+    ]
+    # ...but a file inside it that nothing moved has no new name: a warning.
+    assert [n.severity for n in notes] == ["warning"]
+    assert "python/sglang/jit_kernel/old.txt" in notes[0].message
+    assert notes[0].message.endswith("(its contents now live under python/sglang/kernels/ops)")
+
+
+def test_deleted_directory_path_filter_follows_its_contents(make_repo, tmp_path):
+    plan = """\
+    version: 1
+    roots: [python, .]
+    moves:
+      - from: sglang.jit_kernel.norm
+        to: sglang.kernels.ops.layernorm.norm
+      - from: sglang.jit_kernel.rope
+        to: sglang.kernels.ops.attention.rope
+      - from: python/sglang/jit_kernel/csrc
+        to: python/sglang/kernels/ops/layernorm/csrc
+    delete: [sglang.jit_kernel]
+    """
+    yml = 'on:\n  pull_request:\n    paths:\n      - "python/sglang/jit_kernel/**"\n'
+    prep = prepared(make_repo, tmp_path, {".github/workflows/ci.yml": yml}, plan=plan)
+    edits, notes = text_file_changes(
+        prep.index, prep.relocation, prep.plan, ".github/workflows/ci.yml"
+    )
+    assert notes == []
+    assert [(e.old, e.new, e.kind, e.applicability) for e in edits] == [
+        ("python/sglang/jit_kernel", "python/sglang/kernels/ops", "code", "review")
+    ]
 
 
 def test_split_sources_are_warned_not_rewritten(make_repo, tmp_path):

@@ -23,7 +23,6 @@ from migrate.verify import reproduce, verify
 
 PLAN = PLANS / "sample-jit-to-ops.yaml"
 STEPS = ["relocate", "code", "string", "prose", "tests", "delete", "blame-ignore-revs"]
-LEFTOVER = re.compile(r"(?<![\w.])(python/)?sglang([./])jit_kernel(?!\w)")
 
 pytestmark = pytest.mark.skipif(not PLAN.exists(), reason="sample plan not written yet")
 
@@ -40,22 +39,6 @@ def apply(repo: Path) -> str:
     res = CliRunner().invoke(main, ["apply", str(PLAN), "--repo", str(repo)])
     assert res.exit_code == 0, res.output
     return base
-
-
-def fix_leftovers_by_hand(repo: Path) -> list[str]:
-    """What the rewriter leaves for a person (deleted-package names): fix and commit."""
-    fixed = []
-    for path in git(repo, "ls-files").split("\n"):
-        p = repo / path
-        if not path or p.is_symlink() or not p.is_file() or path == ".git-blame-ignore-revs":
-            continue
-        text = p.read_text(errors="surrogateescape")
-        new = LEFTOVER.sub(lambda m: f"{m.group(1) or ''}sglang{m.group(2)}kernels", text)
-        if new != text:
-            p.write_text(new, errors="surrogateescape")
-            fixed.append(path)
-    git(repo, "commit", "-qam", "fix references the plan could not rewrite")
-    return fixed
 
 
 def _tree_key(prep) -> tuple:
@@ -109,14 +92,9 @@ def test_sample_apply_makes_the_step_commits_and_relocate_is_renames_only(applie
     assert git(repo, "status", "--porcelain") == ""
 
 
-def test_sample_verify_passes_once_the_leftovers_are_fixed(applied, tmp_path):
+def test_sample_verify_passes_right_after_apply(applied, tmp_path):
     repo = clone(applied[0], tmp_path / "c")
     base = applied[1]
-    before = verify(repo, f"{base}..HEAD", wheel_check=False)
-    assert all(c.status == "PASS" for c in before.commits)
-    old = next(c for c in before.static_checks if c.name == "old-names")
-    assert "test/manual/kernels/smoke_jit_kernels.py" in {f.file for f in old.findings}
-    fix_leftovers_by_hand(repo)
     res = CliRunner().invoke(main, ["verify", f"{base}..HEAD", "--repo", str(repo)])
     assert res.exit_code == 0, res.output
     assert "PASS check wheel-contents" in res.output
@@ -152,7 +130,6 @@ def test_sample_package_data_glob_that_misses_a_moved_file_fails_verify(tmp_path
 
     repo = fresh_sample(tmp_path / "kernels_sample", narrow_glob)
     base = apply(repo)
-    fix_leftovers_by_hand(repo)
     result = verify(repo, f"{base}..HEAD")
     wheel = next(c for c in result.static_checks if c.name == "wheel-contents")
     assert wheel.status == "FAIL" and not result.ok

@@ -29,7 +29,7 @@ from migrate.index.repo import RepoIndex
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation, _prefix_lookup
 from migrate.rewrite.globs import repo_glob_match
-from migrate.rewrite.spans import line_col, make_edit
+from migrate.rewrite.spans import line_col, line_starts, make_edit
 from migrate.rewrite.text_imports import from_import_changes
 
 PROSE_SUFFIXES = {".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".rdoc"}
@@ -131,6 +131,36 @@ def _common(names, sep: str = ".") -> str:
     return sep.join(parts or [])
 
 
+def _root_relative(names: _Names, path: str) -> list[str]:
+    return [path[len(r) + 1 :] for r in names.roots if path.startswith(r + "/")]
+
+
+def _successor_edit(names: _Names, text: str, m, gone: str, new_path: str, kind: str):
+    """A mention of a deleted package (or its directory) as a whole: where its contents went.
+
+    Only whole mentions are rewritten (a CI path filter, a sentence about the package),
+    to the deepest package holding everything that moved out of it, and always for
+    review: the sentence may describe the old layout on purpose.
+    """
+    old = m.group(0)
+    home = names.homes[gone]
+    if "/" in gone and "/" not in home:
+        home = home.replace(".", "/")
+    if old.rstrip("/") != gone:  # spelled relative to an import root
+        home = next((h for h in _root_relative(names, home)), home)
+    new = home + old[len(old.rstrip("/")) :]
+    return make_edit(
+        new_path,
+        text,
+        m.start(),
+        m.end(),
+        new,
+        kind,
+        f"{old.rstrip('/')} is deleted by the plan; everything it held now lives under {home}",
+        "review",
+    )
+
+
 def _now_under(names: _Names, gone: str) -> str:
     home = names.homes.get(gone, "")
     return f" (its contents now live under {home})" if home else ""
@@ -171,6 +201,9 @@ def _dotted_changes(names, relocation, text, new_path, kind, pos_file):
         if "." not in old and ":" not in old:
             continue  # a bare top-level name is an ordinary word in text
         new = new_dotted(relocation, old)
+        if new is None and old in names.deleted_modules and names.homes.get(old):
+            edits.append(_successor_edit(names, text, m, old, new_path, kind))
+            continue
         if new is None:
             gone = _under(old.split(":")[0], names.deleted_modules, ".")
             if gone:
@@ -238,6 +271,13 @@ def _path_changes(names, relocation, text, new_path, kind, pos_file):
             )
             continue
         new, exact = _relocate_path(names, relocation, old)
+        gone_dir = next(
+            (d for d in names.deleted_dirs if old.rstrip("/") in {d, *_root_relative(names, d)}),
+            None,
+        )
+        if new is None and gone_dir and names.homes.get(gone_dir):
+            edits.append(_successor_edit(names, text, m, gone_dir, new_path, kind))
+            continue
         if new is None:
             full = [old] + [f"{r}/{old}" for r in names.roots]
             gone = next((d for f in full if (d := _under(f, names.deleted_dirs, "/"))), None)
@@ -294,7 +334,15 @@ def text_file_changes(
         if e.start >= last and _outside(regions, e.start, e.end):
             kept.append(e)
             last = e.end
+    # Packaging speaks for its own spans (it rewrites or warns there itself).
+    starts = line_starts(text)
+    notes = [n for n in notes if _outside(regions, *_note_span(starts, n))]
     return kept, notes
+
+
+def _note_span(starts: list[int], note: Diagnostic) -> tuple[int, int]:
+    offset = starts[note.pos.line - 1] + note.pos.col - 1 if note.pos.line else 0
+    return offset, offset + 1
 
 
 def text_file_edits(index: RepoIndex, relocation: Relocation, plan: Plan, path: str) -> list[Edit]:

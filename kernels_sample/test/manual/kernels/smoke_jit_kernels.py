@@ -4,8 +4,8 @@ Not registered in CI. Run from the repository root:
 
     PYTHONPATH=python TRITON_INTERPRET=1 python test/manual/kernels/smoke_jit_kernels.py
 
-Module names are assembled from a list on purpose (this script predates the kernels
-namespace), so a mechanical rename cannot see them: update the list by hand.
+Operators are listed by their full module name, so a mechanical move rewrites the table
+(string references) like any other import.
 """
 
 import importlib
@@ -13,17 +13,17 @@ import importlib
 import torch
 
 OPERATORS = {
-    "norm": ("rmsnorm", lambda: (torch.randn(2, 16), torch.ones(16))),
-    "activation": ("silu_and_mul", lambda: (torch.randn(2, 16),)),
-    "quant": ("per_token_quant_int8", lambda: (torch.randn(2, 16),)),
-    "topk_softmax": ("topk_softmax", lambda: (torch.randn(2, 8), 2)),
-    "page_table": ("compute_cu_seqlens", lambda: (torch.tensor([3, 4]),)),
+    "sglang.jit_kernel.norm": ("rmsnorm", lambda: (torch.randn(2, 16), torch.ones(16))),
+    "sglang.jit_kernel.activation": ("silu_and_mul", lambda: (torch.randn(2, 16),)),
+    "sglang.jit_kernel.quant": ("per_token_quant_int8", lambda: (torch.randn(2, 16),)),
+    "sglang.jit_kernel.topk_softmax": ("topk_softmax", lambda: (torch.randn(2, 8), 2)),
+    "sglang.jit_kernel.page_table": ("compute_cu_seqlens", lambda: (torch.tensor([3, 4]),)),
 }
 
 
 def main() -> None:
     for module_name, (fn_name, make_args) in OPERATORS.items():
-        module = importlib.import_module("sglang.jit_kernel." + module_name)
+        module = importlib.import_module(module_name)
         result = getattr(module, fn_name)(*make_args())
         shape = tuple(result[0].shape) if isinstance(result, tuple) else tuple(result.shape)
         print(f"{module_name}.{fn_name}: ok {shape}")
