@@ -32,18 +32,10 @@ def main() -> None:
     """Mechanical, verifiable kernel migrations for SGLang-style monorepos."""
 
 
-def _plan_changes(prep):
-    """The engine's ChangeSet; until the engine exists, the moves alone."""
-    import importlib.util
+def _plan_changes(prep, durations=None):
+    from migrate.rewrite.engine import plan_changes
 
-    if importlib.util.find_spec("migrate.rewrite.engine") is not None:
-        from migrate.rewrite.engine import plan_changes
-
-        return plan_changes(prep)
-    from migrate.changes import ChangeSet, FileMove
-
-    moves = [FileMove(old, new) for old, new in sorted(prep.relocation.files.items())]
-    return ChangeSet(moves=moves)
+    return plan_changes(prep, durations=durations)
 
 
 # Dry-run output formats: the summary, the same facts as JSON, the reviewer's Markdown preview.
@@ -64,12 +56,20 @@ DRY_RUN_FORMATS = ["text", "json", "md"]
     help="With --dry-run: summary as text, the same facts as JSON, or the reviewer preview "
     "(Markdown).",
 )
+@click.option(
+    "--durations",
+    type=click.Path(dir_okay=False, exists=True),
+    help="With --dry-run: a JUnit XML of measured test durations; split budgets are shared "
+    "by measured time instead of by case count.",
+)
 @click.pass_context
-def run_cmd(ctx, plan: str, repo: str, dry_run: bool, show_diff: bool, fmt: str) -> None:
+def run_cmd(
+    ctx, plan: str, repo: str, dry_run: bool, show_diff: bool, fmt: str, durations: str | None
+) -> None:
     """Run PLAN: with --dry-run, preview it; otherwise the same as `migrate apply PLAN`."""
     if not dry_run:
-        if show_diff or fmt != "text":
-            raise click.UsageError("--diff and --format only apply with --dry-run")
+        if show_diff or fmt != "text" or durations:
+            raise click.UsageError("--diff, --format and --durations only apply with --dry-run")
         apply = main.commands.get("apply")
         if apply is None:
             raise click.UsageError("apply is not available")
@@ -82,7 +82,7 @@ def run_cmd(ctx, plan: str, repo: str, dry_run: bool, show_diff: bool, fmt: str)
         prep = prepare(plan, repo)
     except MigrateError as exc:
         _fail(exc)
-    changes = _plan_changes(prep)
+    changes = _plan_changes(prep, durations)
     if fmt == "json":
         import json
 

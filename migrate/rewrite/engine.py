@@ -21,10 +21,14 @@ from migrate.relocate import Relocation
 from migrate.rewrite import scan
 from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.data_paths import data_path_problems
+from migrate.rewrite.groups import group_changes
 from migrate.rewrite.new_packages import missing_inits
+from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.pyfile import rewrite_python
 from migrate.rewrite.run_context import build_context
 from migrate.rewrite.symbols import plan_symbol_moves
+from migrate.rewrite.text_files import handles, text_file_changes
+from migrate.tests_split import split_file
 
 POOL_MIN_FILES = 48  # below this a pool costs more than it saves
 
@@ -69,10 +73,6 @@ def rewrite_python_files(jobs: list[FileJob], ctx: Context, regex, workers: int 
 
 
 def _text_file_changes(index, rel, plan, paths) -> tuple[list[Edit], list[Diagnostic]]:
-    try:
-        from migrate.rewrite.text_files import handles, text_file_changes
-    except ImportError:  # integration point: the text-file rewriter
-        return [], []
     edits, notes = [], []
     for path in sorted(paths):
         if handles(path):
@@ -83,32 +83,13 @@ def _text_file_changes(index, rel, plan, paths) -> tuple[list[Edit], list[Diagno
 
 
 def _packaging_changes(index, rel, plan) -> tuple[list[Edit], list[Diagnostic]]:
-    try:
-        from migrate.rewrite.packaging import packaging_changes
-    except ImportError:  # integration point: packaging lists and package-data
-        return [], []
     return packaging_changes(index, rel, plan)
 
 
 def _group_changes(index, rel, plan, cs: ChangeSet) -> None:
-    """Integration point: `groups.add` (`_GROUPS`, README sentence, group `__init__`)."""
-    if not plan.groups_add:
-        return
-    try:
-        from migrate.rewrite import groups
-    except ImportError:
-        cs.notes.append(
-            Diagnostic(
-                Pos(plan.path),
-                "groups.add is not applied: migrate.rewrite.groups is not available",
-                "warning",
-            )
-        )
-        return
-    fn = getattr(groups, "group_changes", None)
-    if fn is None:
-        return
-    edits, writes, notes = fn(index, rel, plan)
+    """`groups.add` (`_GROUPS`, README sentence, group `__init__`), and the error for a
+    move that creates a group implicitly: always run, even when nothing is added."""
+    edits, writes, notes = group_changes(index, rel, plan)
     cs.edits.extend(edits)
     cs.writes.update(writes)
     cs.notes.extend(notes)
@@ -116,10 +97,6 @@ def _group_changes(index, rel, plan, cs: ChangeSet) -> None:
 
 def _packaging_owned(path: str, text: str) -> list[tuple[int, int]]:
     if PurePosixPath(path).name != "setup.py":
-        return []
-    try:
-        from migrate.rewrite.packaging import owned_regions
-    except ImportError:
         return []
     return owned_regions(path, text)
 
@@ -184,17 +161,6 @@ def deleted_leftovers(index: RepoIndex, rel: Relocation, plan: Plan) -> list[str
 
 def _split_tests(index, rel, plan, cs: ChangeSet, durations=None) -> None:
     if not plan.splits:
-        return
-    try:
-        from migrate.tests_split import split_file
-    except ImportError:
-        cs.notes.append(
-            Diagnostic(
-                Pos(plan.path),
-                "splits are not applied: migrate.tests_split is not available",
-                "warning",
-            )
-        )
         return
     for sp in plan.splits:
         src = sp.file

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from migrate.changes import ChangeSet, FileMove
+from migrate.errors import MigrateError
 from migrate.index import RepoIndex, build_index
 from migrate.rules.tree import Tree, tree_from_index, virtual_tree
 
@@ -41,14 +42,12 @@ def fallback_changeset(prep) -> ChangeSet:
 
 def plan_changeset(prep) -> tuple[ChangeSet, str]:
     """The plan's ChangeSet and where it came from (`engine` or `moves-only`)."""
-    try:
-        from migrate.rewrite.engine import plan_changes
-    except ImportError:
-        return fallback_changeset(prep), "moves-only"
+    from migrate.rewrite.engine import plan_changes
+
     try:
         return plan_changes(prep), "engine"
-    except Exception as exc:  # a broken engine must not hide the rules: judge the moves
-        return fallback_changeset(prep), f"moves-only (plan_changes failed: {exc!r})"
+    except MigrateError as exc:  # the engine refuses the plan: still judge the moves
+        return fallback_changeset(prep), f"moves-only (the engine refused the plan: {exc})"
 
 
 def plan_tree(plan: str | Path, repo: str | Path) -> tuple[Tree, str]:
