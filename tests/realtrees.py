@@ -28,8 +28,18 @@ def sglang_wheel(version: str) -> Path:
     if found:
         return found[0]
     res = subprocess.run(
-        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-         f"sglang=={version}", "-d", str(wheels)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--only-binary=:all:",
+            f"sglang=={version}",
+            "-d",
+            str(wheels),
+        ],
         capture_output=True,
         text=True,
     )
