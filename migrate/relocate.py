@@ -124,3 +124,32 @@ def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
             if new_mod:
                 rel.moved_modules[info.module] = new_mod
     return rel
+
+
+def plan_relocation(plan: Plan, index: RepoIndex | None = None) -> Relocation:
+    """The relocation a plan implies from its text alone, for trees where the old names no
+    longer exist (a branch to fix, a stale check): module moves become prefixes under
+    every root, as a package directory and as a `.py` file.
+
+    With the index of a tree already in the new layout, submodules found under a new
+    name are known under their old name too.
+    """
+    rel = Relocation()
+    for mv in plan.moves:
+        if mv.is_path:
+            rel.path_prefixes[mv.src.rstrip("/")] = mv.dst.rstrip("/")
+        elif mv.is_symbol:
+            mod, sym = mv.src.split(":")
+            rel.symbols[(mod, sym)] = mv.dst
+        else:
+            rel.modules[mv.src] = mv.dst
+            rel.moved_modules[mv.src] = mv.dst
+            for root in plan.roots:
+                old_dir = module_to_path(mv.src, root, True).rsplit("/", 1)[0]
+                new_dir = module_to_path(mv.dst, root, True).rsplit("/", 1)[0]
+                rel.path_prefixes[old_dir] = new_dir
+                rel.files[module_to_path(mv.src, root, False)] = module_to_path(mv.dst, root, False)
+            for mod in index.modules if index is not None else ():
+                if mod.startswith(mv.dst + "."):
+                    rel.moved_modules[mv.src + mod[len(mv.dst) :]] = mod
+    return rel

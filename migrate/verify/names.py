@@ -18,28 +18,6 @@ _DOTTED_TAIL = re.compile(r"[\w.]*")
 _PATH_TAIL = re.compile(r"[\w.\-/]*")
 
 
-def plan_relocation(plan: Plan) -> Relocation:
-    """The relocation a plan implies without an index (module moves as prefixes, per root)."""
-    rel = Relocation()
-    for mv in plan.moves:
-        if mv.is_path:
-            rel.path_prefixes[mv.src.rstrip("/")] = mv.dst.rstrip("/")
-        elif mv.is_symbol:
-            mod, sym = mv.src.split(":")
-            rel.symbols[(mod, sym)] = mv.dst
-        else:
-            rel.modules[mv.src] = mv.dst
-            for root in plan.roots:
-                for pkg in (True, False):
-                    old = module_to_path(mv.src, root, pkg)
-                    new = module_to_path(mv.dst, root, pkg)
-                    if pkg:
-                        old, new = old.rsplit("/", 1)[0], new.rsplit("/", 1)[0]
-                    (rel.path_prefixes if pkg else rel.files)[old] = new
-            rel.moved_modules[mv.src] = mv.dst
-    return rel
-
-
 def old_regex(rel: Relocation, plan: Plan) -> re.Pattern:
     """The rewriter's token-bounded regex of every old name (dotted, path, op id), plus the
     packages the plan deletes (in dotted and path spelling, under every root)."""

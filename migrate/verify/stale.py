@@ -13,7 +13,8 @@ from pathlib import Path
 from migrate.git_steps.message import BLAME_FILE
 from migrate.index import build_index
 from migrate.plan import Plan
-from migrate.verify.names import excluded, old_regex, plan_relocation, scan_text
+from migrate.relocate import plan_relocation
+from migrate.verify.names import excluded, old_regex, scan_text
 from migrate.verify.result import Finding
 
 CHECK = "stale-reference"
