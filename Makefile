@@ -5,7 +5,6 @@ VENV := .venv
 BIN := $(VENV)/bin
 # torch is pinned: the CPU build lies on disk here; an unpinned torch pulls a CUDA build.
 TORCH := torch==2.13.0
-SCRATCH ?= $(shell mktemp -d)/kernels_sample
 
 .PHONY: setup demo test lint format clean
 
@@ -17,10 +16,12 @@ $(BIN)/migrate: pyproject.toml
 
 setup: $(BIN)/migrate
 
+# The dry run works on a scratch copy, so the committed sample is never touched.
 demo: setup
-	rm -rf $(SCRATCH) && mkdir -p $(dir $(SCRATCH)) && cp -r kernels_sample $(SCRATCH)
-	$(BIN)/migrate plans/sample-jit-to-ops.yaml --dry-run --repo $(SCRATCH)
-	@echo "(scratch copy left at $(SCRATCH))"
+	@scratch=$$(mktemp -d)/kernels_sample && cp -r kernels_sample $$scratch && \
+	  echo "+ migrate plans/sample-jit-to-ops.yaml --dry-run --repo $$scratch" && \
+	  $(BIN)/migrate plans/sample-jit-to-ops.yaml --dry-run --repo $$scratch && \
+	  echo "(scratch copy left at $$scratch)"
 
 test: setup
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -q -n 2 tests
