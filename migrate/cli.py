@@ -82,7 +82,7 @@ def run_cmd(
         prep = prepare(plan, repo)
     except MigrateError as exc:
         _fail(exc)
-    changes = _plan_changes(prep, durations)
+    changes = _plan_changes(prep, durations=durations)
     if fmt == "json":
         import json
 

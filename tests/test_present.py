@@ -175,7 +175,7 @@ def cli_repo(make_repo, tmp_path):
     return Path(prep.index.root), Path(prep.plan.path)
 
 
-def moves_only(prep):
+def moves_only(prep, durations=None):
     """The pre-engine fallback, so these tests do not depend on the engine's state."""
     return ChangeSet(moves=[FileMove(o, n) for o, n in sorted(prep.relocation.files.items())])
 
@@ -214,7 +214,7 @@ def test_cli_dry_run_markdown_preview_with_diff(cli_repo, monkeypatch):
 def test_cli_error_notes_exit_1(cli_repo, monkeypatch):
     repo, plan = cli_repo
 
-    def with_error(prep):
+    def with_error(prep, durations=None):
         cs = moves_only(prep)
         cs.notes.append(Diagnostic(Pos(str(plan), 3, 5), "implicit group", "error"))
         return cs
