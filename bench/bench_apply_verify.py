@@ -77,6 +77,17 @@ def make_repo(where: Path) -> tuple[Path, str]:
     return repo, git(repo, "rev-parse", "HEAD")
 
 
+def wheel_status(run: dict) -> tuple[str, str] | None:
+    try:
+        checks = json.loads(run["stdout"]).get("static_checks", [])
+    except json.JSONDecodeError:
+        return None
+    for c in checks:
+        if c["name"] == "wheel-contents":
+            return c["status"], c.get("summary", "")
+    return None
+
+
 def verify_table(name: str, run: dict) -> list[str]:
     lines = [f"#### verify {name}", ""]
     try:
@@ -165,6 +176,14 @@ def main() -> None:
     ]
     if apply["rc"] != 0:
         out += ["apply failed:", "", "```", (apply["stdout"] + apply["stderr"])[-2000:], "```", ""]
+    wheel = wheel_status(v_wheel)
+    if wheel and wheel[0] == "SKIP":
+        out += [
+            f"With the wheel check on, wheel-contents answered SKIP ({wheel[1]}): the wheel's "
+            "tree has no pyproject.toml or setup.py, so no wheel was built and both verify runs "
+            "did the same work; the gap between their times is load from other processes.",
+            "",
+        ]
     out += verify_table("BASE..HEAD (wheel check on)", v_wheel)
     out += verify_table("BASE..HEAD --no-wheel", v_nowheel)
     out.append(END)
@@ -185,4 +204,7 @@ def write_section(readme: Path, text: str) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] in ([], ["--readme"]):
+        main()
+    else:
+        print(__doc__)
