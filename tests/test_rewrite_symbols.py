@@ -136,3 +136,21 @@ def test_patch_object_of_a_moved_symbol_is_reported(make_repo):
     (note,) = [n for n in cs.notes if n.pos.file == "app/t.py"]
     assert note.pos.line == 4 and "would patch nothing" in note.message
     assert "pkg.new.fused" in note.message
+
+
+def test_parent_relative_import_of_a_moved_symbol_in_a_subpackage(make_repo):
+    """`from ..util import helper` two levels down reaches the symbol's old module too."""
+    files = dict(
+        BASE,
+        **{
+            "pkg/old/sub/__init__.py": "",
+            "pkg/old/sub/router.py": "from ..util import helper\n\nvalue = helper(3)\n",
+            "pkg/old/sub/other.py": "from . import router\nfrom ..norm import layer\n",
+        },
+    )
+    prep, cs = changes(make_repo, files, [("pkg.old.util:helper", "pkg.new.helpers")])
+    assert new_text(prep, cs, "pkg/old/sub/router.py") == (
+        "from pkg.new.helpers import helper\n\nvalue = helper(3)\n"
+    )
+    # A relative import that does not reach the moved symbol is never touched.
+    assert cs.edits_for("pkg/old/sub/other.py") == []

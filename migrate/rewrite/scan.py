@@ -21,6 +21,7 @@ _LEFT = r"(?<![\w.])"
 _LEFT_PATH = r"(?<![\w.\-])"
 _RIGHT = r"(?!\w)"
 RELATIVE_IMPORT = re.compile(r"^[ \t]*from[ \t]+\.", re.M)
+RELATIVE_FROM = re.compile(r"^[ \t]*from[ \t]+(\.+)[ \t]*([\w.]*)[ \t]+import\b", re.M)
 
 
 def old_dotted_names(relocation: Relocation) -> set[str]:
@@ -138,6 +139,7 @@ def relative_import_scope(index: RepoIndex, relocation: Relocation) -> set[str]:
         parts = name.split(".")
         for i in range(1, len(parts)):
             ancestors.add(".".join(parts[:i]))
+    tops = {name.split(".")[0] for name in moved}
     out = set()
     for path, info in index.files.items():
         if not info.is_python or info.module is None:
@@ -145,7 +147,26 @@ def relative_import_scope(index: RepoIndex, relocation: Relocation) -> set[str]:
         pkg = info.module if info.is_package_init else info.module.rpartition(".")[0]
         if path in relocation.files or pkg in ancestors or pkg in moved:
             out.add(path)
+        elif info.module.split(".")[0] in tops and _climbs_to_moved(index.text(path), pkg, moved):
+            out.add(path)  # e.g. `from ..utils import sym` in a subpackage of the legacy one
     return out
+
+
+def _climbs_to_moved(text: str | None, pkg: str, moved: set[str]) -> bool:
+    """Whether a relative import of a file in `pkg` resolves to, into or above a moved name."""
+    if not text or "from ." not in text:
+        return False
+    parts = pkg.split(".") if pkg else []
+    for m in RELATIVE_FROM.finditer(text):
+        up = len(m.group(1)) - 1
+        if up > len(parts):
+            continue
+        target = ".".join(parts[: len(parts) - up] + ([m.group(2)] if m.group(2) else []))
+        if any(
+            t == target or t.startswith(target + ".") or target.startswith(t + ".") for t in moved
+        ):
+            return True
+    return False
 
 
 def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = None) -> set[str]:
