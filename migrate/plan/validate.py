@@ -122,8 +122,12 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
         if dst_exists:
             err(mv.dst_pos, f"move target {mv.dst} already exists")
 
+    rel = None
     if not errors:
-        errors.extend(_check_file_collisions(plan, index))
+        from migrate.relocate import build_relocation
+
+        rel = build_relocation(plan, index)
+        errors.extend(_check_file_collisions(plan, index, rel))
 
     op_from: dict[str, Pos] = {}
     for op in plan.op_ids:
@@ -149,15 +153,12 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
     for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
         if not index.is_package(name):
             err(pos, f"delete target {name} is not a package" + _did_you_mean(name, index.packages))
-    if not errors and plan.delete:
-        errors.extend(_check_deletes_emptied(plan, index))
+    if not errors and plan.delete and rel is not None:
+        errors.extend(_check_deletes_emptied(plan, index, rel))
     return errors
 
 
-def _check_file_collisions(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
-    from migrate.relocate import build_relocation
-
-    rel = build_relocation(plan, index)
+def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
     by_target: dict[str, list[str]] = defaultdict(list)
     for old, new in rel.files.items():
         by_target[new].append(old)
@@ -192,11 +193,8 @@ def _move_pos_for(plan: Plan, path: str, index: RepoIndex) -> Pos:
     return best[1] if best else Pos(plan.path, 1, 1)
 
 
-def _check_deletes_emptied(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
+def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
     """A deleted legacy package must hold nothing but `__init__.py` files once moves ran."""
-    from migrate.relocate import build_relocation
-
-    rel = build_relocation(plan, index)
     split_sources = {sp.file for sp in plan.splits}
     out = []
     for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
