@@ -101,6 +101,7 @@ def test_lost_registration_and_comment_are_errors():
         "test/kernels/test_mixed.py:5 register_amd_ci(amd-1) -> "
         "test/kernels/ops/layernorm/test_norm.py"
     ]
+    assert res.to_dict()["lost_registrations"] == res.lost_registrations
     assert (
         "test/kernels/test_mixed.py:4:1: error: comment '# ci-cost-override: x' above "
         "register_cuda_ci(unit-1-gpu) is missing in test/kernels/ops/layernorm/test_norm.py"

@@ -39,15 +39,13 @@ class DiffResult:
     def to_dict(self) -> dict:
         """The shape `migrate report --inventory-json` reads, plus the details."""
         return {
+            # lost_registrations stay the flat `path:line register_x(suite) -> new path`
+            # strings of to_json(); the report parses them into file, name and detail.
+            **self.to_json(),
             "ok": self.ok,
             "suites": self._suites,
             "lost_cases": list(self.missing_cases),
-            "lost_registrations": [
-                {"file": s.split(":", 1)[0], "name": s.split(" ", 1)[1], "detail": s}
-                for s in self.lost_registrations
-            ],
             "problems": [str(n) for n in self.notes if n.severity == "error"],
-            **self.to_json(),
         }
 
     def to_json(self) -> dict:
