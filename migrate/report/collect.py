@@ -14,6 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from migrate.errors import MigrateError
+from migrate.oldnames import OldNames
 from migrate.report import facts, gitrange, sources
 from migrate.report.data import (
     NOT_AVAILABLE,
@@ -25,7 +26,7 @@ from migrate.report.data import (
     ReportData,
     RulesSection,
 )
-from migrate.report.leftovers import old_names, prefilter, scan_leftovers
+from migrate.report.leftovers import scan_leftovers
 
 
 @dataclass
@@ -200,7 +201,7 @@ def collect_range(
     prep = _replay_plan(data, repo, base, plan_path)
     read_head = gitrange.RevReader(repo, head)
     if prep is not None:
-        needles = prefilter(old_names(prep.relocation, prep.plan))
+        needles = OldNames(prep.relocation, prep.plan).needles()
         files = gitrange.grep_files(repo, head, needles)
         skip = {data.meta.plan_path}
         items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)
