@@ -112,3 +112,17 @@ def test_a_migration_applied_in_a_sparse_checkout_fails_on_the_excluded_files(ma
     assert res.exit_code == 1, res.output
     assert "other/use.py:1: module pkg.old.mod does not exist" in res.output
     assert "docs/notes.md:1: old name pkg.old.mod" in res.output
+
+
+def test_a_plan_committed_inside_the_repository_is_used_as_it_was_and_left_alone(
+    make_repo, tmp_path
+):
+    repo = make_repo({**TREE, "plans/move.yaml": MOVE})
+    base = git(repo, "rev-parse", "HEAD").strip()
+    res = cli("apply", str(repo / "plans/move.yaml"), "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    assert git(repo, "show", "HEAD:plans/move.yaml") == MOVE  # names pkg.old on purpose
+    (repo / "plans/move.yaml").write_text(MOVE + "# edited after the migration\n")
+    res = verify(repo, f"{base}..HEAD")
+    assert res.exit_code == 0, res.output
+    assert "plans/move.yaml" not in res.output
