@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from migrate.index.facts import FactsCache
 from migrate.index.files import list_repo_files
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -83,7 +84,10 @@ def _git_mode(p: Path) -> int:
 
 
 @dataclass
-class RepoIndex:
+class RepoIndex(FactsCache):
+    """The checkout's files and modules; `facts(path)` gives a file's code facts
+    (`migrate.index.facts`), parsed once."""
+
     root: Path
     roots: tuple[str, ...]
     files: dict[str, FileInfo]

@@ -11,12 +11,14 @@ import ast
 from collections.abc import Callable, Iterable
 
 from migrate.changes import ChangeSet
+from migrate.index.facts import FactsCache
 from migrate.index.repo import RepoIndex, module_name
 from migrate.materialize import materialize
 
 
-class Tree:
-    """A read-only view: sorted repo-relative paths, lazily read text, cached ASTs."""
+class Tree(FactsCache):
+    """A read-only view: sorted repo-relative paths, lazily read text, cached ASTs and
+    code facts (`facts(path)`, the same layer as `RepoIndex.facts`)."""
 
     def __init__(
         self, paths: Iterable[str], read: Callable[[str], str | None], roots=(".",)
