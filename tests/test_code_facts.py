@@ -109,3 +109,23 @@ def test_bindings_all_dynamic_and_registrations():
     assert facts.main_line == 22
     assert facts.definitions == {"K": 13, "__getattr__": 18}
     assert code_facts("def broken(:\n", "m", False) is None
+
+
+def test_ko204_and_verify_share_one_target_resolver(make_repo):
+    """Every target KO204 finds broken (literal, f-string table loop, `_EXPORTS`, class
+    member) verify's registry check finds too, with the same reason."""
+    from rules_fixtures import FIXTURES, _files, fixture_tree
+
+    from migrate.rules import run_rules
+    from migrate.verify.checks.registry import unresolved as unresolved_targets
+
+    files = {**_files(FIXTURES / "_base"), **_files(FIXTURES / "unresolved_target" / "bad")}
+    repo = make_repo({p: f.read_text(encoding="utf-8") for p, f in files.items()})
+    rules = [f for f in run_rules(fixture_tree("unresolved_target", "bad")) if f.rule == "KO204"]
+    assert len(rules) == 5
+    found, _ = unresolved_targets(CodeTree(build_index(repo, ("python", "."))))
+    verify = {(p, t): why for p, _, t, why in found}
+    for f in rules:
+        target = f.message.split()[1]
+        assert (f.pos.file, target) in verify, f.message
+        assert f.message.endswith(verify[(f.pos.file, target)])

@@ -40,6 +40,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from migrate.index.imports import ImportRef, absolute
 
@@ -412,12 +413,40 @@ def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | N
     return facts
 
 
+class CodeTree(Protocol):
+    """The one tree protocol the code facts, the target resolver and the checks read.
+
+    Implemented by the checkout's index (`RepoIndex`) and by the tree a ChangeSet leaves
+    (`rules.tree.Tree` over `materialize`): dotted module names, lazily read text, and
+    (through `FactsCache`) cached ASTs and code facts.
+    """
+
+    modules: dict[str, str]  # dotted -> path
+
+    def text(self, path: str) -> str | None: ...
+    def module_of(self, path: str) -> str | None: ...
+    def is_module(self, name: str) -> bool: ...  # a module or a (namespace) package
+    def ast(self, path: str) -> ast.Module | None: ...
+    def facts(self, path: str) -> CodeFacts | None: ...
+
+
 class FactsCache:
-    """Per-path facts of a tree, parsed on first use: `facts(path)`.
+    """Per-path ASTs and facts of a tree, parsed on first use: `ast(path)`, `facts(path)`.
 
     A tree implementing the protocol gives `text(path)` and `module_of(path)`; this mixin
-    adds the cache. Non-Python and unparsable files have no facts (None).
+    adds the caches. Non-Python and unparsable files have no facts (None).
     """
+
+    def ast(self, path: str) -> ast.Module | None:
+        """Parsed module, or None when unreadable or not valid Python."""
+        cache = self.__dict__.setdefault("_asts", {})
+        if path not in cache:
+            text = self.text(path)
+            try:
+                cache[path] = ast.parse(text) if text is not None else None
+            except (SyntaxError, ValueError):
+                cache[path] = None
+        return cache[path]
 
     def facts(self, path: str) -> CodeFacts | None:
         cache = self.__dict__.setdefault("_code_facts", {})

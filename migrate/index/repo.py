@@ -141,6 +141,8 @@ class RepoIndex(FactsCache):
     def exists(self, name: str) -> bool:
         return name in self.modules or name in self.packages
 
+    is_module = exists  # the tree protocol's name (`index.facts.CodeTree`)
+
     def path_of(self, name: str) -> str | None:
         return self.modules.get(name)
 

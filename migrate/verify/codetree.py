@@ -2,7 +2,8 @@
 
 Not a model of its own: the facts are the index's (`RepoIndex.facts`, see
 `migrate.index.facts`); this adds the questions verify asks of them (is a module the
-repo's own, does `from module import name` work, does `module:attr.path` resolve).
+repo's own, does `from module import name` work); registry targets resolve through
+the one target resolver, `index.targets.Resolver`, on the same index).
 """
 
 from __future__ import annotations
@@ -51,13 +52,3 @@ class CodeTree:
             return True
         facts = self.facts(module)
         return facts is not None and (name in facts.names or facts.dynamic)
-
-    def attr_path(self, module: str, attrs: str) -> bool:
-        """`module:a.b` resolves: `a` is bound; `b` too when `a` is a visible class."""
-        head, _, rest = attrs.partition(".")
-        if not self.binds(module, head):
-            return False
-        facts = self.facts(module)
-        if rest and facts and head in facts.classes and not facts.dynamic:
-            return rest.split(".")[0] in facts.classes[head]
-        return True
