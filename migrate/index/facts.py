@@ -212,6 +212,7 @@ class _Reader:
                 for t in stmt.targets:
                     for n in _targets(t):
                         f.bindings[n] = Binding(n, "assign", stmt.lineno)
+                        f.instances.pop(n, None)  # the last binding decides
                         if isinstance(stmt.value, ast.Call) and isinstance(
                             stmt.value.func, ast.Name
                         ):
