@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -13,11 +11,10 @@ import click
 from migrate.errors import MigrateError
 
 
-def _export(repo: Path, rev: str, dest: Path) -> None:
-    archive = subprocess.run(
-        ["git", "archive", "--format=tar", rev], cwd=repo, check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+def _fail(exc: MigrateError):
+    for d in exc.diagnostics:
+        click.echo(str(d), err=True)
+    sys.exit(2)
 
 
 @click.command("inventory")
@@ -77,18 +74,23 @@ def command(repo, as_json, collect, pythonpath, rev, plan) -> None:
             json.dumps(inv.to_json(), indent=2) if as_json else inventory_text(inv), nl=not as_json
         )
         return
-    res = _diff(root, rev, plan, inv)
+    from migrate.git import resolve_revision
+
+    try:
+        sha = resolve_revision(root, rev, "--diff-from")
+    except MigrateError as exc:
+        _fail(exc)
+    res = _diff(root, sha, plan, inv)
     click.echo(json.dumps(res.to_dict(), indent=2) if as_json else diff_text(res), nl=not as_json)
     sys.exit(0 if res.ok else 1)
 
 
 def _diff(root: Path, rev: str, plan: str | None, after):
+    from migrate.git import exported
     from migrate.tests_split.inventory import build_inventory
     from migrate.tests_split.inventory_diff import inventory_diff, mapping_from_plan
 
-    with tempfile.TemporaryDirectory(prefix="migrate-inv-") as tmp:
-        before_dir = Path(tmp)
-        _export(root, rev, before_dir)
+    with exported(root, rev) as before_dir:
         before = build_inventory(before_dir)
         mapping: dict = {}
         if plan:
@@ -97,8 +99,6 @@ def _diff(root: Path, rev: str, plan: str | None, after):
             try:
                 prep = prepare(plan, before_dir)
             except MigrateError as exc:
-                for d in exc.diagnostics:
-                    click.echo(str(d), err=True)
-                sys.exit(2)
+                _fail(exc)
             mapping = mapping_from_plan(prep.plan, prep.relocation)
     return inventory_diff(before, after, mapping)

@@ -8,6 +8,8 @@ import sys
 import click
 
 from migrate.errors import MigrateError
+from migrate.git import GitError
+from migrate.interrupts import Interrupted
 
 
 @click.command("parity")
@@ -77,6 +79,12 @@ def command(
         for d in exc.diagnostics:
             click.echo(str(d), err=True)
         sys.exit(2)
+    except GitError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except Interrupted as exc:
+        click.echo(f"migrate: {exc}", err=True)
+        sys.exit(exc.exit_code)
     if result is None:
         click.echo(f"parity spec written to {save_spec}; nothing was run")
         return

@@ -13,6 +13,8 @@ from pathlib import Path
 import click
 
 from migrate.errors import MigrateError
+from migrate.git import GitError
+from migrate.interrupts import Interrupted
 
 
 def _load(path: str | None):
@@ -108,6 +110,12 @@ def command(
         for d in exc.diagnostics:
             click.echo(str(d), err=True)
         sys.exit(2)
+    except GitError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except Interrupted as exc:
+        click.echo(f"migrate: {exc}", err=True)
+        sys.exit(exc.exit_code)
     text = to_json(data) if fmt == "json" else to_markdown(data, link_base)
     if output:
         Path(output).write_text(text, encoding="utf-8")

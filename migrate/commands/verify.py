@@ -34,7 +34,9 @@ def command(
     skip: tuple[str, ...],
 ) -> None:
     """Prove BASE..HEAD mechanical: exit 0 only when every commit and check passes."""
-    from migrate.git_steps.transaction import Interrupted, signals_raise
+    from migrate.errors import MigrateError
+    from migrate.git import GitError
+    from migrate.interrupts import Interrupted, signals_raise
     from migrate.verify import verify
     from migrate.verify.text import render
 
@@ -43,9 +45,16 @@ def command(
             result = verify(repo, rev_range, plan, wheel_check=not no_wheel, skip=skip)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    except MigrateError as exc:
+        for d in exc.diagnostics:
+            click.echo(str(d), err=True)
+        sys.exit(2)
+    except GitError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
     except Interrupted as exc:
         click.echo(f"migrate verify: {exc}", err=True)
-        sys.exit(130)
+        sys.exit(exc.exit_code)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:

@@ -13,20 +13,22 @@ from pathlib import Path
 
 from migrate.changes import ChangeSet
 from migrate.errors import MigrateError
-from migrate.git_steps import engine, hooks
-from migrate.git_steps.applied import commit_with_plan, looks_applied
-from migrate.git_steps.gitio import GitObjects, listing_with, run_git
-from migrate.git_steps.message import (
+from migrate.git import (
     BLAME_FILE,
     BLAME_STEP,
+    GitObjects,
     blame_file_text,
-    blame_message,
+    listing_with,
     plan_ref,
-    step_message,
+    run_git,
 )
+from migrate.git_steps import engine, hooks
+from migrate.git_steps.applied import commit_with_plan, looks_applied
+from migrate.git_steps.message import blame_message, step_message
 from migrate.git_steps.preflight import problems
-from migrate.git_steps.transaction import Interrupted, Transaction, signals_raise
+from migrate.git_steps.transaction import Transaction
 from migrate.git_steps.trees import needed_paths, step_trees
+from migrate.interrupts import Interrupted, signals_raise
 from migrate.pipeline import prepare
 from migrate.plan import load_plan
 

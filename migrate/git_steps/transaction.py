@@ -9,58 +9,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import threading
-from contextlib import contextmanager
 from pathlib import Path
 
-from migrate.git_steps.gitio import ZERO, run_git
-from migrate.git_steps.preflight import git_path
-
-
-class Interrupted(BaseException):
-    """A SIGINT/SIGTERM arrived; raised where Python was, so `finally` blocks run."""
-
-    def __init__(self, signum: int):
-        self.signum = signum
-        super().__init__(f"interrupted by {signal.Signals(signum).name}")
-
-
-_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
-@contextmanager
-def signals_raise():
-    """Turn SIGINT/SIGTERM into `Interrupted` (main thread only)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum, frame):
-        for s in _SIGNALS:  # one is enough: a second must not interrupt the cleanup
-            signal.signal(s, signal.SIG_IGN)
-        raise Interrupted(signum)
-
-    old = {s: signal.signal(s, handler) for s in _SIGNALS}
-    try:
-        yield
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
-
-
-@contextmanager
-def signals_held():
-    """Ignore SIGINT/SIGTERM while restoring; a half-done rollback is the worst outcome."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = {s: signal.signal(s, signal.SIG_IGN) for s in _SIGNALS}
-    try:
-        yield
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
+from migrate.git import ZERO, git_path, run_git
+from migrate.interrupts import signals_held
 
 
 def _changed_paths(repo_dir: Path, old: str, new: str) -> tuple[list[str], list[str]]:

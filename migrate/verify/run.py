@@ -9,8 +9,8 @@ from contextlib import ExitStack, suppress
 from pathlib import Path
 
 from migrate.errors import MigrateError
-from migrate.git_steps.gitio import run_git
-from migrate.git_steps.message import BLAME_FILE
+from migrate.git import BLAME_FILE, resolve_range, worktree
+from migrate.git.reads import changed_names
 from migrate.index import build_index
 from migrate.pipeline import Prepared, prepare
 from migrate.verify.checks import cycles, duplicates, imports, old_names, registry, shims, wheel
@@ -18,24 +18,9 @@ from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
 from migrate.verify.reproduce import reproduce_all, step_commits
 from migrate.verify.result import FAIL, CheckResult, Finding, VerifyResult
-from migrate.verify.worktree import worktree
 
 CHECKS = (old_names, imports, registry, shims, duplicates, cycles, wheel)
 CHECK_NAMES = tuple(c.NAME for c in CHECKS)
-
-
-def parse_range(spec: str) -> tuple[str, str]:
-    base, sep, head = spec.partition("..")
-    if not sep or head.startswith("."):
-        raise ValueError(f"expected BASE..HEAD, got {spec!r}")
-    return base or "HEAD", head or "HEAD"
-
-
-def _rev(repo: Path, rev: str) -> str:
-    out = run_git(repo, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}", check=False)
-    if not out.strip():
-        raise ValueError(f"unknown revision {rev}")
-    return out.decode().strip()
 
 
 def _plan_files(repo: Path, base: str, head: str, plan: str | None) -> set[str]:
@@ -65,8 +50,8 @@ def verify(
     unknown = sorted(set(skip) - set(CHECK_NAMES))
     if unknown:
         raise ValueError(f"unknown check {', '.join(unknown)}; checks: {', '.join(CHECK_NAMES)}")
-    base_spec, head_spec = parse_range(rev_range)
-    base, head = _rev(repo, base_spec), _rev(repo, head_spec)
+    rng = resolve_range(repo, rev_range)
+    base, head = rng.base, rng.head
     commits, preps = reproduce_all(repo, base, head, plan)
     result = VerifyResult(base, head, commits)
     if not preps and plan:
@@ -102,11 +87,7 @@ def static_checks(
     skip: tuple[str, ...] = (),
 ) -> list[CheckResult]:
     roots = tuple(dict.fromkeys(r for p in preps for r in p.plan.roots)) or (".",)
-    touched = set(
-        run_git(repo, "diff", "--name-only", "-z", "--no-renames", base, head)
-        .decode("utf-8", "surrogateescape")
-        .split("\0")
-    ) - {""}
+    touched = changed_names(repo, base, head)
     with ExitStack() as stack:
         hd = stack.enter_context(worktree(repo, head))
         bd = stack.enter_context(worktree(repo, base))
