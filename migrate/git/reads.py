@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from migrate.git.runner import GitError, run_git
@@ -32,25 +35,41 @@ def ls_tree(repo: str | Path, rev: str) -> dict[str, tuple[int, str]]:
     return listing
 
 
+def iter_objects(repo: str | Path, names: list[str]) -> Iterator[bytes | None]:
+    """Content of each object name (`sha` or `rev:path`), in order, streamed from one
+    `git cat-file --batch` (None for a missing one); memory stays at one object."""
+    if not names:
+        return
+    query = "".join(f"{n}\n" for n in names).encode("utf-8", "surrogateescape")
+    with tempfile.TemporaryFile() as stdin:
+        stdin.write(query)
+        stdin.seek(0)
+        proc = subprocess.Popen(
+            ["git", "cat-file", "--batch"],
+            cwd=repo,
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            for _ in names:
+                header = proc.stdout.readline().split()
+                if len(header) < 3 or header[-1] == b"missing":
+                    yield None
+                    continue
+                data = proc.stdout.read(int(header[2]))
+                proc.stdout.read(1)
+                yield data
+        finally:
+            proc.stdout.close()
+            proc.kill()
+            proc.wait()
+
+
 def cat_objects(repo: str | Path, names: list[str]) -> list[bytes | None]:
     """Content of each object name (`sha` or `rev:path`) in one `git cat-file --batch`."""
-    if not names:
-        return []
-    query = "".join(f"{n}\n" for n in names).encode("utf-8", "surrogateescape")
-    out = run_git(repo, "cat-file", "--batch", input=query)
-    found: list[bytes | None] = []
-    pos = 0
-    for _ in names:
-        nl = out.index(b"\n", pos)
-        header = out[pos:nl].split()
-        pos = nl + 1
-        if len(header) < 3 or header[-1] == b"missing":
-            found.append(None)
-            continue
-        size = int(header[2])
-        found.append(out[pos : pos + size])
-        pos += size + 1
-    return found
+    return list(iter_objects(repo, names))
 
 
 def read_blobs(repo: str | Path, rev: str, paths: list[str]) -> dict[str, bytes]:

@@ -32,13 +32,13 @@ def _error(where: str, message: str) -> MigrateError:
 def resolve_revision(repo: str | Path, name: str, where: str = "revision") -> str:
     """The commit `name` names; a range or an unknown name is an error naming it."""
     if ".." in name:
-        raise _error(where, f"{name!r} is a range; give one revision")
+        raise _error(where, f"expected one revision, got {name!r}: a range")
     if not name or name.startswith("-"):
-        raise _error(where, f"{name!r} is not a revision")
+        raise _error(where, f"expected one revision, got {name!r}")
     out = run_git(repo, "rev-parse", "--verify", "-q", f"{name}^{{commit}}", check=False)
     sha = out.decode().strip()
     if not sha:
-        raise _error(where, f"revision {name!r} does not exist")
+        raise _error(where, f"unknown revision {name!r}: it does not exist here")
     return sha
 
 
@@ -47,12 +47,16 @@ def split_range(spec: str) -> tuple[str, str]:
     if "..." in spec:
         a, _, b = spec.partition("...")
         example = f"{a or 'BASE'}..{b or 'HEAD'}"
-        raise _error("range", f"{spec!r} is a symmetric range (A...B); give {example}")
+        raise _error(
+            "range", f"expected BASE..HEAD, got {spec!r}: a symmetric range (use {example})"
+        )
     if ".." not in spec:
-        raise _error("range", f"{spec!r} is a single revision; give a range, e.g. {spec}..HEAD")
+        raise _error(
+            "range", f"expected BASE..HEAD, got {spec!r}: a single revision (use {spec}..HEAD)"
+        )
     base, _, head = spec.partition("..")
     if not base or not head:
-        raise _error("range", f"{spec!r} leaves an end out; give both ends: BASE..HEAD")
+        raise _error("range", f"expected BASE..HEAD with both ends named, got {spec!r}")
     return base, head
 
 
@@ -66,13 +70,15 @@ def resolve_range(repo: str | Path, spec: str) -> RevRange:
     base = resolve_revision(repo, base_name, "range")
     head = resolve_revision(repo, head_name, "range")
     if base == head:
-        raise _error("range", f"{spec!r} is empty: {base_name} and {head_name} are the same commit")
+        raise _error(
+            "range", f"empty range {spec!r}: {base_name} and {head_name} are the same commit"
+        )
     if not _is_ancestor(repo, base, head):
         if _is_ancestor(repo, head, base):
             raise _error(
                 "range",
-                f"{spec!r} is reversed: {head_name} is an ancestor of {base_name}; "
-                f"did you mean {head_name}..{base_name}?",
+                f"reversed range {spec!r}: {head_name} is an ancestor of {base_name} "
+                f"(use {head_name}..{base_name})",
             )
-        raise _error("range", f"{spec!r}: {head_name} does not descend from {base_name}")
+        raise _error("range", f"{base_name} is not an ancestor of {head_name} in {spec!r}")
     return RevRange(spec, base_name, head_name, base, head)

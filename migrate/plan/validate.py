@@ -11,6 +11,7 @@ from pathlib import Path
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.plan.model import Plan
+from migrate.relocate import build_relocation
 
 
 def _did_you_mean(name: str, candidates) -> str:
@@ -124,8 +125,6 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
 
     rel = None
     if not errors:
-        from migrate.relocate import build_relocation
-
         rel = build_relocation(plan, index)
         errors.extend(_check_file_collisions(plan, index, rel))
 

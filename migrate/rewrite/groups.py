@@ -17,12 +17,12 @@ import re
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
+from migrate.layout.names import OPS_PKG as OPS
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import strlist
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
-OPS = "sglang.kernels.ops"
 MAX_LINE = 100  # SGLang's ruff line length: a longer import is wrapped
 README_SENTENCE = re.compile(
     r"Operator groups[^:\n]*:[ \t]*(`[A-Za-z0-9_]+`(?:(?:,[ \t\r\n]*(?:and[ \t\r\n]+)?"

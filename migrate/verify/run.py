@@ -9,12 +9,13 @@ from contextlib import ExitStack, suppress
 from pathlib import Path
 
 from migrate.errors import MigrateError
-from migrate.git import BLAME_FILE, resolve_range, worktree
+from migrate.git import BLAME_FILE, resolve_range, snapshot
 from migrate.git.reads import changed_names
 from migrate.index import build_index
 from migrate.pipeline import Prepared, prepare
 from migrate.verify.checks import cycles, duplicates, imports, old_names, registry, shims, wheel
 from migrate.verify.codetree import CodeTree
+from migrate.verify.commits import range_check
 from migrate.verify.context import VerifyContext
 from migrate.verify.reproduce import reproduce_all, step_commits
 from migrate.verify.result import FAIL, CheckResult, Finding, VerifyResult
@@ -45,7 +46,9 @@ def verify(
     *,
     wheel_check: bool = True,
     skip: tuple[str, ...] = (),
+    allow_foreign: bool = False,
 ) -> VerifyResult:
+    """Raises MigrateError (exit 2) for a range that is not BASE..HEAD in order."""
     repo = Path(repo_dir).resolve()
     unknown = sorted(set(skip) - set(CHECK_NAMES))
     if unknown:
@@ -54,8 +57,9 @@ def verify(
     base, head = rng.base, rng.head
     commits, preps = reproduce_all(repo, base, head, plan)
     result = VerifyResult(base, head, commits)
+    result.static_checks.append(range_check(repo, base, head, allow_foreign))
     if not preps and plan:
-        with worktree(repo, base) as bd:
+        with snapshot(repo, base) as bd:
             try:
                 preps = [prepare(plan, bd)]
             except MigrateError as exc:
@@ -70,7 +74,7 @@ def verify(
                     )
                 )
                 return result
-    result.static_checks = static_checks(
+    result.static_checks += static_checks(
         repo, base, head, preps, plan, wheel_check=wheel_check, skip=skip
     )
     return result
@@ -89,8 +93,8 @@ def static_checks(
     roots = tuple(dict.fromkeys(r for p in preps for r in p.plan.roots)) or (".",)
     touched = changed_names(repo, base, head)
     with ExitStack() as stack:
-        hd = stack.enter_context(worktree(repo, head))
-        bd = stack.enter_context(worktree(repo, base))
+        hd = stack.enter_context(snapshot(repo, head))
+        bd = stack.enter_context(snapshot(repo, base))
         ctx = VerifyContext(
             repo_dir=repo,
             base_rev=base,
