@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
+from migrate.cli_errors import handle_errors
 from migrate.errors import MigrateError
 
 
@@ -26,6 +26,9 @@ def write_edits(root: Path, index, cs) -> list[str]:
 
 
 @click.command("fix")
+@handle_errors(
+    problems="(not used by fix: what it cannot rewrite is a note)", refused="(not used by fix)"
+)
 @click.argument("plan", type=click.Path(dir_okay=False, exists=True))
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
 @click.option("--dry-run", is_flag=True, help="List the edits; write nothing.")
@@ -40,17 +43,11 @@ def command(plan: str, repo: str, dry_run: bool, skip_unparsable: bool) -> None:
     from migrate.plan import load_plan
     from migrate.rewrite.fix_mode import fix_changes
 
-    try:
-        p, errors = load_plan(plan)
-        if errors:
-            raise MigrateError(errors)
-        index = build_index(repo, p.roots)
-        cs = fix_changes(p, index, skip_unparsable)
-    except MigrateError as exc:
-        for d in exc.diagnostics:
-            click.echo(str(d), err=True)
-        click.echo("nothing was written.", err=True)
-        sys.exit(2)
+    p, errors = load_plan(plan)
+    if errors:
+        raise MigrateError(errors)
+    index = build_index(repo, p.roots)
+    cs = fix_changes(p, index, skip_unparsable)
     for e in cs.edits:
         flag = "" if e.applicability == "safe" else " [review]"
         click.echo(f"{e.path}:{e.line}:{e.col}: {e.kind}{flag}: {e.old} -> {e.new}  ({e.reason})")

@@ -8,16 +8,14 @@ from pathlib import Path
 
 import click
 
-from migrate.errors import MigrateError
-
-
-def _fail(exc: MigrateError):
-    for d in exc.diagnostics:
-        click.echo(str(d), err=True)
-    sys.exit(2)
+from migrate.cli_errors import handle_errors
 
 
 @click.command("inventory")
+@handle_errors(
+    problems="with --diff-from: a case, registration or budget is lost",
+    refused="(not used by inventory)",
+)
 @click.option(
     "--repo",
     default=".",
@@ -54,7 +52,6 @@ def command(repo, as_json, collect, pythonpath, rev, plan) -> None:
 
     With --diff-from REV: check that every case and registration of REV survives in the
     tree, mapped through PLAN's moves and splits, and that est_time per suite is equal.
-    Exit status 1 when something is lost.
     """
     from migrate.tests_split.inventory import build_inventory
     from migrate.tests_split.render import diff_text, inventory_text
@@ -76,11 +73,7 @@ def command(repo, as_json, collect, pythonpath, rev, plan) -> None:
         return
     from migrate.git import resolve_revision
 
-    try:
-        sha = resolve_revision(root, rev, "--diff-from")
-    except MigrateError as exc:
-        _fail(exc)
-    res = _diff(root, sha, plan, inv)
+    res = _diff(root, resolve_revision(root, rev, "--diff-from"), plan, inv)
     click.echo(json.dumps(res.to_dict(), indent=2) if as_json else diff_text(res), nl=not as_json)
     sys.exit(0 if res.ok else 1)
 
@@ -96,9 +89,6 @@ def _diff(root: Path, rev: str, plan: str | None, after):
         if plan:
             from migrate.pipeline import prepare
 
-            try:
-                prep = prepare(plan, before_dir)
-            except MigrateError as exc:
-                _fail(exc)
+            prep = prepare(plan, before_dir)
             mapping = mapping_from_plan(prep.plan, prep.relocation)
     return inventory_diff(before, after, mapping)

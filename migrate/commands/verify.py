@@ -7,8 +7,14 @@ import sys
 
 import click
 
+from migrate.cli_errors import INTERRUPTED, handle_errors
+
 
 @click.command("verify")
+@handle_errors(
+    problems="a commit does not reproduce or a check failed",
+    refused="(not used by verify)",
+)
 @click.argument("rev_range", metavar="BASE..HEAD")
 @click.option(
     "--plan",
@@ -53,8 +59,6 @@ def command(
       3  could not check: a check could not run (e.g. no wheel could be built); the
          reason is printed, nothing failed
     """
-    from migrate.errors import MigrateError
-    from migrate.git import GitError
     from migrate.interrupts import Interrupted, signals_raise
     from migrate.verify import verify
     from migrate.verify.text import render
@@ -71,16 +75,9 @@ def command(
             )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    except MigrateError as exc:
-        for d in exc.diagnostics:
-            click.echo(str(d), err=True)
-        sys.exit(2)
-    except GitError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
     except Interrupted as exc:
         click.echo(f"migrate verify: {exc}", err=True)
-        sys.exit(exc.exit_code)
+        sys.exit(INTERRUPTED)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:

@@ -21,7 +21,7 @@ from migrate.relocate import Relocation
 from migrate.rewrite import scan
 from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.data_paths import data_path_problems
-from migrate.rewrite.groups import group_changes
+from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.pyfile import rewrite_python
@@ -90,9 +90,19 @@ def _group_changes(index, rel, plan, cs: ChangeSet) -> None:
     """`groups.add` (`_GROUPS`, README sentence, group `__init__`), and the error for a
     move that creates a group implicitly: always run, even when nothing is added."""
     edits, writes, notes = group_changes(index, rel, plan)
+    # A group statement is rendered whole from the final group list: it supersedes the
+    # reference edits inside it (a renamed group's `import layernorm` -> `normalization`).
+    cs.edits = [e for e in cs.edits if not any(_overlap(e, g) for g in edits)]
     cs.edits.extend(edits)
     cs.writes.update(writes)
     cs.notes.extend(notes)
+    removals, notes = group_removals(index, rel, plan)
+    cs.removals.update(removals)
+    cs.notes.extend(notes)
+
+
+def _overlap(a: Edit, b: Edit) -> bool:
+    return a.path == b.path and a.start < b.end and b.start < a.end
 
 
 def _packaging_owned(path: str, text: str) -> list[tuple[int, int]]:
