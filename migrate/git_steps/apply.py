@@ -165,6 +165,9 @@ def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook)
         raise ApplyFailed(f"{exc} while reading the plan; nothing was changed") from exc
     try:
         cs = engine.plan_changeset(prep)
+        errors = engine.refusals(cs)
+        if errors:  # the dry run shows these and exits non-zero: apply writes nothing
+            raise MigrateError(errors)
         commits = build_commits(
             objs, base, cs, plan_ref(plan_path, repo_dir), prep.plan.sha256, hook
         )
