@@ -24,9 +24,11 @@ from migrate.git import (
 )
 from migrate.git_steps import engine, hooks
 from migrate.git_steps.applied import commit_with_plan, looks_applied
+from migrate.git_steps.lock import LockHeld, RepoLock
 from migrate.git_steps.message import blame_message, step_message
 from migrate.git_steps.preflight import problems
-from migrate.git_steps.transaction import Transaction
+from migrate.git_steps.recover import Recovery, lock_path, recover
+from migrate.git_steps.transaction import SwitchRefused, Transaction
 from migrate.git_steps.trees import needed_paths, step_trees
 from migrate.interrupts import Interrupted, signals_raise
 from migrate.pipeline import prepare
@@ -48,6 +50,7 @@ class ApplyResult:
     branch: str | None = None
     commits: list[StepCommit] = field(default_factory=list)
     reason: str = ""
+    recovered: Recovery | None = None  # what an earlier, interrupted apply left
 
 
 class ApplyRefused(Exception):
@@ -59,7 +62,12 @@ class ApplyRefused(Exception):
 
 
 class ApplyFailed(Exception):
-    """Apply stopped; the repository is back at its starting state."""
+    """Apply stopped; the repository is back at its starting state (or `left`/`failed`
+    say what is not, and how to restore it)."""
+
+    def __init__(self, message: str, left=(), failed=()):
+        self.left, self.failed = list(left), list(failed)
+        super().__init__(message)
 
 
 def build_commits(
@@ -132,6 +140,24 @@ def apply_plan(
     Raises MigrateError (invalid plan), ApplyRefused (dirty repo) or ApplyFailed (restored).
     """
     repo_dir = Path(repo_dir).resolve()
+    _check_top(repo_dir)
+    try:
+        recovered = recover(repo_dir)
+        with RepoLock(lock_path(repo_dir)):
+            result = _locked(plan_path, repo_dir, branch, hook)
+    except LockHeld as exc:
+        raise ApplyRefused([str(exc)]) from None
+    result.recovered = recovered if recovered.done else None
+    return result
+
+
+def _check_top(repo_dir: Path) -> None:
+    top = run_git(repo_dir, "rev-parse", "--show-toplevel", check=False).decode().strip()
+    if not top or Path(top).resolve() != repo_dir:
+        raise ApplyRefused([f"{repo_dir} is not the top of a git work tree"])
+
+
+def _locked(plan_path, repo_dir: Path, branch, hook) -> ApplyResult:
     _check_repo(repo_dir, branch)
     plan, errors = load_plan(plan_path)
     base = run_git(repo_dir, "rev-parse", "HEAD").decode().strip()
@@ -177,16 +203,22 @@ def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook)
         raise ApplyFailed(f"building commits failed ({exc}); nothing was changed") from exc
     if not commits:
         return ApplyResult("nothing-to-do", base, base, branch, reason="the plan changes nothing")
-    tip, tx = commits[-1].sha, None
+    tip = commits[-1].sha
+    tx = Transaction(repo_dir, base, branch, hook)
     try:
-        tx = Transaction(repo_dir, base, branch)
         tx.prepare(tip)
-        tx.switch(tip, hook)
+        tx.switch(tip)
+    except SwitchRefused as exc:
+        tx.rollback()
+        raise ApplyRefused(exc.reasons) from None
     except BaseException as exc:
-        if tx is not None:
-            tx.rollback()
+        report = tx.rollback()
+        if report.complete:
+            where = f"HEAD, index and work tree are restored to {base[:12]}"
+        else:
+            where = "the repository could not be fully restored (see below)"
         raise ApplyFailed(
-            f"switching to the new commits failed ({exc}); HEAD, index and work tree "
-            f"are restored to {base[:12]}"
+            f"switching to the new commits failed ({exc}); {where}", report.left, report.failed
         ) from exc
+    tx.finish()
     return ApplyResult("applied", base, tip, branch, commits)
