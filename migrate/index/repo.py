@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from migrate.index.facts import FactsCache
 from migrate.index.files import list_repo_files
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -83,7 +84,10 @@ def _git_mode(p: Path) -> int:
 
 
 @dataclass
-class RepoIndex:
+class RepoIndex(FactsCache):
+    """The checkout's files and modules; `facts(path)` gives a file's code facts
+    (`migrate.index.facts`), parsed once."""
+
     root: Path
     roots: tuple[str, ...]
     files: dict[str, FileInfo]
@@ -136,6 +140,8 @@ class RepoIndex:
 
     def exists(self, name: str) -> bool:
         return name in self.modules or name in self.packages
+
+    is_module = exists  # the tree protocol's name (`index.facts.CodeTree`)
 
     def path_of(self, name: str) -> str | None:
         return self.modules.get(name)

@@ -16,6 +16,7 @@ from pathlib import Path
 from migrate.errors import MigrateError
 from migrate.git import exported, parse_trailers, resolve_range
 from migrate.git.reads import RevReader, grep_files, ls_names, messages
+from migrate.oldnames import OldNames
 from migrate.report import facts, sources
 from migrate.report.data import (
     NOT_AVAILABLE,
@@ -28,7 +29,7 @@ from migrate.report.data import (
     ReportData,
     RulesSection,
 )
-from migrate.report.leftovers import old_names, prefilter, scan_leftovers
+from migrate.report.leftovers import scan_leftovers
 
 
 @dataclass
@@ -203,7 +204,7 @@ def collect_range(
     prep = _replay_plan(data, repo, base, plan_path)
     read_head = RevReader(repo, head)
     if prep is not None:
-        needles = prefilter(old_names(prep.relocation, prep.plan))
+        needles = OldNames(prep.relocation, prep.plan).needles()
         files = grep_files(repo, head, needles)
         skip = {data.meta.plan_path}
         items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)
