@@ -11,7 +11,7 @@ import json
 import shutil
 
 import jsonschema
-from conftest import REPO_ROOT, SAMPLE, init_repo
+from helpers import REPO_ROOT, SAMPLE, init_repo
 from report_fixtures import check_golden, normalise
 
 from migrate.git_steps import apply_plan

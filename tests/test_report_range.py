@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 import report_fixtures as rf
 from click.testing import CliRunner
-from conftest import REPO_ROOT, git
+from helpers import REPO_ROOT, git
 
 from migrate.cli import main
 from migrate.git_steps import apply_plan, engine

@@ -9,7 +9,7 @@ import re
 import jsonschema
 import markdown
 import pytest
-from conftest import GOLDEN, REPO_ROOT
+from helpers import GOLDEN, REPO_ROOT
 
 from migrate.relocate import Relocation
 from migrate.report.data import (
