@@ -210,7 +210,7 @@ def test_cli_reads_check_json_and_can_skip_verify(applied, tmp_path):
     doc = json.loads(res.output)
     assert doc["checks"]["verify"] == "not_run"
     assert doc["rules"]["findings"] == [
-        {k: f[k] for k in ("file", "line", "rule", "severity", "message", "fix")}
+        {k: f[k] for k in ("file", "line", "check", "severity", "message", "fix")}
         for f in json.loads(check.output)["findings"]
     ]
     assert "not run: verify" in " ".join(doc["verdict"]["reasons"])

@@ -11,10 +11,10 @@ import markdown
 import pytest
 from helpers import GOLDEN, REPO_ROOT
 
+from migrate.findings import Finding
 from migrate.relocate import Relocation
 from migrate.report.data import (
     OK,
-    Finding,
     LeftoverSection,
     Meta,
     MoveEdge,
@@ -55,7 +55,7 @@ def test_long_lists_fold_and_render_as_html_tables():
         for i in range(7)
     ]
     d = _all_ok(moves=[MoveEdge("sglang.jit_kernel", "ops.moe", 3)], review=items)
-    d.rules = RulesSection(OK, [Finding("x.py", 3, "KO101", "warning", "a | b", "fix it")])
+    d.rules = RulesSection(OK, [Finding("x.py", 3, "KO101", "a | b", "fix it", "warning")])
     md = to_markdown(d)
     assert '<details markdown="1"><summary>7 item(s) to review</summary>' in md
     html = markdown.markdown(md, extensions=list(EXTENSIONS))

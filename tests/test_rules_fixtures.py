@@ -19,7 +19,7 @@ RULES = {r.check.__module__.rsplit(".", 1)[1]: r for r in all_rules()}
 def render(findings) -> str:
     lines = []
     for f in findings:
-        lines.append(f"{f.pos.file}:{f.pos.line}: {f.rule} [{f.severity}] {f.message}")
+        lines.append(f"{f.pos.file}:{f.pos.line}: {f.check} [{f.severity}] {f.message}")
         if f.evidence:
             lines.append(f"    evidence: {f.evidence}")
         if f.fix:
@@ -38,7 +38,7 @@ def test_bad_fixture_matches_snapshot(name):
     rule = RULES[name]
     findings = run_rules(fixture_tree(name, "bad"), {rule.id})
     assert findings, f"{rule.id} found nothing in its bad fixture"
-    assert all(f.rule == rule.id for f in findings)
+    assert all(f.check == rule.id for f in findings)
     snapshot = FIXTURES / name / "bad.expected"
     got = render(findings)
     assert_golden(snapshot, got)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from migrate.findings import Finding
+
 # Section status: what the reader may conclude from an empty list.
 OK = "ok"  # the producer ran; its results are here (an empty list means "none")
 NOT_RUN = "not_run"  # the producer exists but was not run and no results were given
@@ -77,21 +79,9 @@ class CommitInfo:
 
 
 @dataclass
-class Finding:
-    """A rules or static-check result, flattened for reporting."""
-
-    file: str
-    line: int
-    rule: str
-    severity: str  # error | warning
-    message: str
-    fix: str = ""
-
-
-@dataclass
 class StaticCheck:
     name: str
-    status: str  # PASS | FAIL | SKIP
+    status: str  # PASS | FAIL | SKIP | COULD-NOT-RUN
     findings: list[Finding] = field(default_factory=list)
 
 

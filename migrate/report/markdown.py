@@ -164,7 +164,7 @@ def commits(d: ReportData, link_base: str | None) -> list[str]:
     return out
 
 
-MARKS = {"PASS": "✅", "FAIL": "❌", "SKIP": "⏭️"}
+MARKS = {"PASS": "✅", "FAIL": "❌", "SKIP": "⏭️", "COULD-NOT-RUN": "⚠️"}
 
 
 def static_checks(d: ReportData, link_base: str | None) -> list[str]:
@@ -203,7 +203,7 @@ def rules(d: ReportData, link_base: str | None) -> list[str]:
     if not r.findings:
         return out + ["No findings.", ""]
     rows = [
-        [where(f.file, f.line, link_base), code(f.rule), f.severity, cell(f.message), cell(f.fix)]
+        [where(f.file, f.line, link_base), code(f.check), f.severity, cell(f.message), cell(f.fix)]
         for f in r.findings
     ]
     body = table(["where", "rule", "severity", "finding", "fix"], rows)
