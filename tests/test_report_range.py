@@ -30,7 +30,6 @@ SCHEMA = json.loads((REPO_ROOT / "docs/report-schema.json").read_text())
 def applied(make_repo, tmp_path, monkeypatch):
     """(repo, plan, base sha) after `apply_plan` with the fixed fixture ChangeSet."""
     monkeypatch.setattr(engine, "plan_changeset", rf.changeset)
-    monkeypatch.setattr(collect, "_changeset", lambda prep: (rf.changeset(prep), True))
     repo = make_repo(rf.FILES)
     plan = rf.write_plan(tmp_path)
     res = apply_plan(plan, repo)
@@ -78,7 +77,6 @@ def test_clean_migration_needs_review_for_prose_and_patch_target(applied):
 
 def test_plan_found_from_trailer_when_plan_is_in_repo(make_repo, monkeypatch):
     monkeypatch.setattr(engine, "plan_changeset", rf.changeset)
-    monkeypatch.setattr(collect, "_changeset", lambda prep: (rf.changeset(prep), True))
     repo = make_repo({**rf.FILES, "plans/p.yaml": rf.PLAN})
     res = apply_plan(repo / "plans/p.yaml", repo)
     data = collect_range(repo, f"{res.base}..HEAD", wheel_check=False)

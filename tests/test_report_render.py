@@ -87,7 +87,6 @@ def test_json_validates_and_carries_the_verdict():
     assert doc["verdict"]["level"] == "broken"
     assert doc["verdict"]["reasons"][0].startswith("parity: `ops.x:f` differs")
     assert doc["checks"] == {
-        "edits": "ok",
         "rules": "ok",
         "inventory": "ok",
         "parity": "ok",

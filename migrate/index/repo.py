@@ -137,9 +137,6 @@ class RepoIndex:
     def exists(self, name: str) -> bool:
         return name in self.modules or name in self.packages
 
-    def path_of(self, name: str) -> str | None:
-        return self.modules.get(name)
-
     def package_dir(self, name: str) -> str | None:
         """Repo-relative directory of a package (regular or namespace)."""
         if name in self.modules and self.modules[name].endswith("__init__.py"):

@@ -118,7 +118,6 @@ def sections(d: ReportData) -> list[tuple[str, str]]:
     if d.meta.mode == "range":
         out.append(("verify", d.verify.status))
     out += [
-        ("edits", d.summary.edits_status),
         ("rules", d.rules.status),
         ("inventory", d.inventory.status),
         ("parity", d.parity.status),
