@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import git
+from helpers import git
 
 from migrate.changes import ChangeSet, Edit, FileMove
 from migrate.cli import main
@@ -71,7 +71,7 @@ def make_sample(make_repo) -> Path:
     repo = make_repo(FILES, git_init=False)
     os.chmod(repo / "pkg/old/run.sh", 0o755)
     os.symlink("mod.py", repo / "pkg/old/link.py")
-    from conftest import init_repo
+    from helpers import init_repo
 
     return init_repo(repo)
 

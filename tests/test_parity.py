@@ -6,8 +6,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import git, init_repo, write_tree
-from test_parity_fixtures import dirty_move, pure_move, write_base
+from helpers import git, init_repo, write_tree
+from parity_fixtures import dirty_move, pure_move, write_base
 
 from migrate.cli import main
 from migrate.parity.discover import discover

@@ -27,10 +27,8 @@ def repo_tree(repo: str | Path) -> tuple[RepoIndex, Tree]:
 
 
 def fallback_changeset(prep) -> ChangeSet:
-    """File moves of the relocation plus the legacy packages `delete:` removes.
-
-    Used while the rewrite engine's `plan_changes` is not available.
-    """
+    """File moves of the relocation plus the legacy packages `delete:` removes: what
+    `check --plan` judges when the engine refuses the plan (the moves alone)."""
     cs = ChangeSet(moves=[FileMove(o, n) for o, n in sorted(prep.relocation.files.items())])
     for name in prep.plan.delete:
         d = prep.index.package_dir(name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import git, write_tree
+from helpers import git, write_tree
 
 KERN = """\
 import torch
