@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrate.index.repo import RepoIndex, module_name
+from migrate.index.repo import RepoIndex, module_name, root_of_path
 from migrate.plan.model import Plan
 
 
@@ -120,7 +120,8 @@ def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
     for old_path, new_path in rel.files.items():
         info = index.files.get(old_path)
         if info is not None and info.module:
-            new_mod = module_name(new_path, info.root or ".")
+            new_root = root_of_path(index.roots, new_path)  # a path move may change roots
+            new_mod = module_name(new_path, new_root) if new_root is not None else None
             if new_mod:
                 rel.moved_modules[info.module] = new_mod
     return rel

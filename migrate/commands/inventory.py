@@ -80,9 +80,20 @@ def command(repo, as_json, collect, pythonpath, rev, plan) -> None:
             json.dumps(inv.to_json(), indent=2) if as_json else inventory_text(inv), nl=not as_json
         )
         return
+    _check_revision(root, rev)
     res = _diff(root, rev, plan, inv)
     click.echo(json.dumps(res.to_dict(), indent=2) if as_json else diff_text(res), nl=not as_json)
     sys.exit(0 if res.ok else 1)
+
+
+def _check_revision(repo: Path, rev: str) -> None:
+    ok = subprocess.run(
+        ["git", "rev-parse", "-q", "--verify", "--end-of-options", f"{rev}^{{commit}}"],
+        cwd=repo,
+        capture_output=True,
+    )
+    if ok.returncode != 0:
+        raise click.BadParameter(f"{rev!r} is not a commit in {repo}", param_hint="--diff-from")
 
 
 def _diff(root: Path, rev: str, plan: str | None, after):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from migrate.errors import Pos
 
@@ -62,6 +62,7 @@ class Plan:
     sha256: str
     version: int
     roots: tuple[str, ...] = (".",)
+    roots_pos: tuple[Pos, ...] = ()  # one per root given; none for the default (".",)
     moves: tuple[Move, ...] = ()
     op_ids: tuple[OpIdRename, ...] = ()
     splits: tuple[Split, ...] = ()
@@ -69,4 +70,3 @@ class Plan:
     delete: tuple[str, ...] = ()
     delete_pos: tuple[Pos, ...] = ()
     keep_prose: tuple[str, ...] = ()
-    positions: dict[str, Pos] = field(default_factory=dict, compare=False)
