@@ -11,14 +11,17 @@ from migrate.errors import MigrateError
 
 
 def write_edits(root: Path, index, cs) -> list[str]:
-    """Apply every edit of `cs` in place, keeping each file's encoding and line endings."""
-    from migrate.changes import apply_edits
+    """Write every file `cs` changes in place (its materialized bytes: the same encoding
+    and line endings as the file had); `fix` ChangeSets hold edits only."""
+    from migrate.materialize import materialize
 
+    tree = materialize(cs, index)
     written = []
-    for path in sorted({e.path for e in cs.edits}):
-        text = apply_edits(index.text(path), cs.edits_for(path))
-        (root / path).write_bytes(text.encode(index.encoding(path)))
-        written.append(path)
+    for old, new in tree.changes():
+        if old != new or new is None:
+            raise ValueError(f"fix changes only file contents, not {old} -> {new}")
+        (root / new).write_bytes(tree.read_bytes(new))
+        written.append(new)
     return written
 
 

@@ -13,10 +13,11 @@ from migrate.cli_errors import handle_errors
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
 def command(legacy: str, repo: str) -> None:
     """Draft a complete plan moving every module of LEGACY into logical groups."""
+    from migrate.rules.context import Context
     from migrate.rules.load import repo_tree
     from migrate.suggest.draft import draft_plan
     from migrate.suggest.yaml_out import render
 
     _, tree = repo_tree(repo)
-    draft = draft_plan(tree, legacy)
+    draft = draft_plan(tree, legacy, Context(tree))
     click.echo(render(draft), nl=False)
