@@ -274,13 +274,13 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
             split_files[file_] = r.value_pos(m, "file")
             splits.append(Split(file_, tuple(outputs), pos))
 
-    groups_add, groups_remove, groups_remove_pos = [], [], []
+    groups_add, groups_add_pos, groups_remove, groups_remove_pos = [], [], [], []
     if "groups" in top:
         g = r.mapping(
             top["groups"], "groups", r.value_pos(top, "groups"), {"add", "remove", "rename"}
         )
         if g is not None:
-            groups_add = _group_names(r, g, "add")
+            groups_add, groups_add_pos = _group_names(r, g, "add", positions=True)
             for name, gpos in zip(*_group_names(r, g, "remove", positions=True), strict=True):
                 groups_remove.append(name)
                 groups_remove_pos.append(gpos)
@@ -299,6 +299,7 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
                     groups_remove.append(old)
                     groups_remove_pos.append(sp)
                     groups_add.append(new)
+                    groups_add_pos.append(dp)
 
     delete, delete_pos = [], []
     for i, name in enumerate(r.seq(top, "delete", "delete")):
@@ -328,6 +329,7 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         op_ids=tuple(op_ids),
         splits=tuple(splits),
         groups_add=tuple(groups_add),
+        groups_add_pos=tuple(groups_add_pos),
         groups_remove=tuple(groups_remove),
         groups_remove_pos=tuple(groups_remove_pos),
         delete=tuple(delete),

@@ -69,6 +69,7 @@ class Plan:
     op_ids: tuple[OpIdRename, ...] = ()
     splits: tuple[Split, ...] = ()
     groups_add: tuple[str, ...] = ()
+    groups_add_pos: tuple[Pos, ...] = ()
     groups_remove: tuple[str, ...] = ()
     groups_remove_pos: tuple[Pos, ...] = ()
     delete: tuple[str, ...] = ()
