@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from migrate.changes import ChangeSet
-from migrate.errors import MigrateError
+from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.git import (
     BLAME_FILE,
     BLAME_STEP,
@@ -23,7 +23,7 @@ from migrate.git import (
     run_git,
 )
 from migrate.git_steps import engine, hooks
-from migrate.git_steps.applied import commit_with_plan, looks_applied
+from migrate.git_steps.applied import applied_state, commit_with_plan
 from migrate.git_steps.lock import LockHeld, RepoLock
 from migrate.git_steps.message import blame_message, step_message
 from migrate.git_steps.preflight import problems
@@ -182,10 +182,22 @@ def _locked(plan_path, repo_dir: Path, branch, hook) -> ApplyResult:
 def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook) -> ApplyResult:
     try:
         prep = prepare(plan_path, repo_dir)
-    except MigrateError:
-        if looks_applied(plan_path, repo_dir):
-            reason = "every move source is gone and every target exists"
+    except MigrateError as exc:
+        moved, missing = applied_state(plan_path, repo_dir)
+        if moved and not missing:
+            reason = "every move, op id, split, group and delete of the plan is in effect"
             return ApplyResult("already-applied", base, base, branch, reason=reason)
+        if moved:  # partly in effect: say what is missing rather than claim it is done
+            raise MigrateError(
+                [*missing, *exc.diagnostics]
+                + [
+                    Diagnostic(
+                        Pos(str(plan_path), 1, 1),
+                        "the plan's moves are already in effect but the parts above are not; "
+                        "apply a plan without the moves for the rest",
+                    )
+                ]
+            ) from None
         raise
     except Interrupted as exc:
         raise ApplyFailed(f"{exc} while reading the plan; nothing was changed") from exc

@@ -76,6 +76,12 @@ def module_name(path: str, root: str) -> str | None:
     return ".".join(parts)
 
 
+def root_of_path(roots, path: str) -> str | None:
+    """The import root (of `roots`) that holds repo-relative `path`: the longest, or None."""
+    inside = [r for r in roots if r in (".", "") or path.startswith(r.rstrip("/") + "/")]
+    return max(inside, key=lambda r: 0 if r in (".", "") else len(r), default=None)
+
+
 def _git_mode(p: Path) -> int:
     st = p.lstat()
     if stat.S_ISLNK(st.st_mode):

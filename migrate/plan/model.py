@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from migrate.errors import Pos
 
@@ -60,13 +60,14 @@ class Plan:
     sha256: str
     version: int
     roots: tuple[str, ...] = (".",)
+    roots_pos: tuple[Pos, ...] = ()  # one per root given; none for the default (".",)
     moves: tuple[Move, ...] = ()
     op_ids: tuple[OpIdRename, ...] = ()
     splits: tuple[Split, ...] = ()
     groups_add: tuple[str, ...] = ()
+    groups_add_pos: tuple[Pos, ...] = ()
     groups_remove: tuple[str, ...] = ()
     groups_remove_pos: tuple[Pos, ...] = ()
     delete: tuple[str, ...] = ()
     delete_pos: tuple[Pos, ...] = ()
     keep_prose: tuple[str, ...] = ()
-    positions: dict[str, Pos] = field(default_factory=dict, compare=False)
