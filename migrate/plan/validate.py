@@ -12,6 +12,7 @@ from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.plan.model import Plan
 from migrate.plan.validate_groups import group_removal_problems
+from migrate.relocate import build_relocation
 
 
 def _did_you_mean(name: str, candidates) -> str:
@@ -125,8 +126,6 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
 
     rel = None
     if not errors:
-        from migrate.relocate import build_relocation
-
         rel = build_relocation(plan, index)
         errors.extend(_check_file_collisions(plan, index, rel))
 

@@ -12,7 +12,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import PurePosixPath
 
-from migrate.changes import ChangeSet, Edit, FileMove, apply_edits
+from migrate.changes import ChangeSet, ContractError, Edit, FileMove, apply_edits
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.repo import RepoIndex
 from migrate.pipeline import Prepared
@@ -235,4 +235,14 @@ def plan_changes(
     _split_tests(index, rel, plan, cs, durations)
     for path in sorted(removed):
         cs.removals[path] = "delete"
-    return cs
+    return checked(cs)
+
+
+def checked(cs: ChangeSet) -> ChangeSet:
+    """`cs` once it obeys the one-path contract (`ChangeSet.check`); a plan that makes the
+    engine break it is refused like any other plan error."""
+    try:
+        return cs.check()
+    except ContractError as exc:
+        why = f"the plan's changes conflict: {exc}"
+        raise MigrateError(Diagnostic(Pos(exc.path), why)) from None

@@ -17,7 +17,8 @@ import re
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
-from migrate.plan.model import OPS, Plan
+from migrate.layout.names import OPS_PKG as OPS
+from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import strlist
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field, replace
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
-from migrate.plan.model import OPS, OpIdRename, Plan
+from migrate.layout.names import OPS_PKG as OPS
+from migrate.plan.model import OpIdRename, Plan
 from migrate.relocate import Relocation
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 

@@ -15,7 +15,8 @@ import re
 
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
-from migrate.plan.model import OPS, Move, Plan
+from migrate.layout.names import OPS_PKG as OPS
+from migrate.plan.model import Move, Plan
 from migrate.relocate import Relocation
 from migrate.rewrite.op_id_follow import group_of
 
