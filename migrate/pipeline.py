@@ -22,10 +22,44 @@ class Prepared:
     derived_moves: dict[str, str] = field(default_factory=dict)  # tests following kernels
 
 
+def plan_paths(plan_path) -> list:
+    """One plan path or several (a chain: list, tuple, or `a.yaml,b.yaml` as recorded)."""
+    if isinstance(plan_path, (list, tuple)):
+        return list(plan_path)
+    text = str(plan_path)
+    if "," in text and not Path(text).exists():
+        return text.split(",")
+    return [plan_path]
+
+
+def load_chain(plan_path, index: RepoIndex | None = None) -> tuple[Plan, list]:
+    """The plans of a chain, loaded and composed in order (see plan/compose.py); without
+    an index only the hash of the chain is meaningful."""
+    from dataclasses import replace
+
+    from migrate.plan.compose import chain_sha, compose_all
+
+    loaded = [load_plan(p) for p in plan_paths(plan_path)]
+    plans, errors = [p for p, _ in loaded], [e for _, errs in loaded for e in errs]
+    if len(plans) == 1:
+        return plans[0], errors
+    if index is None:
+        return replace(plans[0], sha256=chain_sha(plans)), errors
+    return compose_all(plans, index), errors
+
+
 def prepare(plan_path: str | Path, repo: str | Path) -> Prepared:
-    """Load, index and validate; raise `MigrateError` with every problem at once."""
-    plan, errors = load_plan(plan_path)
-    index = build_index(repo, plan.roots)
+    """Load, index and validate; raise `MigrateError` with every problem at once.
+
+    Several plans (a chain) are composed into one relocation from the tree as it is."""
+    paths = plan_paths(plan_path)
+    if len(paths) == 1:
+        plan, errors = load_plan(paths[0])
+        index = build_index(repo, plan.roots)
+    else:
+        roots = tuple(dict.fromkeys(r for p in paths for r in load_plan(p)[0].roots))
+        index = build_index(repo, roots)
+        plan, errors = load_chain(paths, index)
     errors = errors + validate_plan(plan, index)
     if errors:
         raise MigrateError(_sorted(errors))

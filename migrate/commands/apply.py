@@ -14,7 +14,7 @@ from migrate.cli_errors import PROBLEMS, REFUSED, handle_errors
     problems="apply failed part way; the repository is restored to where it started",
     refused="refused to start (dirty work tree, merge in progress, branch exists)",
 )
-@click.argument("plan", type=click.Path(dir_okay=False))
+@click.argument("plan", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
     "--repo",
     default=".",
@@ -22,15 +22,18 @@ from migrate.cli_errors import PROBLEMS, REFUSED, handle_errors
     help="Repository to migrate (its top directory).",
 )
 @click.option("--branch", default=None, help="Create this branch for the commits and switch to it.")
-def command(plan: str, repo: str, branch: str | None) -> None:
+def command(plan: tuple[str, ...], repo: str, branch: str | None) -> None:
     """Apply PLAN as one commit per step (relocate, code, string, prose, tests, delete).
+
+    Several plans (`apply A.yaml B.yaml`) are a chain: B is written against the tree A
+    leaves, and the two are composed into one relocation from the tree as it is.
 
     Exit 0 also when the plan is already applied (then nothing changes).
     """
     from migrate.git_steps import ApplyFailed, ApplyRefused, apply_plan
 
     try:
-        result = apply_plan(plan, repo, branch)
+        result = apply_plan(plan[0] if len(plan) == 1 else list(plan), repo, branch)
     except ApplyRefused as exc:
         click.echo("migrate apply: refusing to start:", err=True)
         for line in exc.reasons:

@@ -55,6 +55,10 @@ def command(args: tuple[str, ...], repo: str) -> None:
         sys.exit(2)
     repo_dir = Path(repo).resolve()
     files = [str((Path.cwd() / f).resolve()) for f in files] if files else None
+    if len(plans) > 1:  # a chain: names from before A and between A and B go to the end
+        from migrate.plan.compose import compose_all
+
+        plans = [compose_all(plans, None)]
     findings = stale_references(repo_dir, plans, files)
     for f in findings:
         click.echo(f"{f.file}:{f.line}: {f.message} ({f.fix})")

@@ -27,8 +27,7 @@ from migrate.git_steps.message import (
 from migrate.git_steps.preflight import problems
 from migrate.git_steps.transaction import Interrupted, Transaction, signals_raise
 from migrate.git_steps.trees import needed_paths, step_trees
-from migrate.pipeline import prepare
-from migrate.plan import load_plan
+from migrate.pipeline import load_chain, plan_paths, prepare
 
 
 @dataclass(frozen=True)
@@ -131,7 +130,7 @@ def apply_plan(
     """
     repo_dir = Path(repo_dir).resolve()
     _check_repo(repo_dir, branch)
-    plan, errors = load_plan(plan_path)
+    plan, errors = load_chain(plan_path)  # a chain of plans is recorded under one hash
     base = run_git(repo_dir, "rev-parse", "HEAD").decode().strip()
     if not errors:
         prior = commit_with_plan(repo_dir, plan.sha256)
@@ -155,7 +154,7 @@ def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook)
     try:
         prep = prepare(plan_path, repo_dir)
     except MigrateError:
-        if looks_applied(plan_path, repo_dir):
+        if looks_applied(plan_paths(plan_path)[-1], repo_dir):
             reason = "every move source is gone and every target exists"
             return ApplyResult("already-applied", base, base, branch, reason=reason)
         raise
@@ -163,9 +162,8 @@ def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook)
         raise ApplyFailed(f"{exc} while reading the plan; nothing was changed") from exc
     try:
         cs = engine.plan_changeset(prep)
-        commits = build_commits(
-            objs, base, cs, plan_ref(plan_path, repo_dir), prep.plan.sha256, hook
-        )
+        ref = ",".join(plan_ref(p, repo_dir) for p in plan_paths(plan_path))  # a chain: a,b
+        commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
     except MigrateError:
         raise
     except BaseException as exc:

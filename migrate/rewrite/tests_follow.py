@@ -39,13 +39,13 @@ def _imported(text: str) -> set[str]:
     return out
 
 
-def _groups_after(names: set[str], rel: Relocation, group: str) -> tuple[set[str], bool]:
+def _groups_after(names: set[str], relocate, group: str) -> tuple[set[str], bool]:
     """(new groups of the moved kernels of `group` among `names`, whether one stays)."""
     new_groups, stays = set(), False
     for name in names:
         if group_of(name) != group:
             continue
-        new = rel.dotted(name)
+        new = relocate(name)
         if new is None:
             if name.count(".") > OPS.count(".") + 1:  # a kernel module, not the group itself
                 stays = True
@@ -55,40 +55,45 @@ def _groups_after(names: set[str], rel: Relocation, group: str) -> tuple[set[str
     return new_groups, stays
 
 
+def follow_target(text: str, path: str, relocate) -> tuple[str | None, str | None]:
+    """(new path, None) when the test at `path` follows its kernels to another group,
+    (None, why not) when they go several ways, (None, None) when it stays."""
+    m = TEST_DIR.match(path)
+    if m is None or OPS not in text:
+        return None, None
+    head, kind_dir, group, rest = m.groups()
+    new_groups, stays = _groups_after(_imported(text), relocate, group)
+    if not new_groups:
+        return None, None
+    if len(new_groups) > 1 or stays:
+        to = sorted(new_groups) + ([group] if stays else [])
+        return None, (
+            f"tests kernels going to groups {', '.join(to)}: split it with the plan's "
+            "`splits:` so each part follows its kernels"
+        )
+    return f"{head}{kind_dir}/{new_groups.pop()}/{rest}", None
+
+
 def follow_tests(index: RepoIndex, rel: Relocation, plan: Plan) -> tuple[list[Move], list]:
     """(derived path moves, notes) for tests whose kernels change group."""
     moves, notes = [], []
     split = {sp.file for sp in plan.splits}
     for path in sorted(index.files):
-        m = TEST_DIR.match(path)
-        if m is None or path in rel.files or path in split:
+        if path in rel.files or path in split or not TEST_DIR.match(path):
             continue
-        head, kind_dir, group, rest = m.groups()
         text = index.text(path)
-        if text is None or OPS not in text:
+        if text is None:
             continue
-        new_groups, stays = _groups_after(_imported(text), rel, group)
-        if not new_groups:
+        new_path, why = follow_target(text, path, rel.dotted)
+        if why:
+            notes.append(Diagnostic(Pos(path, 1, 1), why, "warning"))
+        if new_path is None:
             continue
-        if len(new_groups) > 1 or stays:
-            to = sorted(new_groups) + ([group] if stays else [])
-            notes.append(
-                Diagnostic(
-                    Pos(path, 1, 1),
-                    f"tests kernels going to groups {', '.join(to)}: split it with the "
-                    "plan's `splits:` so each part follows its kernels",
-                    "warning",
-                )
-            )
-            continue
-        (new_group,) = new_groups
-        new_path = f"{head}{kind_dir}/{new_group}/{rest}"
         if new_path in index.files and new_path not in rel.files:
             notes.append(
                 Diagnostic(
                     Pos(path, 1, 1),
-                    f"its kernels moved to group {new_group}, but {new_path} already exists: "
-                    "it stays",
+                    f"its kernels moved to another group, but {new_path} already exists: it stays",
                     "warning",
                 )
             )
