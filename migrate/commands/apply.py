@@ -22,7 +22,12 @@ from migrate.cli_errors import PROBLEMS, REFUSED, handle_errors
     help="Repository to migrate (its top directory).",
 )
 @click.option("--branch", default=None, help="Create this branch for the commits and switch to it.")
-def command(plan: tuple[str, ...], repo: str, branch: str | None) -> None:
+@click.option(
+    "--allow-rule-errors",
+    is_flag=True,
+    help="Apply even when the result has organization-rule errors BASE does not have.",
+)
+def command(plan: tuple[str, ...], repo: str, branch: str | None, allow_rule_errors: bool) -> None:
     """Apply PLAN as one commit per step (relocate, code, string, prose, tests, delete).
 
     Several plans (`apply A.yaml B.yaml`) are a chain: B is written against the tree A
@@ -33,7 +38,12 @@ def command(plan: tuple[str, ...], repo: str, branch: str | None) -> None:
     from migrate.git_steps import ApplyFailed, ApplyRefused, apply_plan
 
     try:
-        result = apply_plan(plan[0] if len(plan) == 1 else list(plan), repo, branch)
+        result = apply_plan(
+            plan[0] if len(plan) == 1 else list(plan),
+            repo,
+            branch,
+            allow_rule_errors=allow_rule_errors,
+        )
     except ApplyRefused as exc:
         click.echo("migrate apply: refusing to start:", err=True)
         for line in exc.reasons:

@@ -68,6 +68,9 @@ def command(
 
     prep = prepare(plan[0] if len(plan) == 1 else list(plan), repo)
     changes = _plan_changes(prep, durations=durations)
+    from migrate.rules.load import introduced_error_notes
+
+    changes.notes.extend(introduced_error_notes(prep, changes))
     if fmt == "json":
         data = to_json(changes, prep)
         if show_diff:

@@ -122,7 +122,11 @@ def _check_repo(repo_dir: Path, branch: str | None) -> None:
 
 
 def apply_plan(
-    plan_path: str | Path, repo_dir: str | Path, branch: str | None = None, hook=hooks.checkpoint
+    plan_path: str | Path,
+    repo_dir: str | Path,
+    branch: str | None = None,
+    hook=hooks.checkpoint,
+    allow_rule_errors: bool = False,
 ) -> ApplyResult:
     """Apply a plan as step commits.
 
@@ -145,12 +149,14 @@ def apply_plan(
     objs = GitObjects(repo_dir)
     try:
         with signals_raise():
-            return _apply(plan_path, repo_dir, branch, base, objs, hook)
+            return _apply(plan_path, repo_dir, branch, base, objs, hook, allow_rule_errors)
     finally:
         objs.close()
 
 
-def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook) -> ApplyResult:
+def _apply(
+    plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook, allow_rule_errors=False
+) -> ApplyResult:
     try:
         prep = prepare(plan_path, repo_dir)
     except MigrateError:
@@ -162,6 +168,12 @@ def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook)
         raise ApplyFailed(f"{exc} while reading the plan; nothing was changed") from exc
     try:
         cs = engine.plan_changeset(prep)
+        if not allow_rule_errors:
+            from migrate.rules.load import introduced_error_notes
+
+            rule_errors = introduced_error_notes(prep, cs)
+            if rule_errors:
+                raise MigrateError(rule_errors)
         ref = ",".join(plan_ref(p, repo_dir) for p in plan_paths(plan_path))  # a chain: a,b
         commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
     except MigrateError:
