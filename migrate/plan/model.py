@@ -6,8 +6,6 @@ from dataclasses import dataclass
 
 from migrate.errors import Pos
 
-OPS = "sglang.kernels.ops"  # the package whose subpackages are the operator groups
-
 
 @dataclass(frozen=True)
 class Move:
