@@ -62,11 +62,10 @@ def test_symbol_moves_into_new_module_with_helper_and_imports(make_repo):
             """
         ),
     )
+    # math and helper were only used by the moved code: they leave with it.
     assert new_text(prep, cs, "pkg/old/norm.py") == dedent(
         """
-        import math
-
-        from .util import cached, helper
+        from .util import cached
         from pkg.new.fused import rmsnorm
 
         SCALE = 2
