@@ -567,6 +567,7 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
                 busy.append((s, e))
         if mv.back_import:
             at = _after_imports(text)
+            at = max([at] + [be for bs, be in busy if bs < at < be])
             cs.edits.append(
                 make_edit(
                     src_new,
