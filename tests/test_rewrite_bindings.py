@@ -403,3 +403,18 @@ def test_file_is_a_candidate_by_binding_not_by_spelling(make_repo):
     path, code = CASES["relative_dot"]
     prep, cs = changes(make_repo, dict(BASE, **{path: code}), MOVES)
     assert any(e.path == path and e.new == "newmod" for e in cs.edits)
+
+
+def test_no_safe_spelling_is_an_error_note(make_repo):
+    """`import pkg.mod` -> `import lib.mod` cannot be written when the file defines `lib`
+    itself: an error-severity note (apply refuses error notes), never a silent edit."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": "X = 1\n",
+        "lib/__init__.py": "",
+        "app/use.py": "import pkg.mod\n\nlib = None\nprint(pkg.mod.X)\n",
+    }
+    prep, cs = changes(make_repo, files, [("pkg.mod", "lib.mod")])
+    (note,) = [n for n in cs.notes if n.pos.file == "app/use.py"]
+    assert note.severity == "error" and "defines `lib` itself" in note.message
+    assert not [e for e in cs.edits if e.path == "app/use.py"]

@@ -1,0 +1,9 @@
+class Holder:
+    from pkg import mod
+    from pkg import newmod
+
+    value = newmod.func()
+
+
+def check():
+    assert Holder.value == "func"

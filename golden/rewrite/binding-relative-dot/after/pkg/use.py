@@ -1,0 +1,6 @@
+from . import mod
+from . import newmod
+
+
+def check():
+    assert newmod.func() == "func"
