@@ -364,8 +364,7 @@ def test_style_is_kept_for_a_from_import_user(make_repo, tmp_path):
     _, _, out = rewrite_and_run(make_repo, tmp_path, dict(BASE, **{path: code}), MOVES, "pkg.use")
     assert (out / path).read_text() == dedent(
         """
-        from pkg import mod
-        from pkg import newmod
+        from pkg import mod, newmod
 
 
         def check():
@@ -378,7 +377,7 @@ def test_relative_binding_gets_a_relative_import(make_repo, tmp_path):
     path, code = CASES["relative_dotdot"]
     files = dict(BASE, **{path: code})
     _, _, out = rewrite_and_run(make_repo, tmp_path, files, MOVES, "pkg.sub.use")
-    assert "from .. import mod\nfrom .. import newmod\n" in (out / path).read_text()
+    assert "from .. import mod, newmod\n" in (out / path).read_text()
 
 
 def test_collision_picks_an_alias_and_says_so(make_repo, tmp_path):
@@ -386,7 +385,7 @@ def test_collision_picks_an_alias_and_says_so(make_repo, tmp_path):
     files = dict(BASE, **{path: code})
     _, cs, out = rewrite_and_run(make_repo, tmp_path, files, MOVES, "pkg.use")
     text = (out / path).read_text()
-    assert "from pkg import newmod as pkg_newmod\n" in text and "pkg_newmod.func()" in text
+    assert "from pkg import mod, newmod as pkg_newmod\n" in text and "pkg_newmod.func()" in text
     assert any("as `pkg_newmod`" in n.message and n.pos.file == path for n in cs.notes)
 
 

@@ -101,7 +101,7 @@ def test_symbol_move_into_existing_module_and_references(make_repo):
     )
     use = new_text(prep, cs, "app/use.py")
     assert use == (
-        "import pkg.old.norm\nimport pkg.new.ln\n"
+        "import pkg.new.ln\nimport pkg.old.norm\n"
         "from pkg.new.ln import rmsnorm\nfrom pkg.old.norm import layer\n"
         'pkg.new.ln.rmsnorm(1)\npatch("pkg.new.ln.rmsnorm")\n'
     )
@@ -135,7 +135,7 @@ def test_patch_object_of_a_moved_symbol_follows_it_for_review(make_repo):
     # The patch follows the symbol by binding; `layer`, left in norm, still calls it
     # through norm's globals, so the edit is for review and says so.
     assert new_text(prep, cs, "app/t.py") == (
-        "import pkg.old.norm as nm\nimport pkg.new.fused as fused\nfrom unittest import mock\n\n"
+        "import pkg.new.fused as fused\nimport pkg.old.norm as nm\nfrom unittest import mock\n\n"
         'mock.patch.object(fused, "rmsnorm")\nmonkeypatch.setattr(nm, "layer", None)\n'
     )
     (edit,) = [e for e in cs.edits if e.path == "app/t.py" and e.new == "fused"]

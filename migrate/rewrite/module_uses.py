@@ -22,7 +22,8 @@ from migrate.errors import Diagnostic, Pos
 from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, analyse
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
-from migrate.rewrite.spans import line_col, make_edit
+from migrate.rewrite.import_place import place
+from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit
 
 
 @dataclass
@@ -79,6 +80,8 @@ class _Speller:
             a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
         }
         self.star_names: dict[tuple[tuple[int, int], str], set[str]] = {}
+        self.tree = tree
+        self.starts = line_starts(self.text)
 
     def run(self) -> None:
         for use in self.facts.uses:
@@ -94,23 +97,47 @@ class _Speller:
             b = next(u.binding for u in self.facts.uses if u.binding.stmt == stmt)
             spelled = self._from_module(dst, b)
             self._insert(b, f"from {spelled} import {', '.join(sorted(names))}")
+        merged: set[int] = set()
         for stmt, lines in self.inserts.items():
             b = next(u.binding for u in self.facts.uses if u.binding.stmt == stmt)
-            at = self._line_end(stmt[1])
-            text = "".join(f"{b.indent}{line}{self.nl}" for line in lines)
-            if at == len(self.text) and not self.text.endswith("\n"):
-                text = self.nl + text.rstrip("\r\n")
-            self.res.edits.append(
-                make_edit(
-                    self.job.new_path,
+            after: list[str] = []
+            for line in lines:
+                hit = place(
                     self.text,
-                    at,
-                    at,
-                    text,
-                    "code",
-                    "names used through this import moved to another module",
+                    self.tree,
+                    line_col(self.text, stmt[0])[0],
+                    line,
+                    lambda node: self._can_merge(node, merged),
                 )
-            )
+                if hit is None:
+                    after.append(line)
+                    continue
+                s, e, new = hit
+                if s != e:
+                    merged.add(s)
+                self._add(s, e, new, "an import for names that moved, placed as isort would")
+            if after:
+                at = self._line_end(stmt[1])
+                text = "".join(f"{b.indent}{line}{self.nl}" for line in after)
+                if at == len(self.text) and not self.text.endswith("\n"):
+                    text = self.nl + text.rstrip("\r\n")
+                self._add(at, at, text, "names used through this import moved to another module")
+
+    def _add(self, s: int, e: int, new: str, reason: str) -> None:
+        self.res.edits.append(make_edit(self.job.new_path, self.text, s, e, new, "code", reason))
+
+    def _can_merge(self, node: ast.ImportFrom, merged: set[int]) -> bool:
+        """Only a statement nothing else rewrites (no moved module or name in it)."""
+        if ast_offset(self.text, self.starts, node.lineno, node.col_offset) in merged:
+            return False
+        base = (
+            relative.resolve(self.job.old_package, node.level, node.module)
+            if node.level
+            else node.module
+        )
+        if base is None or self.ctx.relocation.module(base) is not None:
+            return False
+        return all(self.ctx.relocation.dotted(f"{base}.{a.name}") is None for a in node.names)
 
     # -- one use ------------------------------------------------------------------
     def _use(self, use: ModuleUse, dst: str) -> None:

@@ -1,6 +1,5 @@
 class Holder:
-    from pkg import mod
-    from pkg import newmod
+    from pkg import mod, newmod
 
     value = newmod.func()
 

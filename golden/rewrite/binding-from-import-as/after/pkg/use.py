@@ -1,5 +1,4 @@
-from pkg import mod as m
-from pkg import newmod
+from pkg import mod as m, newmod
 
 
 def check():

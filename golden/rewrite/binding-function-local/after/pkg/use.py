@@ -1,5 +1,4 @@
 def check():
-    from pkg import mod
-    from pkg import newmod
+    from pkg import mod, newmod
 
     assert newmod.func() == "func"

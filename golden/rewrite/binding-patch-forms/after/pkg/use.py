@@ -2,8 +2,7 @@ from unittest import mock
 
 from _pytest.monkeypatch import MonkeyPatch
 
-from pkg import mod
-from pkg import newmod
+from pkg import mod, newmod
 
 
 class mocker:  # the pytest-mock fixture's shape

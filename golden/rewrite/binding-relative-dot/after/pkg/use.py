@@ -1,5 +1,4 @@
-from . import mod
-from . import newmod
+from . import mod, newmod
 
 
 def check():

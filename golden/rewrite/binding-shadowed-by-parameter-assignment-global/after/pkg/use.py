@@ -1,5 +1,4 @@
-from pkg import mod
-from pkg import newmod
+from pkg import mod, newmod
 
 
 class Fake:

@@ -1,6 +1,5 @@
 try:
-    from pkg import mod
-    from pkg import newmod
+    from pkg import mod, newmod
 except ImportError:
     mod = None
 

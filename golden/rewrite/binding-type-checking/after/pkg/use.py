@@ -5,8 +5,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pkg import mod
-    from pkg import newmod
+    from pkg import mod, newmod
 
 
 def f(x: newmod.Cls) -> newmod.Cls:
