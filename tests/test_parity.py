@@ -64,6 +64,7 @@ def test_discover_maps_renamed_modules_and_tests(base_repo):
         ("pkg.old.act", "pkg.new.act"),
     }
     assert found.targets["base"]["pkg.old.kern"] == {
+        "_scale_kernel": "pkg.new.kern:_scale_kernel",  # recorded when a test launches it
         "scale": "pkg.new.kern:scale",
         "scale_into": "pkg.new.kern:scale_into",
     }
@@ -229,3 +230,37 @@ def test_parity_refuses_ok_when_no_call_was_compared(tmp_path):
     assert r.problems == [
         "nothing was compared: no call of a moved kernel was recorded on both sides"
     ]
+
+
+EXT_OPS = {
+    "launch": "pkg.new.ext:_triple_kernel",
+    "torch.ops": "pkg.new.ext:torch.ops.parity_fixture.triple",
+    "fused op": "pkg.new.ext:TripleOp.forward_triton",
+    "registry": "pkg.new.ext:Codec.encode",
+}
+
+
+@pytest.mark.parametrize("changed", [False, True], ids=["pure", "changed-kernel"])
+def test_parity_sees_launches_torch_ops_fused_ops_and_dotted_targets(tmp_path, changed):
+    """Calls that bypass the module's public functions are recorded and compared too."""
+    from test_parity_fixtures import EXT_FILES, ext_move
+
+    repo = init_repo(write_tree(tmp_path / "ext", EXT_FILES))
+    ext_move(repo, changed_kernel=changed)
+    code, r = _parity(repo)
+    ops = {o["op"]: o for o in r["ops"]}
+    for what, op in EXT_OPS.items():
+        assert op in ops and ops[op]["calls"] == 1, (what, sorted(ops))
+        assert ops[op]["status"] == ("different" if changed else "identical"), (what, ops[op])
+    assert ops[EXT_OPS["launch"]]["old"] == "pkg.old.ext:_triple_kernel"
+    assert ops[EXT_OPS["fused op"]]["kernels"] == ["_triple_kernel"]
+    if changed:
+        assert code == 1 and not r["ok"]
+        assert any(
+            "_triple_kernel [tests/new/test_ext.py::test_launch_directly" in p
+            for p in r["problems"]
+        )
+    else:
+        assert code == 0 and r["ok"], r["problems"]
+        launch = [c for c in r["calls"] if c["op"] == EXT_OPS["launch"]]
+        assert launch[0]["status"] == "identical"
