@@ -63,6 +63,7 @@ def test_each_static_check_reports_its_problem_with_file_and_line(broken):
     assert not result.ok and result.commits == []
     status = {c.name: c.status for c in result.static_checks}
     assert status == {
+        "range-commits": "FAIL",  # the hand-made commit
         "old-names": "FAIL",
         "imports-resolve": "FAIL",
         "registry-targets": "FAIL",

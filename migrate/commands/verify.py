@@ -7,8 +7,14 @@ import sys
 
 import click
 
+from migrate.cli_errors import INTERRUPTED, handle_errors
+
 
 @click.command("verify")
+@handle_errors(
+    problems="a commit does not reproduce or a check failed",
+    refused="(not used by verify)",
+)
 @click.argument("rev_range", metavar="BASE..HEAD")
 @click.option(
     "--plan",
@@ -19,6 +25,12 @@ import click
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable result.")
 @click.option("--no-wheel", is_flag=True, help="Skip building BASE and HEAD wheels.")
+@click.option(
+    "--allow-foreign",
+    is_flag=True,
+    help="List commits of the range that are not Migrate-Step commits (and merges) as "
+    "warnings instead of failing on them.",
+)
 @click.option(
     "--skip",
     multiple=True,
@@ -31,23 +43,43 @@ def command(
     repo: str,
     as_json: bool,
     no_wheel: bool,
+    allow_foreign: bool,
     skip: tuple[str, ...],
 ) -> None:
-    """Prove BASE..HEAD mechanical: exit 0 only when every commit and check passes."""
+    """Prove BASE..HEAD mechanical and unbroken, reading both from git objects only.
+
+    Every commit in the range must be a Migrate-Step commit that reproduces from its
+    parent and the plan; HEAD must have no breakage that BASE did not have.
+
+    \b
+    Exit status:
+      0  PASS: every commit reproduces and every check passes
+      1  FAIL: a commit does not reproduce, is foreign, or a check found new breakage
+      2  bad input: not BASE..HEAD, unknown revision, empty or reversed range
+      3  could not check: a check could not run (e.g. no wheel could be built); the
+         reason is printed, nothing failed
+    """
     from migrate.git_steps.transaction import Interrupted, signals_raise
     from migrate.verify import verify
     from migrate.verify.text import render
 
     try:
         with signals_raise():  # so that the temporary worktrees are removed on ^C/SIGTERM
-            result = verify(repo, rev_range, plan, wheel_check=not no_wheel, skip=skip)
+            result = verify(
+                repo,
+                rev_range,
+                plan,
+                wheel_check=not no_wheel,
+                skip=skip,
+                allow_foreign=allow_foreign,
+            )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     except Interrupted as exc:
         click.echo(f"migrate verify: {exc}", err=True)
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(render(result))
-    sys.exit(0 if result.ok else 1)
+    sys.exit(result.exit_code)

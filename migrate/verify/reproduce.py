@@ -108,10 +108,23 @@ def prepare_run(
             )
         with worktree(repo_dir, run.base) as wt:
             try:
-                prep = prepare(plan_file, wt)
+                prep = prepare(_plan_in(wt, run.plan.plan_path, plan_file, data), wt)
                 return prep, engine.plan_changeset(prep), ""
             except MigrateError as exc:
                 return None, None, f"plan does not validate at {run.base[:12]}:\n{exc}"
+
+
+def _plan_in(tree: Path, recorded: str, fallback: Path, data: bytes) -> Path:
+    """Where the engine must find the plan: at its recorded place when that is inside the
+    repository (apply ran with the plan there, so the engine left the file alone), else
+    outside the tree."""
+    if os.path.isabs(recorded) or ".." in Path(recorded).parts:
+        return fallback
+    inside = tree / recorded
+    if not (inside.is_file() and inside.read_bytes() == data):
+        inside.parent.mkdir(parents=True, exist_ok=True)
+        inside.write_bytes(data)  # apply saw it untracked in the work tree
+    return inside
 
 
 def _merge3(base: bytes, ours: bytes, theirs: bytes) -> bytes:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
+NOT_RUN = "COULD-NOT-RUN"  # the check could not be carried out (no wheel could be built)
+EXIT = {PASS: 0, FAIL: 1, NOT_RUN: 3}  # 2 is bad input, raised before any result exists
 
 
 @dataclass(frozen=True)
@@ -21,13 +23,14 @@ class Finding:
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.message}" + (f" ({self.fix})" if self.fix else "")
+        text = f"{where}: {self.message}" if where else self.message
+        return text + (f" ({self.fix})" if self.fix else "")
 
 
 @dataclass
 class CheckResult:
     name: str
-    status: str  # PASS | FAIL | SKIP
+    status: str  # PASS | FAIL | SKIP | COULD-NOT-RUN
     findings: list[Finding] = field(default_factory=list)
     summary: str = ""
 
@@ -56,12 +59,20 @@ class VerifyResult:
     static_checks: list[CheckResult] = field(default_factory=list)
 
     @property
+    def status(self) -> str:
+        """FAIL when anything failed; else COULD-NOT-RUN when a check could not run."""
+        statuses = {c.status for c in self.commits} | {c.status for c in self.static_checks}
+        return FAIL if FAIL in statuses else NOT_RUN if NOT_RUN in statuses else PASS
+
+    @property
     def ok(self) -> bool:
-        return all(c.status != FAIL for c in self.commits) and all(
-            c.status != FAIL for c in self.static_checks
-        )
+        return self.status == PASS
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT[self.status]
 
     def to_dict(self) -> dict:
         d = asdict(self)
-        d["status"] = PASS if self.ok else FAIL
+        d["status"] = self.status
         return d

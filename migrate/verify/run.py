@@ -15,6 +15,7 @@ from migrate.index import build_index
 from migrate.pipeline import Prepared, prepare
 from migrate.verify.checks import cycles, duplicates, imports, old_names, registry, shims, wheel
 from migrate.verify.codetree import CodeTree
+from migrate.verify.commits import parse_range, range_check
 from migrate.verify.context import VerifyContext
 from migrate.verify.reproduce import reproduce_all, step_commits
 from migrate.verify.result import FAIL, CheckResult, Finding, VerifyResult
@@ -22,20 +23,6 @@ from migrate.verify.worktree import worktree
 
 CHECKS = (old_names, imports, registry, shims, duplicates, cycles, wheel)
 CHECK_NAMES = tuple(c.NAME for c in CHECKS)
-
-
-def parse_range(spec: str) -> tuple[str, str]:
-    base, sep, head = spec.partition("..")
-    if not sep or head.startswith("."):
-        raise ValueError(f"expected BASE..HEAD, got {spec!r}")
-    return base or "HEAD", head or "HEAD"
-
-
-def _rev(repo: Path, rev: str) -> str:
-    out = run_git(repo, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}", check=False)
-    if not out.strip():
-        raise ValueError(f"unknown revision {rev}")
-    return out.decode().strip()
 
 
 def _plan_files(repo: Path, base: str, head: str, plan: str | None) -> set[str]:
@@ -60,15 +47,17 @@ def verify(
     *,
     wheel_check: bool = True,
     skip: tuple[str, ...] = (),
+    allow_foreign: bool = False,
 ) -> VerifyResult:
+    """Raises `BadRange` (a ValueError) for a range that is not BASE..HEAD in order."""
     repo = Path(repo_dir).resolve()
     unknown = sorted(set(skip) - set(CHECK_NAMES))
     if unknown:
         raise ValueError(f"unknown check {', '.join(unknown)}; checks: {', '.join(CHECK_NAMES)}")
-    base_spec, head_spec = parse_range(rev_range)
-    base, head = _rev(repo, base_spec), _rev(repo, head_spec)
+    base, head = parse_range(repo, rev_range)
     commits, preps = reproduce_all(repo, base, head, plan)
     result = VerifyResult(base, head, commits)
+    result.static_checks.append(range_check(repo, base, head, allow_foreign))
     if not preps and plan:
         with worktree(repo, base) as bd:
             try:
@@ -85,7 +74,7 @@ def verify(
                     )
                 )
                 return result
-    result.static_checks = static_checks(
+    result.static_checks += static_checks(
         repo, base, head, preps, plan, wheel_check=wheel_check, skip=skip
     )
     return result

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from migrate.verify.result import FAIL, VerifyResult
+from migrate.verify.result import FAIL, NOT_RUN, VerifyResult
 
 
 def render(result: VerifyResult, max_findings: int = 50) -> str:
@@ -15,10 +15,11 @@ def render(result: VerifyResult, max_findings: int = 50) -> str:
             lines += ["  " + d for d in c.residual_diff.rstrip("\n").split("\n")]
     for chk in result.static_checks:
         tail = f" ({chk.summary})" if chk.summary else ""
-        lines.append(f"{chk.status} check {chk.name}{tail}")
+        status = "could not run" if chk.status == NOT_RUN else chk.status
+        lines.append(f"{status} check {chk.name}{tail}")
         for f in chk.findings[:max_findings]:
             lines.append(f"  {f.severity}: {f}")
         if len(chk.findings) > max_findings:
             lines.append(f"  ... and {len(chk.findings) - max_findings} more")
-    lines.append("verify: " + ("PASS" if result.ok else "FAIL"))
+    lines.append(f"verify: {result.status}")
     return "\n".join(lines)

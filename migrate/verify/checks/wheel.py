@@ -2,22 +2,22 @@
 
 A `package-data` glob written for the old layout (`configs/*` where the files now sit a
 level deeper, or a path naming the old package) silently drops tuning files; only a
-built wheel shows it. Both wheels are built with `pip wheel --no-deps
---no-build-isolation` from the packaging root (the directory with pyproject.toml or
-setup.py: the repo top, or e.g. `python/`).
+built wheel shows it. Both wheels are built from the packaging root (the directory with
+pyproject.toml or setup.py: the repo top, or e.g. `python/`) by `wheelbuild`.
+
+When neither revision builds, the check could not run (exit 3, never a failed
+migration); when BASE builds and HEAD does not, the migration broke the build: FAIL.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import tempfile
-import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import SKIP, CheckResult, Finding
+from migrate.verify.result import FAIL, NOT_RUN, SKIP, CheckResult, Finding
+from migrate.verify.wheelbuild import CannotBuild, wheel_files
 
 NAME = "wheel-contents"
 CONFIGS = ("pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in")
@@ -30,30 +30,11 @@ def packaging_root(tree: Path) -> Path | None:
     return None
 
 
-def build_wheel(root: Path, out: Path) -> list[str]:
-    """Names of the files in the wheel built from `root` (dist-info excluded)."""
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "--disable-pip-version-check",
-            "-w",
-            str(out),
-            str(root),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    wheels = sorted(out.glob("*.whl"))
-    if res.returncode != 0 or not wheels:
-        raise RuntimeError(f"pip wheel failed in {root}: {res.stderr.strip()[-2000:]}")
-    with zipfile.ZipFile(wheels[0]) as z:
-        return [n for n in z.namelist() if ".dist-info/" not in n and not n.endswith("/")]
+def _build(root: Path, out: Path) -> list[str] | CannotBuild:
+    try:
+        return wheel_files(root, out)
+    except CannotBuild as exc:
+        return exc
 
 
 def _glob_line(root: Path) -> tuple[str, int]:
@@ -85,7 +66,14 @@ def check(ctx: VerifyContext) -> CheckResult:
     with tempfile.TemporaryDirectory(prefix="migrate-wheel-") as tmp:
         outs = [Path(tmp) / "base", Path(tmp) / "head"]
         with ThreadPoolExecutor(2) as pool:
-            base_files, head_files = pool.map(build_wheel, [base_root, head_root], outs)
+            base_built, head_built = pool.map(_build, [base_root, head_root], outs)
+    if isinstance(base_built, CannotBuild):
+        return CheckResult(NAME, NOT_RUN, summary=f"no BASE wheel could be built: {base_built}")
+    if isinstance(head_built, CannotBuild):
+        where = head_root.relative_to(ctx.head_dir).as_posix()
+        msg = f"BASE builds a wheel, HEAD does not: {head_built}"
+        return CheckResult(NAME, FAIL, [Finding(where, 0, NAME, msg)])
+    base_files, head_files = base_built, head_built
     head_set = set(head_files)
     base_index, head_index = set(ctx.base.index.files), set(ctx.head.index.files)
     config, line = _glob_line(head_root)
