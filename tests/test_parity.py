@@ -264,3 +264,44 @@ def test_parity_sees_launches_torch_ops_fused_ops_and_dotted_targets(tmp_path, c
         assert code == 0 and r["ok"], r["problems"]
         launch = [c for c in r["calls"] if c["op"] == EXT_OPS["launch"]]
         assert launch[0]["status"] == "identical"
+
+
+def test_source_facts_find_fused_ops_custom_ops_and_members():
+    """The entry points that bypass module functions are read from the AST, with their kernels."""
+    from migrate.parity.discover import _entry_points, _kernels_of
+
+    text = (
+        "import torch, triton\nfrom torch.library import Library, custom_op\n"
+        "from pkg.fused import BaseFusedOp\n"
+        "@triton.jit\ndef _k(x): pass\n"
+        "def _run(x): _k[(1,)](x)\n"
+        '@custom_op("ns::one", mutates_args=())\ndef one(x: torch.Tensor) -> torch.Tensor:\n'
+        "    return _run(x)\n"
+        'LIB = Library("ns2", "DEF")\nLIB.define("two(Tensor x) -> Tensor")\n'
+        'torch.library.define("ns3::three(Tensor x) -> Tensor")\n'
+        "class Op(BaseFusedOp):\n    def forward_triton(self, x):\n"
+        "        return torch.ops.ns.one(x)\n    def helper(self): pass\n"
+        "class SubOp(Op):\n    def forward_torch(self, x): return x\n"
+        "class Codec:\n    enc = staticmethod(_run)\n"
+        "OP = Op()\n"
+    )
+    facts = read_module(text, "p.m")
+    assert facts.fused_methods == ["Op.forward_triton", "SubOp.forward_torch"]
+    assert facts.custom_ops == {"ns::one": "one", "ns2::two": "", "ns3::three": ""}
+    assert facts.instances["OP"] == "Op"
+    found = _entry_points(facts, {"Codec.enc", "OP.forward_triton", "Nowhere.x", "_run"})
+    assert found == {
+        "one",
+        "Op.forward_triton",
+        "SubOp.forward_torch",
+        "Codec.enc",
+        "OP.forward_triton",
+        "_run",
+        "torch.ops.ns.one",
+        "torch.ops.ns2.two",
+        "torch.ops.ns3.three",
+    }
+    assert _kernels_of(facts, "Codec.enc") == ["_k"]
+    assert _kernels_of(facts, "OP.forward_triton") == ["_k"]  # through torch.ops.ns.one
+    assert _kernels_of(facts, "torch.ops.ns.one") == ["_k"]
+    assert _kernels_of(facts, "SubOp.forward_torch") == []
