@@ -124,8 +124,8 @@ def _compile(dotted: tuple[str, ...], paths: tuple[str, ...], op_ids: tuple[str,
     if paths:
         parts.append(f"{_LEFT_PATH}(?:{alternation(set(paths))})(?![\\w\\-])")
     if op_ids:
-        # Op ids are matched only as whole quoted strings.
-        parts.append(f"""(?<=["'])(?:{alternation(set(op_ids))})(?=["'])""")
+        # Op ids are matched only as whole quoted strings (or `code` spans in prose).
+        parts.append(f"""(?<=["'`])(?:{alternation(set(op_ids))})(?=["'`])""")
     return re.compile("|".join(parts) if parts else r"(?!x)x")
 
 

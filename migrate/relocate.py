@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrate.index.repo import RepoIndex, module_name
+from migrate.index.repo import RepoIndex, module_name, root_of_path
 from migrate.plan.model import Plan
 
 
@@ -118,6 +118,7 @@ def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
     """
     rel = Relocation(op_ids={o.src: o.dst for o in plan.op_ids})
     rules: dict[str, str] = {}  # source path (file or directory) -> target path
+    path_rules: set[str] = set()  # the rules that path moves made
     for mv in plan.moves:
         if mv.is_symbol:
             mod, sym = mv.src.split(":")
@@ -126,6 +127,7 @@ def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
             src, dst = mv.src.rstrip("/"), mv.dst.rstrip("/")
             rel.path_prefixes[src] = dst
             rules[src] = dst
+            path_rules.add(src)
         else:
             rel.modules[mv.src] = mv.dst
             root = _root_of(index, mv.src)
@@ -137,18 +139,25 @@ def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
             else:
                 rules[index.modules[mv.src]] = module_to_path(mv.dst, root, package=False)
 
+    by_path: set[str] = set()  # files that a path move carries
     for src in rules:
         for f in [src] if src in index.files else index.files_under(src):
             hit = _prefix_lookup(rules, f, "/")
             if hit is not None:
                 rel.files[f] = hit[1]
+                if hit[0] in path_rules:
+                    by_path.add(f)
 
     for old_path, new_path in rel.files.items():
         info = index.files.get(old_path)
         if info is not None and info.module:
-            new_mod = module_name(new_path, info.root or ".")
+            new_root = root_of_path(index.roots, new_path)  # a path move may change roots
+            new_mod = module_name(new_path, new_root) if new_root is not None else None
             if new_mod:
                 rel.moved_modules[info.module] = new_mod
+                if old_path in by_path and new_mod != info.module:
+                    # a Python module moved by path is a module move: its importers follow
+                    rel.modules.setdefault(info.module, new_mod)
     return rel
 
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git
+from helpers import git
 
 from migrate.changes import ChangeSet, ContractError, Edit, FileMove
 from migrate.materialize import StepError, iter_steps, materialize
@@ -189,6 +189,7 @@ def test_the_engine_is_a_declared_list_of_passes(make_repo, tmp_path):
         "python forms",
         "text files",
         "packaging",
+        "followed op ids",
         "symbols",
         "groups",
         "new packages",

@@ -4,7 +4,7 @@ idempotence, new packages, data that must move with its loader, deletes, the poo
 import shutil
 
 import pytest
-from test_rewrite_support import apply_changeset, changes, new_text, plan_yaml
+from rewrite_helpers import apply_changeset, changes, new_text, plan_yaml
 
 from migrate.errors import MigrateError
 from migrate.index import build_index

@@ -11,8 +11,8 @@ import ast
 import shutil
 
 import pytest
-from conftest import PLANS, init_repo
-from test_rewrite_support import apply_changeset
+from helpers import PLANS, init_repo
+from rewrite_helpers import apply_changeset
 
 from migrate.oldnames import OldNames
 from migrate.pipeline import prepare

@@ -87,6 +87,12 @@ def import_name(path: str, roots: tuple[str, ...]) -> tuple[str, str] | None:
     return None
 
 
+def root_of_path(roots, path: str) -> str | None:
+    """The import root (of `roots`) that holds repo-relative `path`: the longest, or None."""
+    inside = [r for r in roots if r in (".", "") or path.startswith(r.rstrip("/") + "/")]
+    return max(inside, key=lambda r: 0 if r in (".", "") else len(r), default=None)
+
+
 def _git_mode(p: Path) -> int:
     st = p.lstat()
     if stat.S_ISLNK(st.st_mode):

@@ -2,8 +2,9 @@
 
 The engine is a declared list of passes (`PASSES`), run in order after the relocation
 moves and the candidate scan: python forms (every Python candidate rewritten in one
-libcst pass, a process pool when there are many) -> text files -> packaging -> symbol
-moves -> groups -> new packages (missing `__init__.py`) -> split tests -> delete. Each
+libcst pass, a process pool when there are many) -> text files -> packaging -> followed
+op ids -> symbol moves -> groups -> new packages (missing `__init__.py`) -> split tests ->
+delete. Each
 pass reads the ChangeSet so far and returns a `Contribution` (edits, writes, removals,
 notes, and the earlier edits it folds into its own output); `plan_changes` adds them in
 order and checks the result against the ChangeSet contract. Unparsable files stop the
@@ -266,6 +267,14 @@ def _packaging_pass(run: EngineRun) -> Contribution:
     return Contribution(edits=edits, notes=notes)
 
 
+def _followed_pass(run: EngineRun) -> Contribution:
+    """Computed op ids' literal group prefixes (`prep.followed`, from plan preparation)."""
+    followed = run.prep.followed
+    if followed is None:
+        return Contribution()
+    return Contribution(edits=list(followed.edits), notes=list(followed.notes))
+
+
 def _symbols_pass(run: EngineRun) -> Contribution:
     """Moved top-level definitions: cut from their module (taking the reference edits
     inside them along), written to or appended at their new module."""
@@ -307,6 +316,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("python forms", _python_pass),
     Pass("text files", _text_pass),
     Pass("packaging", _packaging_pass),
+    Pass("followed op ids", _followed_pass),
     Pass("symbols", _symbols_pass),
     Pass("groups", _groups_pass),
     Pass("new packages", _new_packages_pass),

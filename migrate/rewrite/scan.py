@@ -7,6 +7,7 @@ are analysed further. On a real SGLang tree this keeps libcst off ~90% of the fi
 
 from __future__ import annotations
 
+import ast
 import re
 
 from migrate.index.repo import RepoIndex
@@ -79,5 +80,34 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
     for path in relative_import_scope(index, relocation):
         text = index.text(path)
         if text is not None and RELATIVE_IMPORT.search(text):
+            out.add(path)
+    return out | binding_candidates(index, relocation)
+
+
+def binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
+    """Python files that bind a module losing a symbol (`from pkg import mod`,
+    `from . import mod`, ...): they are candidates by binding, whatever they spell."""
+    from migrate.index.bindings import binds_any
+    from migrate.rewrite.module_uses import may_bind
+
+    mods = frozenset(mod for mod, _ in relocation.symbols)
+    out: set[str] = set()
+    if not mods:
+        return out
+    for path, info in index.files.items():
+        if not info.is_python or info.is_symlink:
+            continue
+        text = index.text(path)
+        if text is None or not may_bind(text, mods):
+            continue
+        pkg = None
+        if info.module is not None:
+            pkg = info.module if info.is_package_init else info.module.rpartition(".")[0]
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            out.add(path)  # the rewrite reports it
+            continue
+        if binds_any(tree, pkg, mods):
             out.add(path)
     return out

@@ -10,7 +10,7 @@ import contextlib
 from collections.abc import Iterable
 from pathlib import Path
 
-from migrate.git_steps.message import BLAME_FILE
+from migrate.git import BLAME_FILE
 from migrate.index import build_index
 from migrate.plan import Plan
 from migrate.relocate import plan_relocation
