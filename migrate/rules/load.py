@@ -82,7 +82,7 @@ def introduced_errors(prep, changeset: ChangeSet) -> list:
 
     rel = prep.relocation
     before = Counter(
-        (f.check, rel.files.get(f.file, f.file))
+        (f.check, rel.files.get(f.pos.file, f.pos.file))
         for f in run_rules(tree_from_index(prep.index))
         if f.severity == "error"
     )
@@ -90,7 +90,7 @@ def introduced_errors(prep, changeset: ChangeSet) -> list:
     for f in plan_findings(prep, changeset):
         if f.severity != "error":
             continue
-        key = (f.check, f.file)
+        key = (f.check, f.pos.file)
         if before[key]:
             before[key] -= 1
         else:
