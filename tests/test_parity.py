@@ -6,8 +6,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import git, init_repo, write_tree
-from test_parity_fixtures import dirty_move, pure_move, write_base
+from helpers import git, init_repo, write_tree
+from parity_fixtures import dirty_move, pure_move, write_base
 
 from migrate.cli import main
 from migrate.parity.discover import discover
@@ -243,7 +243,7 @@ EXT_OPS = {
 @pytest.mark.parametrize("changed", [False, True], ids=["pure", "changed-kernel"])
 def test_parity_sees_launches_torch_ops_fused_ops_and_dotted_targets(tmp_path, changed):
     """Calls that bypass the module's public functions are recorded and compared too."""
-    from test_parity_fixtures import EXT_FILES, ext_move
+    from parity_fixtures import EXT_FILES, ext_move
 
     repo = init_repo(write_tree(tmp_path / "ext", EXT_FILES))
     ext_move(repo, changed_kernel=changed)

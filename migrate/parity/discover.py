@@ -10,13 +10,13 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-import subprocess
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 
+from migrate.git import run_git
+from migrate.git.reads import ls_names, read_texts, renames
 from migrate.index.repo import module_name
-from migrate.parity import gitio
 from migrate.parity.model import MovedModule
 from migrate.parity.source import (
     ModuleFacts,
@@ -65,14 +65,9 @@ def _registered(repo: Path, rev: str, modules: list[str]) -> dict[str, set[str]]
         return {}
     alt = "|".join(re.escape(m) for m in sorted(modules))
     pattern = rf"({alt}):[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"
-    res = subprocess.run(
-        ["git", "grep", "-h", "-o", "-E", "-e", pattern, rev, "--", "*.py"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-    )
+    out = run_git(repo, "grep", "-h", "-o", "-E", "-e", pattern, rev, "--", "*.py", ok=(0, 1))
     found: dict[str, set[str]] = {}
-    for line in res.stdout.splitlines():
+    for line in out.decode("utf-8", "replace").splitlines():
         hit = line.split(":", 1)[1] if line.startswith(f"{rev}:") else line
         mod, _, attr = hit.rpartition(":")
         found.setdefault(mod, set()).add(attr)
@@ -118,7 +113,7 @@ def _find_tests(
     repo: Path, rev: str, files: set[str], modules: set[str], roots: list[str] | None
 ) -> list[str]:
     cands = sorted(p for p in files if _TEST_FILE.search(p))
-    texts = gitio.read_blobs(repo, rev, cands)
+    texts = read_texts(repo, rev, cands)
     keys = {m.rpartition(".")[2] for m in modules} | {m.rpartition(".")[0] for m in modules}
     tests = []
     for path, text in texts.items():
@@ -144,8 +139,8 @@ def discover(
 ) -> Discovery:
     """Everything parity needs to know about the move from `base` to `head` (both shas)."""
     out = Discovery()
-    files = {"base": gitio.ls_tree(repo, base), "head": gitio.ls_tree(repo, head)}
-    path_moves = gitio.renames(repo, base, head)
+    files = {"base": set(ls_names(repo, base)), "head": set(ls_names(repo, head))}
+    path_moves = renames(repo, base, head)
     if relocation is not None:
         for old, new in relocation.files.items():
             if old in files["base"] and new in files["head"]:
@@ -164,8 +159,8 @@ def discover(
             side_roots["base"].add(old_root)
             side_roots["head"].add(new_root)
 
-    srcs_base = gitio.read_blobs(repo, base, [p[1] for p in pairs.values()])
-    srcs_head = gitio.read_blobs(repo, head, [p[2] for p in pairs.values()])
+    srcs_base = read_texts(repo, base, [p[1] for p in pairs.values()])
+    srcs_head = read_texts(repo, head, [p[2] for p in pairs.values()])
     facts: dict[str, tuple[ModuleFacts, ModuleFacts]] = {}
     for old_mod, (new_mod, old_path, new_path) in pairs.items():
         fb = read_module(srcs_base.get(old_path, ""), old_mod, old_path.endswith("__init__.py"))

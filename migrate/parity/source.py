@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from migrate.index.imports import absolute
+
 _KERNEL_DECORATORS = {"jit", "autotune", "heuristics"}
 
 
@@ -46,16 +48,6 @@ def _is_kernel(fn: ast.FunctionDef, triton_names: set[str]) -> bool:
     return False
 
 
-def resolve_relative(module: str, is_package: bool, level: int, name: str | None) -> str:
-    """Absolute name of `from <.. level> name import ...` written in `module`."""
-    parts = module.split(".")
-    if not is_package:
-        parts = parts[:-1]
-    if level > 1:
-        parts = parts[: len(parts) - (level - 1)]
-    return ".".join([*parts, name] if name else parts)
-
-
 def imported_names(tree: ast.AST, module: str = "", is_package: bool = False) -> set[str]:
     """Every module-ish dotted name an import statement anywhere in `tree` mentions.
 
@@ -68,9 +60,9 @@ def imported_names(tree: ast.AST, module: str = "", is_package: bool = False) ->
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                if not module:
-                    continue
-                base = resolve_relative(module, is_package, node.level, node.module)
+                base = absolute(node.module, node.level, module, is_package)
+                if not base:
+                    continue  # outside the roots, or above the top package
             names.add(base)
             names.update(f"{base}.{a.name}" for a in node.names if a.name != "*")
     return names
