@@ -161,6 +161,14 @@ def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
                 new_anchor = rel.path(anchor) or anchor
             tail = posixpath.relpath(old, anchor)
             expected = posixpath.normpath(posixpath.join(new_anchor, tail))
+            if expected == old:
+                # The lookup still lands where it did: only moving the looked-up file or
+                # directory itself breaks it (files moving inside a directory that stays,
+                # such as a package root, are the plan's own moves).
+                actual = rel.path(old) or old
+                if actual != old:
+                    problems.append(_problem(path, node, old, anchor, new_anchor, expected, actual))
+                continue
             for f in files:
                 if (rel.path(f) or f) != expected + f[len(old) :]:
                     actual = rel.path(old) or old
