@@ -12,8 +12,8 @@ from helpers import git
 
 from migrate.changes import ChangeSet, Edit, FileMove
 from migrate.cli import main
+from migrate.git import parse_trailers
 from migrate.git_steps import engine
-from migrate.git_steps.message import parse_trailers
 from migrate.git_steps.trees import step_trees
 
 PLAN = """\

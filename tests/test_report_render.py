@@ -12,6 +12,7 @@ import pytest
 from helpers import GOLDEN, REPO_ROOT
 
 from migrate.findings import Finding
+from migrate.oldnames import OldNames
 from migrate.relocate import Relocation
 from migrate.report.data import (
     OK,
@@ -26,7 +27,7 @@ from migrate.report.data import (
 )
 from migrate.report.html import EXTENSIONS, to_html
 from migrate.report.jsonout import to_dict
-from migrate.report.leftovers import StaleCheck, scan_leftovers
+from migrate.report.leftovers import scan_leftovers
 from migrate.report.markdown import to_markdown
 from migrate.report.verdict import verdict
 
@@ -117,7 +118,7 @@ class _Plan:
         ("import sglang.jit_kernel", ["sglang.jit_kernel"]),
         ('mock.patch("sglang.jit_kernel.norm.f")', ["sglang.jit_kernel.norm.f"]),
         ("see python/sglang/jit_kernel/norm.py", ["python/sglang/jit_kernel/norm.py"]),
-        ("see `sglang/jit_kernel/` for sources", ["sglang/jit_kernel/"]),
+        ("see `sglang/jit_kernel/` for sources", ["sglang/jit_kernel"]),
         ("if can_use_hicache_jit_kernel():", []),
         ("import sglang.jit_kernel_extra", []),
         ("from sglang.kernels.ops.layernorm.norm import f", []),
@@ -132,8 +133,9 @@ def test_leftover_scan_is_token_bounded(text, found):
 def test_leftover_scan_skips_keep_prose_and_unmoved_names():
     files = {"CHANGELOG.md": "sglang.jit_kernel.norm", "b.py": "import sglang.other"}
     assert scan_leftovers(files, files.get, RELOC, _Plan()) == []
-    check = StaleCheck(RELOC, type("P", (), {"delete": ()})(), ("python",))
-    assert check.dotted("sglang.jit_kernel.norm.f") and not check.dotted("sglang.jit_kernel.utils")
+    names = OldNames(RELOC, type("P", (), {"delete": (), "roots": ("python",)})())
+    assert names.now_dotted("sglang.jit_kernel.norm.f") == "sglang.kernels.ops.layernorm.norm.f"
+    assert names.now_dotted("sglang.jit_kernel.utils") is None
 
 
 def test_move_diagram_groups_by_legacy_package_and_destination():

@@ -13,17 +13,21 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from migrate.errors import MigrateError
-from migrate.report import facts, gitrange, sources
+from migrate.git import exported, parse_trailers, resolve_range
+from migrate.git.reads import RevReader, grep_files, ls_names, messages
+from migrate.oldnames import OldNames
+from migrate.report import facts, sources
 from migrate.report.data import (
     NOT_RUN,
     OK,
+    CommitInfo,
     InventorySection,
     LeftoverSection,
     Meta,
     ReportData,
     RulesSection,
 )
-from migrate.report.leftovers import old_names, prefilter, scan_leftovers
+from migrate.report.leftovers import scan_leftovers
 from migrate.rules import run_rules
 from migrate.rules.tree import Tree, virtual_tree
 
@@ -161,9 +165,9 @@ def collect_range(
     """
     repo = Path(repo).resolve()
     given = Given(**vars(given)) if given else Given()
-    base_name, head_name = gitrange.parse_range(range_spec)
-    base, head = gitrange.rev(repo, base_name), gitrange.rev(repo, head_name)
-    commits = gitrange.commits(repo, base, head)
+    rng = resolve_range(repo, range_spec)
+    base, head = rng.base, rng.head
+    commits = [commit_info(sha, msg) for sha, msg in messages(repo, base, head)]
     plan_path = _plan_path(repo, plan, commits)
     data = ReportData(
         Meta("range", base=base, head=head, range_spec=range_spec, tool_version=tool_version()),
@@ -176,15 +180,15 @@ def collect_range(
         )
     _apply_verify(data, given.verify)
     prep = _replay_plan(data, repo, base, plan_path)
-    read_head = gitrange.RevReader(repo, head)
+    read_head = RevReader(repo, head)
     if prep is not None:
-        needles = prefilter(old_names(prep.relocation, prep.plan))
-        files = gitrange.grep_files(repo, head, needles)
+        needles = OldNames(prep.relocation, prep.plan).needles()
+        files = grep_files(repo, head, needles)
         skip = {data.meta.plan_path}
         items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)
         data.leftovers = LeftoverSection(OK, items, f"HEAD {head[:10]}")
     roots = prep.plan.roots if prep is not None else (".",)
-    tree = Tree(gitrange.ls_tree(repo, head), read_head, roots)
+    tree = Tree(ls_names(repo, head), read_head, roots)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory, prep, lambda: _inventory_at(repo, base), lambda: _inventory_at(repo, head)
@@ -197,6 +201,18 @@ def collect_range(
     _fill_given(data, given)
     data.parity.error = parity_error
     return data
+
+
+def commit_info(sha: str, message: str) -> CommitInfo:
+    """One commit of the range with what its Migrate-* trailers say."""
+    t = parse_trailers(message)
+    return CommitInfo(
+        sha=sha,
+        subject=message.strip().splitlines()[0] if message.strip() else "",
+        step=t.step if t else None,
+        plan_path=t.plan_path if t else None,
+        plan_sha256=t.plan_sha256 if t else None,
+    )
 
 
 def _attempt(fn, *args) -> tuple[object, str]:
@@ -215,7 +231,7 @@ def _replay_plan(data: ReportData, repo: Path, base: str, plan_path: str | None)
         data.plan_errors.append("no plan: give --plan or commits with a Migrate-Plan trailer")
         return None
     try:
-        with gitrange.exported(repo, base) as base_dir:
+        with exported(repo, base) as base_dir:
             prep = prepare(plan_path, base_dir)
             cs = _changeset(prep)
     except MigrateError as exc:
