@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from test_rewrite_support import apply_changeset, changes, dedent
+from rewrite_helpers import apply_changeset, changes, dedent
 
 from migrate.index import build_index
 from migrate.rewrite.fix_mode import fix_changes
