@@ -234,6 +234,14 @@ def _op_ids(r: _Reader, top) -> list[OpIdRename]:
     return op_ids
 
 
+def _split_path(r: _Reader, m, key: str, where: str, what: str) -> str | None:
+    """A split's file or output path (a bare file name counts as a path)."""
+    path = r.string(m, key, where)
+    if path:
+        _check_name(r, path if "/" in path else "./" + path, r.value_pos(m, key), what)
+    return path
+
+
 def _splits(r: _Reader, top) -> list[Split]:
     splits = []
     split_files: dict[str, Pos] = {}
@@ -242,22 +250,14 @@ def _splits(r: _Reader, top) -> list[Split]:
         m = r.mapping(item, f"splits[{i}]", pos, {"file", "into"})
         if m is None:
             continue
-        file_ = r.string(m, "file", f"splits[{i}]")
-        if file_:
-            _check_name(
-                r, file_ if "/" in file_ else "./" + file_, r.value_pos(m, "file"), "split file"
-            )
+        file_ = _split_path(r, m, "file", f"splits[{i}]", "split file")
         outputs = []
         for j, out in enumerate(r.seq(m, "into", f"splits[{i}].into")):
             opos = r.item_pos(m["into"], j)
             o = r.mapping(out, f"splits[{i}].into[{j}]", opos, {"path", "take"})
             if o is None:
                 continue
-            path = r.string(o, "path", f"splits[{i}].into[{j}]")
-            if path:
-                _check_name(
-                    r, path if "/" in path else "./" + path, r.value_pos(o, "path"), "split output"
-                )
+            path = _split_path(r, o, "path", f"splits[{i}].into[{j}]", "split output")
             take = []
             for k, t in enumerate(r.seq(o, "take", f"splits[{i}].into[{j}].take")):
                 if not isinstance(t, str) or not t:
