@@ -31,6 +31,10 @@ class Listed:
     line: int
     lines: dict[str, int]  # name -> line of its mention
 
+    def where(self, name: str) -> tuple[str, int]:
+        """(path, line) of `name`'s mention, else of the list itself."""
+        return self.path, self.lines.get(name, self.line)
+
 
 def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
