@@ -8,6 +8,11 @@ from functools import cached_property
 from migrate.index import RepoIndex
 from migrate.verify.pyfacts import ModuleFacts, module_facts
 
+MODULE_ATTRS = frozenset(
+    ("__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
+     "__dict__", "__builtins__", "__cached__", "__all__")
+)  # fmt: skip
+
 
 @dataclass
 class CodeTree:
@@ -49,10 +54,29 @@ class CodeTree:
 
     def binds(self, module: str, name: str) -> bool:
         """`from module import name` works: a submodule, a top-level binding, or dynamic."""
-        if self.exists(f"{module}.{name}"):
+        return self.has_attr(module, name) is not False
+
+    def has_attr(self, module: str, name: str, _seen: frozenset = frozenset()) -> bool | None:
+        """Whether `module.name` exists: True, False, or None when it cannot be known
+        statically (a dynamic module, an unparsable file, a star import of one)."""
+        if self.exists(f"{module}.{name}") or name in MODULE_ATTRS:
             return True
         facts = self.facts(module)
-        return facts is not None and (name in facts.names or facts.dynamic)
+        if facts is None:
+            return False if module not in self.index.modules and self.exists(module) else None
+        if name in facts.names:
+            return True
+        if facts.dynamic:
+            return None
+        for star in facts.attrs.stars if facts.attrs else ():
+            if name.startswith("_"):
+                break
+            if star in _seen or not self.is_own(star) or not self.exists(star):
+                return None
+            found = self.has_attr(star, name, _seen | {module})
+            if found is not False:
+                return found
+        return False
 
     def attr_path(self, module: str, attrs: str) -> bool:
         """`module:a.b` resolves: `a` is bound; `b` too when `a` is a visible class."""

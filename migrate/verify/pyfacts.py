@@ -5,6 +5,10 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from migrate.verify.attrs import AttrFacts
 
 TARGET = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 
@@ -20,11 +24,12 @@ class ImportRef:
 @dataclass
 class ModuleFacts:
     names: set[str] = field(default_factory=set)
-    dynamic: bool = False  # module-level __getattr__ or `import *`
+    dynamic: bool = False  # module-level __getattr__, `globals()` or `sys.modules` writes
     imports: list[ImportRef] = field(default_factory=list)
     classes: dict[str, set[str]] = field(default_factory=dict)
     targets: list[tuple[int, str]] = field(default_factory=list)  # "mod:attr" literals
     fused: list[tuple[int, str]] = field(default_factory=list)  # register_fused_op attrs
+    attrs: AttrFacts | None = None  # attribute chains into other modules (verify/attrs.py)
 
 
 def absolute(module: str | None, level: int, current: str, is_package: bool) -> str:
@@ -70,11 +75,7 @@ def _bind_top(facts: ModuleFacts, body: list[ast.stmt]) -> None:
         elif isinstance(stmt, ast.Import):
             facts.names.update(a.asname or a.name.split(".")[0] for a in stmt.names)
         elif isinstance(stmt, ast.ImportFrom):
-            for a in stmt.names:
-                if a.name == "*":
-                    facts.dynamic = True
-                else:
-                    facts.names.add(a.asname or a.name)
+            facts.names.update(a.asname or a.name for a in stmt.names if a.name != "*")
         for block in ("body", "orelse", "finalbody"):
             if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 _bind_top(facts, getattr(stmt, block, []) or [])
@@ -163,7 +164,11 @@ def module_facts(text: str, module: str, is_package: bool) -> ModuleFacts | None
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
+    from migrate.verify.attrs import attribute_facts
+
     facts = ModuleFacts()
     _bind_top(facts, tree.body)
     _Imports(facts, module, is_package).visit(tree)
+    facts.attrs = attribute_facts(tree, module, is_package)
+    facts.dynamic = facts.dynamic or facts.attrs.dynamic
     return facts

@@ -13,7 +13,19 @@ from migrate.git_steps.gitio import run_git
 from migrate.git_steps.message import BLAME_FILE
 from migrate.index import build_index
 from migrate.pipeline import Prepared, prepare
-from migrate.verify.checks import cycles, duplicates, imports, old_names, registry, shims, wheel
+from migrate.verify.checks import (
+    attributes,
+    cycles,
+    duplicates,
+    git_integrity,
+    imports,
+    old_names,
+    organization,
+    registry,
+    shims,
+    unbound_names,
+    wheel,
+)
 from migrate.verify.codetree import CodeTree
 from migrate.verify.commits import parse_range, range_check
 from migrate.verify.context import VerifyContext
@@ -21,7 +33,19 @@ from migrate.verify.reproduce import reproduce_all, step_commits
 from migrate.verify.result import FAIL, CheckResult, Finding, VerifyResult
 from migrate.verify.worktree import worktree
 
-CHECKS = (old_names, imports, registry, shims, duplicates, cycles, wheel)
+CHECKS = (
+    old_names,
+    imports,
+    attributes,
+    unbound_names,
+    registry,
+    organization,
+    shims,
+    duplicates,
+    cycles,
+    git_integrity,
+    wheel,
+)
 CHECK_NAMES = tuple(c.NAME for c in CHECKS)
 
 
