@@ -1,7 +1,22 @@
 """The ChangeSet: everything a plan does to a tree, as data, grouped by commit step.
 
 The same ChangeSet feeds the dry run (summary, diff, JSON), `apply` (one commit per
-step) and `verify` (reproduce a step from its parent and compare).
+step) and `verify` (reproduce a step from its parent and compare); `materialize.py`
+is the one function that turns it into trees.
+
+The contract for one path, checked by `ChangeSet.check()` when a ChangeSet is built
+(`ChangeSet(...)` with content, and the engine once it has filled one in):
+
+- moves: each source moves once and each target is reached once (moves are simultaneous,
+  so a target may be another move's source);
+- edits name the file at its post-move path, carry offsets into its relocated *base*
+  text (a step's edits never shift another's), and never overlap on one path;
+- a whole-file write at step S replaces the path from S on: edits of that path must be
+  of steps before S (the writer folds them into its text, e.g. a split kept at its
+  source path is written from the edited source), never of S or later;
+- a removal at step S drops the path from S on: no edits or writes of a later step, and
+  a path is never both written and removed.
+Whether the files exist in the base is checked when materializing (`StepError`).
 """
 
 from __future__ import annotations
@@ -40,6 +55,14 @@ class Edit:
     applicability: str = "safe"  # safe | review
 
 
+class ContractError(ValueError):
+    """A ChangeSet breaks the one-path contract (see the module docstring)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}")
+
+
 @dataclass
 class ChangeSet:
     moves: list[FileMove] = field(default_factory=list)
@@ -50,6 +73,54 @@ class ChangeSet:
     # Files removed by a step: path -> step (split sources in `tests`, legacy in `delete`)
     removals: dict[str, str] = field(default_factory=dict)
     notes: list = field(default_factory=list)  # Diagnostics: warnings, review items
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> ChangeSet:
+        """Raise `ContractError` unless every path obeys the contract; returns self."""
+        sources, targets = set(), set()
+        for m in self.moves:
+            if m.old in sources:
+                raise ContractError(m.old, "moved twice")
+            if m.new in targets:
+                raise ContractError(m.new, "the target of two moves")
+            sources.add(m.old)
+            targets.add(m.new)
+        order = {s: i for i, s in enumerate(STEPS)}
+        for path, (step, _) in self.writes.items():
+            if step not in order:
+                raise ContractError(path, f"written at unknown step {step!r}")
+            if path in self.removals:
+                raise ContractError(path, "both written and removed")
+        for path, step in self.removals.items():
+            if step not in order:
+                raise ContractError(path, f"removed at unknown step {step!r}")
+        last: dict[str, Edit] = {}
+        for e in sorted(self.edits, key=lambda e: (e.path, e.start)):
+            if e.kind not in EDIT_KINDS:
+                raise ContractError(e.path, f"edit of unknown kind {e.kind!r}")
+            if not 0 <= e.start <= e.end:
+                raise ContractError(e.path, f"edit at {e.line}:{e.col} has a bad span")
+            prev = last.get(e.path)
+            if prev is not None and e.start < prev.end:
+                raise ContractError(
+                    e.path, f"overlapping edits at {prev.line}:{prev.col} and {e.line}:{e.col}"
+                )
+            last[e.path] = e
+            written = self.writes.get(e.path)
+            if written is not None and order[e.kind] >= order[written[0]]:
+                raise ContractError(
+                    e.path,
+                    f"{e.kind} edit at {e.line}:{e.col} in or after its whole-file write "
+                    f"({written[0]}): a write must already contain the path's edits",
+                )
+            removed = self.removals.get(e.path)
+            if removed is not None and order[e.kind] > order[removed]:
+                raise ContractError(
+                    e.path, f"{e.kind} edit at {e.line}:{e.col} after its removal ({removed})"
+                )
+        return self
 
     def edits_for(self, path: str, kinds: tuple[str, ...] = EDIT_KINDS) -> list[Edit]:
         return sorted(

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from migrate.errors import MigrateError
 from migrate.index import RepoIndex, build_index
-from migrate.plan import Plan, load_plan, validate_plan
+from migrate.plan import Plan, load_plan
+from migrate.plan.validate import validate_plan
 from migrate.relocate import Relocation, build_relocation
 
 

@@ -180,3 +180,52 @@ def test_saved_spec_round_trips_without_running(base_repo, tmp_path):
         "tests/old/test_kern.py",
     ]
     assert found.path_moves["pkg/old/configs/block.json"] == "pkg/new/configs/block.json"
+
+
+def _shadowed_python(tmp_path, missing: str) -> str:
+    """An interpreter on which `import <missing>` fails, as on a host without it."""
+    import sys
+
+    shadow = tmp_path / f"no-{missing}"
+    (shadow / missing).mkdir(parents=True)
+    (shadow / missing / "__init__.py").write_text(
+        f"raise ModuleNotFoundError(\"No module named '{missing}'\", name={missing!r})\n"
+    )
+    exe = tmp_path / f"python-without-{missing}"
+    exe.write_text(f'#!/bin/sh\nPYTHONPATH={shadow}:$PYTHONPATH exec {sys.executable} "$@"\n')
+    exe.chmod(0o755)
+    return str(exe)
+
+
+@pytest.mark.parametrize("missing", ["pytest", "torch"])
+def test_parity_refuses_ok_when_a_side_could_not_run(base_repo, tmp_path, missing):
+    """Without pytest or torch nothing is compared: that is a failure, and it says why."""
+    pure_move(base_repo)
+    python = _shadowed_python(tmp_path, missing)
+    res = CliRunner().invoke(
+        main,
+        ["parity", "HEAD~1..HEAD", "--repo", str(base_repo), "--device", "cpu", "--python", python],
+    )
+    assert res.exit_code == 1, res.output
+    assert "PARITY OK" not in res.output
+    for side in ("BASE", "HEAD"):
+        (line,) = [ln for ln in res.output.splitlines() if f"{side} could not run:" in ln]
+        assert f"No module named '{missing}'" in line, line
+    assert "nothing was compared: no call of a moved kernel was recorded on both sides" in (
+        res.output
+    )
+
+
+def test_parity_refuses_ok_when_no_call_was_compared(tmp_path):
+    """Both sides ran, but no test reached a moved kernel: nothing was shown."""
+    from migrate.parity.compare import judge
+    from migrate.parity.model import ParityResult, SideRun, TestOutcome
+    from migrate.parity.runner import SideOutput
+
+    r = ParityResult(SideRun("B", "b" * 40), SideRun("H", "h" * 40), "cpu", "cpu")
+    r.tests = [TestOutcome("t.py::x", "passed", "passed")]
+    side = SideOutput(tmp_path, 0, 0.0, "", env={"torch": "2", "triton": "3"})
+    judge(r, side, side)
+    assert r.problems == [
+        "nothing was compared: no call of a moved kernel was recorded on both sides"
+    ]

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from migrate.index import build_index
-from migrate.plan import load_plan, parse_plan, validate_plan
+from migrate.plan import load_plan, parse_plan
+from migrate.plan.validate import validate_plan
 from migrate.relocate import build_relocation
 
 LEGACY = {

@@ -69,9 +69,12 @@ splits:
       - {path: test/registered/kernels/ops/layernorm/test_norm.py, take: [rest]}
 groups:
   add: [misc]
+  remove: [legacy]
+  rename: [{from: layernorm, to: normalization}]
 delete: [sglang.jit_kernel]
 keep_prose: [CHANGELOG.md, "docs/history/**"]
 """,
+    "groups remove only": "version: 1\ngroups:\n  remove: [x]\n",
 }
 
 INVALID = {
@@ -90,7 +93,11 @@ INVALID = {
     "split without take": "version: 1\nsplits:\n  - file: t.py\n    into:\n      - path: a.py\n",
     "split no outputs": "version: 1\nsplits:\n  - file: t.py\n    into: []\n",
     "bad group": "version: 1\ngroups:\n  add: [Norm-2]\n",
-    "groups unknown key": "version: 1\ngroups:\n  remove: [x]\n",
+    "groups unknown key": "version: 1\ngroups:\n  retire: [x]\n",
+    "bad removed group": "version: 1\ngroups:\n  remove: [Norm]\n",
+    "rename without to": "version: 1\ngroups:\n  rename: [{from: layernorm}]\n",
+    "rename bad name": "version: 1\ngroups:\n  rename: [{from: a, to: B.c}]\n",
+    "rename unknown key": "version: 1\ngroups:\n  rename: [{from: a, to: b, as: c}]\n",
     "delete a path": "version: 1\ndelete: [python/sglang/jit_kernel]\n",
     "root leaves repo": "version: 1\nroots: [../python]\n",
     "moves not a list": "version: 1\nmoves: {from: a.b, to: c.d}\n",

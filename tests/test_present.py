@@ -12,8 +12,9 @@ from click.testing import CliRunner
 from conftest import GOLDEN
 from prep_helpers import prepared
 
-from migrate import cli
 from migrate.changes import ChangeSet, Edit, FileMove
+from migrate.cli import main
+from migrate.commands import run as run_cmd
 from migrate.errors import Diagnostic, Pos
 from migrate.present import SCHEMA, summary, to_json, unified_diff
 from migrate.present.diff import blob_id, similarity
@@ -182,8 +183,8 @@ def moves_only(prep, durations=None):
 
 def test_cli_dry_run_text_and_diff(cli_repo, monkeypatch):
     repo, plan = cli_repo
-    monkeypatch.setattr(cli, "_plan_changes", moves_only)
-    res = CliRunner().invoke(cli.main, [str(plan), "--dry-run", "--repo", str(repo), "--diff"])
+    monkeypatch.setattr(run_cmd, "_plan_changes", moves_only)
+    res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo), "--diff"])
     assert res.exit_code == 0, res.output
     assert "relocate" in res.output and "2 moves (2 pure renames, 0 with edits)" in res.output
     assert "rename to python/sglang/kernels/ops/layernorm/norm.py" in res.output
@@ -191,9 +192,9 @@ def test_cli_dry_run_text_and_diff(cli_repo, monkeypatch):
 
 def test_cli_dry_run_json(cli_repo, monkeypatch):
     repo, plan = cli_repo
-    monkeypatch.setattr(cli, "_plan_changes", moves_only)
+    monkeypatch.setattr(run_cmd, "_plan_changes", moves_only)
     res = CliRunner().invoke(
-        cli.main, ["run", str(plan), "--dry-run", "--repo", str(repo), "--format", "json", "--diff"]
+        main, ["run", str(plan), "--dry-run", "--repo", str(repo), "--format", "json", "--diff"]
     )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
@@ -203,9 +204,9 @@ def test_cli_dry_run_json(cli_repo, monkeypatch):
 
 def test_cli_dry_run_markdown_preview_with_diff(cli_repo, monkeypatch):
     repo, plan = cli_repo
-    monkeypatch.setattr(cli, "_plan_changes", moves_only)
+    monkeypatch.setattr(run_cmd, "_plan_changes", moves_only)
     args = [str(plan), "--dry-run", "--repo", str(repo), "--format", "md", "--diff"]
-    res = CliRunner().invoke(cli.main, args)
+    res = CliRunner().invoke(main, args)
     assert res.exit_code in (0, 1), res.output
     assert res.output.startswith("## ")
     assert "```diff\ndiff --git" in res.output
@@ -219,15 +220,15 @@ def test_cli_error_notes_exit_1(cli_repo, monkeypatch):
         cs.notes.append(Diagnostic(Pos(str(plan), 3, 5), "implicit group", "error"))
         return cs
 
-    monkeypatch.setattr(cli, "_plan_changes", with_error)
-    res = CliRunner().invoke(cli.main, [str(plan), "--dry-run", "--repo", str(repo)])
+    monkeypatch.setattr(run_cmd, "_plan_changes", with_error)
+    res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo)])
     assert res.exit_code == 1
     assert "error: implicit group" in res.output
 
 
 def test_cli_format_needs_dry_run(cli_repo):
     repo, plan = cli_repo
-    res = CliRunner().invoke(cli.main, [str(plan), "--repo", str(repo), "--format", "json"])
+    res = CliRunner().invoke(main, [str(plan), "--repo", str(repo), "--format", "json"])
     assert res.exit_code == 2
     assert "--dry-run" in res.output
 
@@ -245,7 +246,7 @@ def test_sample_dry_run_diff_applies_with_git(sample_repo):
     prep = prepare(
         Path(__file__).resolve().parent.parent / "plans/sample-jit-to-ops.yaml", sample_repo
     )
-    patch = unified_diff(cli._plan_changes(prep), prep.index)
+    patch = unified_diff(run_cmd._plan_changes(prep), prep.index)
     (sample_repo.parent / "sample.patch").write_bytes(patch.encode("utf-8"))
     subprocess.run(
         ["git", "apply", "--index", str(sample_repo.parent / "sample.patch")],

@@ -7,7 +7,8 @@ import report_fixtures as rf
 from click.testing import CliRunner
 
 from migrate.changes import ChangeSet
-from migrate.cli import DRY_RUN_FORMATS, main
+from migrate.cli import main
+from migrate.commands.run import DRY_RUN_FORMATS
 from migrate.pipeline import prepare
 from migrate.report import collect_preview, render_preview_md, to_markdown, verdict
 

@@ -7,8 +7,8 @@ import shutil
 import textwrap
 from pathlib import Path
 
-from migrate.changes import ChangeSet, apply_edits
-from migrate.index.repo import detect_encoding
+from migrate.changes import ChangeSet
+from migrate.materialize import materialize
 from migrate.pipeline import prepare
 from migrate.rewrite.engine import plan_changes
 
@@ -37,10 +37,8 @@ def changes(make_repo, files: dict, moves, extra: str = "", roots=None, **kw):
 
 
 def new_text(prep, cs: ChangeSet, new_path: str) -> str:
-    old = next((m.old for m in cs.moves if m.new == new_path), new_path)
-    if new_path in cs.writes:
-        return cs.writes[new_path][1]
-    return apply_edits(prep.index.text(old), cs.edits_for(new_path))
+    """`new_path`'s text in the tree the ChangeSet leaves (the one materializer)."""
+    return materialize(cs, prep.index).text(new_path)
 
 
 def assert_rewrite(make_repo, files: dict, moves, path: str, expected: str, **kw):
@@ -51,30 +49,16 @@ def assert_rewrite(make_repo, files: dict, moves, path: str, expected: str, **kw
 
 
 def apply_changeset(root: Path, prep, cs: ChangeSet) -> None:
-    """Apply a ChangeSet to the tree at `root` (bytes-exact: encodings, line endings)."""
-    index = prep.index
-    texts = {}
-    for path in {e.path for e in cs.edits}:
-        old = next((m.old for m in cs.moves if m.new == path), path)
-        texts[path] = (old, apply_edits(index.text(old), cs.edits_for(path)))
-    moved = {m.old: m.new for m in cs.moves}
-    staged = {}
-    for old, new in moved.items():
-        staged[new] = index.read_bytes(old)
-    for old in moved:
-        (root / old).unlink()
+    """Write the ChangeSet's materialized tree over the tree at `root` (bytes-exact)."""
+    tree = materialize(cs, prep.index)
+    changes = tree.changes()
+    staged = {new: tree.read_bytes(new) for _, new in changes if new is not None}
+    for old, new in changes:
+        if old is not None and old != new:
+            (root / old).unlink()
     for new, data in staged.items():
         (root / new).parent.mkdir(parents=True, exist_ok=True)
         (root / new).write_bytes(data)
-    for path, (old, text) in texts.items():
-        (root / path).write_bytes(text.encode(detect_encoding(index.read_bytes(old))))
-    for path, (_, text) in cs.writes.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    for path in cs.removals:
-        p = root / path
-        if p.exists():
-            p.unlink()
     for d in sorted({p.parent for p in root.rglob("*")}, key=lambda p: -len(p.parts)):
         if d.is_dir() and not any(d.iterdir()):
             shutil.rmtree(d)

@@ -44,10 +44,11 @@ def test_real_0_5_17_kernels_tree():
 
 
 def test_real_0_5_15_suggest_draft_covers_the_legacy_package():
+    from migrate.rules.context import Context
     from migrate.suggest.draft import draft_plan
 
     tree = _tree("0.5.15")
-    draft = draft_plan(tree, "sglang.jit_kernel")
+    draft = draft_plan(tree, "sglang.jit_kernel", Context(tree))
     groups = {d.src: d.group for d in draft.decisions}
     assert groups["sglang.jit_kernel.all_reduce"] == "communication"
     assert groups["sglang.jit_kernel.norm"] == "layernorm"

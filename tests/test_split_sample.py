@@ -63,28 +63,24 @@ def test_sample_split_budgets_and_cases(sample_copy):
         assert 'if __name__ == "__main__":\n    sys.exit(pytest.main([__file__]))' in text
 
 
-def _materialize(tree, index, dst: Path) -> dict[str, str | None]:
-    texts = {}
+def _write(tree, dst: Path) -> dict[str, str | None]:
+    """Write a materialized tree to `dst` byte for byte; its texts by path."""
     for path in tree.paths:
-        text = tree.text(path)
-        texts[path] = text
         out = dst / path
         out.parent.mkdir(parents=True, exist_ok=True)
-        if text is None:  # binary: unchanged bytes from wherever it came from
-            continue
-        out.write_text(text, encoding="utf-8")
-    return texts
+        out.write_bytes(tree.read_bytes(path))
+    return {path: tree.text(path) for path in tree.paths}
 
 
 def test_sample_split_by_the_engine_collects_passes_and_keeps_the_inventory(sample_copy, tmp_path):
     from migrate.git_steps import engine
-    from migrate.rules.tree import virtual_tree
+    from migrate.materialize import materialize
 
     prep = prepare(PLAN, sample_copy)
     cs = engine.plan_changeset(prep)
     assert cs.writes.get(NORM, ("",))[0] == "tests" and cs.writes.get(ROPE, ("",))[0] == "tests"
     after_dir = tmp_path / "after"
-    texts = _materialize(virtual_tree(prep.index, cs), prep.index, after_dir)
+    texts = _write(materialize(cs, prep.index), after_dir)
     assert SOURCE not in texts
 
     env = dict(

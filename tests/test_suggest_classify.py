@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from migrate.suggest.classify import INFRA, classify_source
+from migrate.layout.classify import INFRA, classify_source
 
 
 def group(src: str, module: str = "sglang.jit_kernel.k") -> str | None:

@@ -10,9 +10,15 @@ from migrate.index import build_index
 from migrate.pipeline import prepare
 from migrate.plan.load import parse_plan
 from migrate.rules import run_rules, virtual_tree
+from migrate.rules.context import Context
 from migrate.rules.load import plan_changeset, repo_tree
 from migrate.suggest.draft import draft_plan
 from migrate.suggest.yaml_out import render
+
+
+def draft_of(tree):
+    """The draft for the sample's legacy package, with the rules' facts of `tree`."""
+    return draft_plan(tree, "sglang.jit_kernel", Context(tree))
 
 
 def draft_yaml(repo) -> str:
@@ -42,7 +48,7 @@ def test_draft_validates_covers_every_legacy_file_and_passes_check(sample_copy, 
 
 def test_draft_decisions_on_the_sample(sample_copy):
     _, tree = repo_tree(sample_copy)
-    draft = draft_plan(tree, "sglang.jit_kernel")
+    draft = draft_of(tree)
     d = {x.src: x for x in draft.decisions}
     assert d["sglang.jit_kernel.utils"].dst == "sglang.kernels.jit.utils"
     assert d["python/sglang/jit_kernel/csrc"].dst == "python/sglang/kernels/jit/csrc"
@@ -83,16 +89,11 @@ def test_yaml_has_evidence_review_markers_op_ids_and_groups(sample_copy):
 
 def test_draft_is_deterministic(sample_copy):
     _, tree = repo_tree(sample_copy)
-    assert render(draft_plan(tree, "sglang.jit_kernel")) == render(
-        draft_plan(repo_tree(sample_copy)[1], "sglang.jit_kernel")
-    )
+    assert render(draft_of(tree)) == render(draft_of(repo_tree(sample_copy)[1]))
 
 
 def test_jit_prefix_dropped_and_infrastructure_found():
-    d = {
-        x.src: x
-        for x in draft_plan(fixture_tree("legacy_layout", "bad"), "sglang.jit_kernel").decisions
-    }
+    d = {x.src: x for x in draft_of(fixture_tree("legacy_layout", "bad")).decisions}
     assert d["sglang.jit_kernel._jit_norm"].dst == "sglang.kernels.ops.layernorm.norm"
     assert d["sglang.jit_kernel.all_reduce"].group == "communication"
     assert d["sglang.jit_kernel.utils"].what == "infrastructure"

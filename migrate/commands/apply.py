@@ -6,10 +6,14 @@ import sys
 
 import click
 
-from migrate.errors import MigrateError
+from migrate.cli_errors import PROBLEMS, REFUSED, handle_errors
 
 
 @click.command("apply")
+@handle_errors(
+    problems="apply failed part way; the repository is restored to where it started",
+    refused="refused to start (dirty work tree, merge in progress, branch exists)",
+)
 @click.argument("plan", type=click.Path(dir_okay=False))
 @click.option(
     "--repo",
@@ -21,27 +25,20 @@ from migrate.errors import MigrateError
 def command(plan: str, repo: str, branch: str | None) -> None:
     """Apply PLAN as one commit per step (relocate, code, string, prose, tests, delete).
 
-    Exit status: 0 applied or already applied, 1 failed (repository restored),
-    2 invalid plan, 3 refused (dirty work tree, merge in progress).
+    Exit 0 also when the plan is already applied (then nothing changes).
     """
     from migrate.git_steps import ApplyFailed, ApplyRefused, apply_plan
 
     try:
         result = apply_plan(plan, repo, branch)
-    except MigrateError as exc:
-        for d in exc.diagnostics:
-            click.echo(str(d), err=True)
-        n = len(exc.diagnostics)
-        click.echo(f"{n} error{'s' if n != 1 else ''}; nothing was written.", err=True)
-        sys.exit(2)
     except ApplyRefused as exc:
         click.echo("migrate apply: refusing to start:", err=True)
         for line in exc.reasons:
             click.echo(f"  {line}", err=True)
-        sys.exit(3)
+        sys.exit(REFUSED)
     except ApplyFailed as exc:
         click.echo(f"migrate apply: {exc}", err=True)
-        sys.exit(1)
+        sys.exit(PROBLEMS)
     if result.status != "applied":
         click.echo(f"{result.status}: {result.reason}; nothing changed.")
         return

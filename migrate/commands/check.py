@@ -7,10 +7,11 @@ import time
 
 import click
 
-from migrate.errors import MigrateError
+from migrate.cli_errors import handle_errors
 
 
 @click.command("check")
+@handle_errors(problems="a rule reported an error", refused="(not used by check)")
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
 @click.option(
     "--plan",
@@ -22,7 +23,7 @@ from migrate.errors import MigrateError
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--select", multiple=True, help="Only these rule ids or names (repeatable).")
 def command(repo: str, plan: str | None, as_json: bool, select: tuple[str, ...]) -> None:
-    """Check kernel organization rules; exit 1 when any error is found."""
+    """Check kernel organization rules on the checkout, or on the tree PLAN would produce."""
     from migrate.rules import run_rules
     from migrate.rules.load import plan_tree, repo_tree
     from migrate.rules.output import format_json, format_text
@@ -30,12 +31,7 @@ def command(repo: str, plan: str | None, as_json: bool, select: tuple[str, ...])
     t0 = time.perf_counter()
     source = "checkout"
     if plan:
-        try:
-            tree, source = plan_tree(plan, repo)
-        except MigrateError as exc:
-            for d in exc.diagnostics:
-                click.echo(str(d), err=True)
-            sys.exit(2)
+        tree, source = plan_tree(plan, repo)
     else:
         _, tree = repo_tree(repo)
     findings = run_rules(tree, set(select) or None)

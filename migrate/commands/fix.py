@@ -2,27 +2,33 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
+from migrate.cli_errors import handle_errors
 from migrate.errors import MigrateError
 
 
 def write_edits(root: Path, index, cs) -> list[str]:
-    """Apply every edit of `cs` in place, keeping each file's encoding and line endings."""
-    from migrate.changes import apply_edits
+    """Write every file `cs` changes in place (its materialized bytes: the same encoding
+    and line endings as the file had); `fix` ChangeSets hold edits only."""
+    from migrate.materialize import materialize
 
+    tree = materialize(cs, index)
     written = []
-    for path in sorted({e.path for e in cs.edits}):
-        text = apply_edits(index.text(path), cs.edits_for(path))
-        (root / path).write_bytes(text.encode(index.encoding(path)))
-        written.append(path)
+    for old, new in tree.changes():
+        if old != new or new is None:
+            raise ValueError(f"fix changes only file contents, not {old} -> {new}")
+        (root / new).write_bytes(tree.read_bytes(new))
+        written.append(new)
     return written
 
 
 @click.command("fix")
+@handle_errors(
+    problems="(not used by fix: what it cannot rewrite is a note)", refused="(not used by fix)"
+)
 @click.argument("plan", type=click.Path(dir_okay=False, exists=True))
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
 @click.option("--dry-run", is_flag=True, help="List the edits; write nothing.")
@@ -37,17 +43,11 @@ def command(plan: str, repo: str, dry_run: bool, skip_unparsable: bool) -> None:
     from migrate.plan import load_plan
     from migrate.rewrite.fix_mode import fix_changes
 
-    try:
-        p, errors = load_plan(plan)
-        if errors:
-            raise MigrateError(errors)
-        index = build_index(repo, p.roots)
-        cs = fix_changes(p, index, skip_unparsable)
-    except MigrateError as exc:
-        for d in exc.diagnostics:
-            click.echo(str(d), err=True)
-        click.echo("nothing was written.", err=True)
-        sys.exit(2)
+    p, errors = load_plan(plan)
+    if errors:
+        raise MigrateError(errors)
+    index = build_index(repo, p.roots)
+    cs = fix_changes(p, index, skip_unparsable)
     for e in cs.edits:
         flag = "" if e.applicability == "safe" else " [review]"
         click.echo(f"{e.path}:{e.line}:{e.col}: {e.kind}{flag}: {e.old} -> {e.new}  ({e.reason})")

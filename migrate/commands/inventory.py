@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from migrate.errors import MigrateError
+from migrate.cli_errors import handle_errors
 
 
 def _export(repo: Path, rev: str, dest: Path) -> None:
@@ -21,6 +21,10 @@ def _export(repo: Path, rev: str, dest: Path) -> None:
 
 
 @click.command("inventory")
+@handle_errors(
+    problems="with --diff-from: a case, registration or budget is lost",
+    refused="(not used by inventory)",
+)
 @click.option(
     "--repo",
     default=".",
@@ -57,7 +61,6 @@ def command(repo, as_json, collect, pythonpath, rev, plan) -> None:
 
     With --diff-from REV: check that every case and registration of REV survives in the
     tree, mapped through PLAN's moves and splits, and that est_time per suite is equal.
-    Exit status 1 when something is lost.
     """
     from migrate.tests_split.inventory import build_inventory
     from migrate.tests_split.render import diff_text, inventory_text
@@ -94,11 +97,6 @@ def _diff(root: Path, rev: str, plan: str | None, after):
         if plan:
             from migrate.pipeline import prepare
 
-            try:
-                prep = prepare(plan, before_dir)
-            except MigrateError as exc:
-                for d in exc.diagnostics:
-                    click.echo(str(d), err=True)
-                sys.exit(2)
+            prep = prepare(plan, before_dir)
             mapping = mapping_from_plan(prep.plan, prep.relocation)
     return inventory_diff(before, after, mapping)

@@ -7,10 +7,14 @@ import sys
 
 import click
 
-from migrate.errors import MigrateError
+from migrate.cli_errors import handle_errors
 
 
 @click.command("parity")
+@handle_errors(
+    problems="a moved kernel computes different bits, or a side's tests failed",
+    refused="(not used by parity: a side that could not run is exit 1 or 2)",
+)
 @click.argument("rev_range", metavar="BASE..HEAD")
 @click.option("--plan", type=click.Path(dir_okay=False), help="Also take moves from this plan.")
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
@@ -52,31 +56,26 @@ def command(
 
     Runs the tests that exercise every moved kernel module twice (old and new
     locations) with the same seeds, records each call of the moved public wrappers,
-    and compares outputs bit for bit. Exit 0: parity; 1: problems; 2: could not run.
+    and compares outputs bit for bit.
     """
     from migrate.parity import run_parity
     from migrate.parity.report import render
 
-    try:
-        result = run_parity(
-            repo,
-            rev_range,
-            plan,
-            device,
-            list(roots) or None,
-            python,
-            seed,
-            timeout,
-            keep,
-            list(only) or None,
-            save_spec,
-            not no_run,
-            default_device,
-        )
-    except MigrateError as exc:
-        for d in exc.diagnostics:
-            click.echo(str(d), err=True)
-        sys.exit(2)
+    result = run_parity(
+        repo,
+        rev_range,
+        plan,
+        device,
+        list(roots) or None,
+        python,
+        seed,
+        timeout,
+        keep,
+        list(only) or None,
+        save_spec,
+        not no_run,
+        default_device,
+    )
     if result is None:
         click.echo(f"parity spec written to {save_spec}; nothing was run")
         return

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from migrate.errors import MigrateError
+from migrate.cli_errors import handle_errors
 
 
 def _load(path: str | None):
@@ -22,6 +22,10 @@ def _load(path: str | None):
 
 
 @click.command("report")
+@handle_errors(
+    problems="with --fail-on: the verdict is that level or worse (report still written)",
+    refused="(not used by report)",
+)
 @click.argument("rev_range", metavar="BASE..HEAD")
 @click.option(
     "--plan",
@@ -94,20 +98,15 @@ def command(
         rules=_load(check_json),
         parity=_load(parity_json),
     )
-    try:
-        data = collect_range(
-            repo,
-            rev_range,
-            plan,
-            given,
-            run_verify=not no_verify,
-            wheel_check=not no_wheel_check,
-            parity_device=run_parity,
-        )
-    except MigrateError as exc:
-        for d in exc.diagnostics:
-            click.echo(str(d), err=True)
-        sys.exit(2)
+    data = collect_range(
+        repo,
+        rev_range,
+        plan,
+        given,
+        run_verify=not no_verify,
+        wheel_check=not no_wheel_check,
+        parity_device=run_parity,
+    )
     text = to_json(data) if fmt == "json" else to_markdown(data, link_base)
     if output:
         Path(output).write_text(text, encoding="utf-8")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from migrate.cli_errors import handle_errors
 from migrate.errors import MigrateError
 
 
@@ -20,6 +21,9 @@ def _is_plan(arg: str) -> bool:
 
 
 @click.command("stale")
+@handle_errors(
+    problems="a stale reference to a moved name was found", refused="(not used by stale)"
+)
 @click.argument("args", nargs=-1, required=True, metavar="PLAN... [FILE...]")
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
 def command(args: tuple[str, ...], repo: str) -> None:

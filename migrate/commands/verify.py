@@ -7,8 +7,14 @@ import sys
 
 import click
 
+from migrate.cli_errors import INTERRUPTED, handle_errors
+
 
 @click.command("verify")
+@handle_errors(
+    problems="a commit does not reproduce or a check failed",
+    refused="(not used by verify)",
+)
 @click.argument("rev_range", metavar="BASE..HEAD")
 @click.option(
     "--plan",
@@ -71,7 +77,7 @@ def command(
         raise click.UsageError(str(exc)) from None
     except Interrupted as exc:
         click.echo(f"migrate verify: {exc}", err=True)
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:

@@ -133,7 +133,9 @@ def execute(
             warnings=list(found.warnings),
         )
         if not found.modules:
-            result.warnings.append("no moved module defines or wraps a Triton kernel")
+            result.problems.append(
+                "nothing was compared: no moved module defines or wraps a Triton kernel"
+            )
             return result
         empty = SideOutput(work, None, 0.0, "no tests found")
         base_out, head_out = outs["base"] or empty, outs["head"] or empty

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from migrate.parity import bitwise
@@ -189,14 +190,40 @@ def _last_error_line(text: str) -> str:
     return lines[-1][:300] if lines else ""
 
 
+NOTHING_COMPARED = "nothing was compared: no call of a moved kernel was recorded on both sides"
+_NO_MODULE = re.compile(r"No module named '[^']+'")
+
+
+def could_not_run(out: SideOutput) -> str | None:
+    """Why one side's run proves nothing, or None when its tests ran.
+
+    The recorder writes the side's environment when pytest starts with it loaded: no
+    environment means pytest itself never ran (missing, broken, killed); a torch or triton
+    that does not import means no kernel could run. pytest's own exit codes above 1
+    (interrupted, internal error, usage error, nothing collected) say the same.
+    """
+    if out.returncode is None:
+        return _last_error_line(out.stderr_tail) or "no result (timed out or killed)"
+    if not out.env:
+        text = out.stderr_tail
+        found = _NO_MODULE.search(text)
+        detail = found.group(0) if found else _last_error_line(text)
+        return f"pytest did not start with the recorder (exit {out.returncode}): {detail}"
+    for lib in ("torch", "triton"):
+        if out.env.get(f"{lib}_error"):
+            return f"{lib} does not import: {out.env[f'{lib}_error']}"
+    if out.returncode not in (0, 1):
+        return f"pytest exited with {out.returncode}: {_last_error_line(out.stderr_tail)}"
+    return None
+
+
 def judge(result: ParityResult, base: SideOutput, head: SideOutput) -> None:
     """Fill problems and warnings: anything that keeps the move from being a proven no-op."""
     p, w = result.problems, result.warnings
     for side, out in (("BASE", base), ("HEAD", head)):
-        if out.returncode not in (0, 1):
-            p.append(
-                f"{side}: pytest exited with {out.returncode}: {_last_error_line(out.stderr_tail)}"
-            )
+        reason = could_not_run(out)
+        if reason:
+            p.append(f"{side} could not run: {reason}")
     old_to_new = {m.old: m.new for m in result.modules}
     for m in result.modules:
         eb, eh = base.imports.get(m.old), head.imports.get(m.new)
@@ -229,13 +256,16 @@ def judge(result: ParityResult, base: SideOutput, head: SideOutput) -> None:
             p.append(f"{c.op} [{c.nodeid} #{c.ordinal}]: {c.status}: {c.detail}{extra}")
     both_bad = [t for t in result.tests if t.base == t.head and t.base in ("failed", "error")]
     for t in both_bad[:20]:
-        p.append(f"test {t.nodeid}: {t.base} at BASE and HEAD (checks nothing): {t.head_detail}")
+        what = "could not be collected" if "::" not in t.nodeid else f"{t.base}"
+        p.append(f"test {t.nodeid}: {what} at BASE and HEAD (checks nothing): {t.head_detail}")
     if len(both_bad) > 20:
         p.append(f"... and {len(both_bad) - 20} more tests failing on both sides")
     if result.device == "cuda" and not any(
         d.startswith("cuda") for c in result.calls for d in c.devices
     ):
         p.append("device cuda: no recorded call had a CUDA tensor; no GPU parity was shown")
+    if not any(c.status not in ("base_only", "head_only") for c in result.calls):
+        p.append(NOTHING_COMPARED)
     for t in result.tests:
         if t.base != t.head:
             p.append(

@@ -77,6 +77,8 @@ def run_side(
     default_device: str | None = None,
 ) -> SideOutput:
     out_dir.mkdir(parents=True, exist_ok=True)
+    if os.sep in python:  # a path given relative to the caller, not to the checkout
+        python = os.path.abspath(python)
     config = out_dir / "config.json"
     cfg = {"out": str(out_dir), "root": str(tree), "seed": seed, "targets": targets}
     config.write_text(json.dumps(dict(cfg, path_moves=path_moves or {})))
@@ -96,6 +98,8 @@ def run_side(
         rc, tail = res.returncode, (res.stdout + res.stderr)[-4000:]
     except subprocess.TimeoutExpired as exc:
         rc, tail = None, f"timed out after {timeout:.0f}s: {str(exc.stdout or '')[-3000:]}"
+    except OSError as exc:  # the interpreter itself cannot be started
+        rc, tail = None, f"cannot start {python}: {exc.strerror or exc}"
     side = SideOutput(out_dir, rc, time.monotonic() - start, tail)
     for env_file in sorted(glob.glob(str(out_dir / "env-*.json")))[:1]:
         side.env = json.loads(Path(env_file).read_text())

@@ -1,8 +1,11 @@
-"""The plan language: load (with positions), validate against the index."""
+"""The plan language: its model and its loader (with positions).
+
+Validation against the index (`migrate.plan.validate`) is not re-exported here: it needs
+the relocation, which itself reads the plan model.
+"""
 
 from migrate.plan.load import load_plan, parse_plan
 from migrate.plan.model import Move, OpIdRename, Plan, Split, SplitOutput
-from migrate.plan.validate import validate_plan
 
 __all__ = [
     "Move",
@@ -12,5 +15,4 @@ __all__ = [
     "SplitOutput",
     "load_plan",
     "parse_plan",
-    "validate_plan",
 ]

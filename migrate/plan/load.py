@@ -15,7 +15,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
 from migrate.errors import Diagnostic, MigrateError, Pos
-from migrate.plan.model import Move, OpIdRename, Plan, Split, SplitOutput
+from migrate.plan.model import OPS, Move, OpIdRename, Plan, Split, SplitOutput
 
 TOP_KEYS = {"version", "roots", "moves", "op_ids", "splits", "groups", "delete", "keep_prose"}
 DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -242,16 +242,31 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         if file_:
             splits.append(Split(file_, tuple(outputs), pos))
 
-    groups_add = []
+    groups_add, groups_remove, groups_remove_pos = [], [], []
     if "groups" in top:
-        g = r.mapping(top["groups"], "groups", r.value_pos(top, "groups"), {"add"})
+        g = r.mapping(
+            top["groups"], "groups", r.value_pos(top, "groups"), {"add", "remove", "rename"}
+        )
         if g is not None:
-            for i, name in enumerate(r.seq(g, "add", "groups.add")):
-                gpos = r.item_pos(g["add"], i)
-                if not isinstance(name, str) or not GROUP.match(name):
-                    r.error(gpos, f"group {name!r} must be a lower_snake_case identifier")
-                else:
-                    groups_add.append(name)
+            groups_add = _group_names(r, g, "add")
+            for name, gpos in zip(*_group_names(r, g, "remove", positions=True), strict=True):
+                groups_remove.append(name)
+                groups_remove_pos.append(gpos)
+            for i, item in enumerate(r.seq(g, "rename", "groups.rename")):
+                ipos = r.item_pos(g["rename"], i)
+                m = r.mapping(item, f"groups.rename[{i}]", ipos, {"from", "to"})
+                if m is None:
+                    continue
+                what = "a lower_snake_case group name"
+                old = r.string(m, "from", f"groups.rename[{i}]", GROUP, what)
+                new = r.string(m, "to", f"groups.rename[{i}]", GROUP, what)
+                if old and new:
+                    # sugar: the group package moves, the old group goes, the new one comes
+                    sp, dp = r.value_pos(m, "from"), r.value_pos(m, "to")
+                    moves.append(Move(f"{OPS}.{old}", f"{OPS}.{new}", ipos, sp, dp))
+                    groups_remove.append(old)
+                    groups_remove_pos.append(sp)
+                    groups_add.append(new)
 
     delete, delete_pos = [], []
     for i, name in enumerate(r.seq(top, "delete", "delete")):
@@ -278,11 +293,26 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         op_ids=tuple(op_ids),
         splits=tuple(splits),
         groups_add=tuple(groups_add),
+        groups_remove=tuple(groups_remove),
+        groups_remove_pos=tuple(groups_remove_pos),
         delete=tuple(delete),
         delete_pos=tuple(delete_pos),
         keep_prose=tuple(keep_prose),
     )
     return plan, r.errors
+
+
+def _group_names(r: _Reader, g, key: str, positions: bool = False):
+    """The names of `groups.<key>`, each a lower_snake_case identifier."""
+    names, where = [], []
+    for i, name in enumerate(r.seq(g, key, f"groups.{key}")):
+        gpos = r.item_pos(g[key], i)
+        if not isinstance(name, str) or not GROUP.match(name):
+            r.error(gpos, f"group {name!r} must be a lower_snake_case identifier")
+        else:
+            names.append(name)
+            where.append(gpos)
+    return (names, where) if positions else names
 
 
 def load_plan(path: str | Path) -> tuple[Plan, list[Diagnostic]]:

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 from migrate.errors import Pos
 
+OPS = "sglang.kernels.ops"  # the package whose subpackages are the operator groups
+
 
 @dataclass(frozen=True)
 class Move:
@@ -66,6 +68,8 @@ class Plan:
     op_ids: tuple[OpIdRename, ...] = ()
     splits: tuple[Split, ...] = ()
     groups_add: tuple[str, ...] = ()
+    groups_remove: tuple[str, ...] = ()
+    groups_remove_pos: tuple[Pos, ...] = ()
     delete: tuple[str, ...] = ()
     delete_pos: tuple[Pos, ...] = ()
     keep_prose: tuple[str, ...] = ()

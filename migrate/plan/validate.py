@@ -11,6 +11,8 @@ from pathlib import Path
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.plan.model import Plan
+from migrate.plan.validate_groups import group_removal_problems
+from migrate.relocate import build_relocation
 
 
 def _did_you_mean(name: str, candidates) -> str:
@@ -124,8 +126,6 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
 
     rel = None
     if not errors:
-        from migrate.relocate import build_relocation
-
         rel = build_relocation(plan, index)
         errors.extend(_check_file_collisions(plan, index, rel))
 
@@ -155,6 +155,8 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
             err(pos, f"delete target {name} is not a package" + _did_you_mean(name, index.packages))
     if not errors and plan.delete and rel is not None:
         errors.extend(_check_deletes_emptied(plan, index, rel))
+    if rel is not None:
+        errors.extend(group_removal_problems(plan, index, rel))
     return errors
 
 

@@ -1,11 +1,15 @@
-"""Each changed file before and after the ChangeSet: the input of the diff and the counts."""
+"""Each changed file before and after the ChangeSet: the input of the diff and the counts.
+
+A view of the one materializer: the files are the materialized tree's `changes()`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from migrate.changes import ChangeSet, apply_edits
+from migrate.changes import ChangeSet
 from migrate.index.repo import RepoIndex
+from migrate.materialize import materialize
 
 
 @dataclass(frozen=True)
@@ -35,31 +39,13 @@ class FileChange:
 
 
 def file_changes(changeset: ChangeSet, index: RepoIndex) -> list[FileChange]:
-    """Every file the ChangeSet touches, sorted by the path it ends at (or had).
-
-    Edits apply to the file at its new path; a write replaces the text (edits to a
-    written file apply on top of the written text); a removal of a move's target
-    deletes the move's source.
-    """
-    source = {m.new: m.old for m in changeset.moves}
-    touched = set(source) | {e.path for e in changeset.edits} | set(changeset.writes)
+    """Every file the ChangeSet touches, sorted by the path it ends at (or had)."""
+    tree = materialize(changeset, index)
     out: list[FileChange] = []
-    moved_away = set(source.values())
-    for new in sorted(touched - set(changeset.removals)):
-        old = source.get(new)
-        if old is None and new in index.files and new not in moved_away:
-            old = new
+    for old, new in tree.changes():
         before = index.text(old) if old is not None else None
-        binary = old is not None and before is None
-        base = changeset.writes[new][1] if new in changeset.writes else before
-        edits = changeset.edits_for(new)
-        after = apply_edits(base, edits) if edits and base is not None else base
+        after = tree.text(new) if new is not None else None
         mode = index.files[old].mode if old is not None else 0o100644
+        binary = old is not None and before is None
         out.append(FileChange(old, new, before, after, mode, binary))
-    for path in sorted(changeset.removals):
-        old = source.get(path, path)
-        if old not in index.files:
-            continue
-        before = index.text(old)
-        out.append(FileChange(old, None, before, None, index.files[old].mode, before is None))
-    return sorted(out, key=lambda c: c.new or c.old)
+    return out

@@ -12,7 +12,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import PurePosixPath
 
-from migrate.changes import ChangeSet, Edit, FileMove, apply_edits
+from migrate.changes import ChangeSet, ContractError, Edit, FileMove, apply_edits
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.repo import RepoIndex
 from migrate.pipeline import Prepared
@@ -21,7 +21,7 @@ from migrate.relocate import Relocation
 from migrate.rewrite import scan
 from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.data_paths import data_path_problems
-from migrate.rewrite.groups import group_changes
+from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.pyfile import rewrite_python
@@ -90,9 +90,19 @@ def _group_changes(index, rel, plan, cs: ChangeSet) -> None:
     """`groups.add` (`_GROUPS`, README sentence, group `__init__`), and the error for a
     move that creates a group implicitly: always run, even when nothing is added."""
     edits, writes, notes = group_changes(index, rel, plan)
+    # A group statement is rendered whole from the final group list: it supersedes the
+    # reference edits inside it (a renamed group's `import layernorm` -> `normalization`).
+    cs.edits = [e for e in cs.edits if not any(_overlap(e, g) for g in edits)]
     cs.edits.extend(edits)
     cs.writes.update(writes)
     cs.notes.extend(notes)
+    removals, notes = group_removals(index, rel, plan)
+    cs.removals.update(removals)
+    cs.notes.extend(notes)
+
+
+def _overlap(a: Edit, b: Edit) -> bool:
+    return a.path == b.path and a.start < b.end and b.start < a.end
 
 
 def _packaging_owned(path: str, text: str) -> list[tuple[int, int]]:
@@ -222,4 +232,14 @@ def plan_changes(
     _split_tests(index, rel, plan, cs, durations)
     for path in sorted(removed):
         cs.removals[path] = "delete"
-    return cs
+    return checked(cs)
+
+
+def checked(cs: ChangeSet) -> ChangeSet:
+    """`cs` once it obeys the one-path contract (`ChangeSet.check`); a plan that makes the
+    engine break it is refused like any other plan error."""
+    try:
+        return cs.check()
+    except ContractError as exc:
+        why = f"the plan's changes conflict: {exc}"
+        raise MigrateError(Diagnostic(Pos(exc.path), why)) from None

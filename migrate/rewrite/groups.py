@@ -17,12 +17,12 @@ import re
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
+from migrate.layout.names import OPS_PKG as OPS
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import strlist
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
-OPS = "sglang.kernels.ops"
 MAX_LINE = 100  # SGLang's ruff line length: a longer import is wrapped
 README_SENTENCE = re.compile(
     r"Operator groups[^:\n]*:[ \t]*(`[A-Za-z0-9_]+`(?:(?:,[ \t\r\n]*(?:and[ \t\r\n]+)?"
@@ -65,20 +65,26 @@ def _group_imports(tree: ast.Module, groups: set[str]) -> list[tuple[ast.ImportF
     return out
 
 
-def _import_edits(text: str, path: str, groups: list[str], add: list[str]) -> list[Edit]:
-    """Add `add` to the group imports when the file imports every group explicitly."""
+def _import_edits(
+    text: str, path: str, groups: list[str], add: list[str], remove: frozenset[str] = frozenset()
+) -> list[Edit]:
+    """Add `add` to and drop `remove` from the group imports, when the file imports every
+    group explicitly (a loop over `_GROUPS` needs no edit)."""
     tree = ast.parse(text)
     starts = line_starts(text)
     imports = _group_imports(tree, set(groups))
     imported = {n for _, names in imports for n in names}
     if not imports or not set(groups) <= imported:
         return []  # groups are imported by a loop over _GROUPS, or not at all
-    reason = "import the new group(s) like every other group"
+    reason = "group imports follow _GROUPS"
     if len(imports) == 1 and len(imports[0][1]) > 1:
         node, names = imports[0]
+        others = [a.name for a in node.names if a.name not in names]
+        new_names = [*others, *strlist.updated(names, set(remove), add)]
+        if new_names == [a.name for a in node.names] or not new_names:
+            return []
         start = ast_offset(text, starts, node.lineno, node.col_offset)
         end = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
-        new_names = strlist.updated(names, set(), add)
         stmt = text[start:end]
         head = stmt[: stmt.index(" import ") + len(" import ")]
         body = stmt[len(head) :]
@@ -100,11 +106,19 @@ def _import_edits(text: str, path: str, groups: list[str], add: list[str]) -> li
                 new_body = "(" + tail + nl + items + lead + ")"
                 end += len(tail)
         return [make_edit(path, text, start, end, head + new_body, "code", reason)]
-    order = [names[0] for _, names in imports]
     edits = []
+    for node, names in imports:
+        if set(names) <= remove and len(names) == len(node.names):
+            line_start = starts[node.lineno - 1]
+            line_end = starts[node.end_lineno] if node.end_lineno < len(starts) else len(text)
+            edits.append(make_edit(path, text, line_start, line_end, "", "code", reason))
+    kept = [(n, names) for n, names in imports if not set(names) <= remove]
+    if not kept:
+        return edits
+    order = [names[0] for _, names in kept]
     for g in add:
-        anchor = imports[-1][0]
-        before = order == sorted(order) and next((n for n in imports if n[1][0] > g), None)
+        anchor = kept[-1][0]
+        before = order == sorted(order) and next((n for n in kept if n[1][0] > g), None)
         ref = before[0] if before else anchor
         line_start = starts[ref.lineno - 1]
         line_end = starts[ref.end_lineno] if ref.end_lineno < len(starts) else len(text)
@@ -117,34 +131,86 @@ def _import_edits(text: str, path: str, groups: list[str], add: list[str]) -> li
     return edits
 
 
-def _readme_edit(text: str, path: str, add: list[str]) -> Edit | None:
+SEP = r"(?:,[ \t\r\n]*(?:and[ \t\r\n]+)?|[ \t\r\n]+and[ \t\r\n]+)"
+
+
+def _insert(items: list[tuple[str, str]], g: str, sorted_before: bool) -> None:
+    """Insert group `g` into the (name, separator-after) items, keeping the "and" last."""
+    k = next((i for i, (n, _) in enumerate(items) if n > g), len(items))
+    k = k if sorted_before else len(items)
+    if k == len(items):
+        last_sep = items[-2][1] if len(items) > 1 else ", "
+        if len(items) > 1:
+            items[-2] = (items[-2][0], ", " if "and" in last_sep else last_sep)
+        items[-1] = (items[-1][0], last_sep if "and" in last_sep else ", ")
+        items.append((g, ""))
+    elif k == 0:
+        items.insert(0, (g, ", "))
+    else:
+        prev, sep = items[k - 1]
+        and_sep = "and" in sep  # "`b` and `d`" + c -> "`b`, `c` and `d`"
+        items[k - 1] = (prev, ", " if and_sep else sep)
+        items.insert(k, (g, sep if and_sep else ", "))
+
+
+def _drop(items: list[tuple[str, str]], g: str) -> None:
+    """Remove group `g`; the item before it takes its separator (so "and" stays last)."""
+    k = next(i for i, (n, _) in enumerate(items) if n == g)
+    if k == len(items) - 1 and k > 0:
+        and_sep = items[k - 1][1]
+        items.pop()
+        items[-1] = (items[-1][0], "")
+        if len(items) > 1:
+            items[-2] = (items[-2][0], and_sep)
+        return
+    _, sep = items.pop(k)
+    if k > 0:
+        items[k - 1] = (items[k - 1][0], sep)
+
+
+def _regenerated(items: list[tuple[str, str]], groups: list[str]) -> list[tuple[str, str]]:
+    """The whole sentence rebuilt from `groups`, in the old one's separators and order."""
+    seps = [s for _, s in items[:-1]]
+    and_sep = next((s for s in reversed(seps) if "and" in s), None)
+    order = sorted(groups) if [n for n, _ in items] == sorted(n for n, _ in items) else groups
+    out = [(n, ", ") for n in order]
+    if out:
+        out[-1] = (out[-1][0], "")
+    if and_sep and len(out) > 1:
+        out[-2] = (out[-2][0], " and " if "," not in and_sep else ", and ")
+    return out
+
+
+def _readme_edit(
+    text: str,
+    path: str,
+    add: list[str],
+    remove: frozenset[str] = frozenset(),
+    after: list[str] | None = None,
+) -> Edit | None:
+    """The README group sentence with `add` added and `remove` dropped, in its style.
+
+    Given `after` (`_GROUPS` once the plan ran), a sentence that still disagrees with it
+    (drift that was already there) is regenerated from it, as an edit to review.
+    """
     m = README_SENTENCE.search(text)
     if m is None:
         return None
     span = m.group(1)
     names = re.findall(r"`([A-Za-z0-9_]+)`", span)
-    seps = re.findall(r"`((?:,[ \t\r\n]*(?:and[ \t\r\n]+)?|[ \t\r\n]+and[ \t\r\n]+))`", span)
+    seps = re.findall(rf"`({SEP})`", span)
     items = list(zip(names, [*seps, ""], strict=True))
+    sorted_before = names == sorted(names)
+    for g in remove:
+        if g in [n for n, _ in items] and len(items) > 1:
+            _drop(items, g)
     for g in add:
-        if g in names:
-            continue
-        sorted_before = names == sorted(names)
-        k = next((i for i, (n, _) in enumerate(items) if n > g), len(items))
-        k = k if sorted_before else len(items)
-        if k == len(items):
-            last_sep = items[-2][1] if len(items) > 1 else ", "
-            if len(items) > 1:
-                items[-2] = (items[-2][0], ", " if "and" in last_sep else last_sep)
-            items[-1] = (items[-1][0], last_sep if "and" in last_sep else ", ")
-            items.append((g, ""))
-        elif k == 0:
-            items.insert(0, (g, ", "))
-        else:
-            prev, sep = items[k - 1]
-            and_sep = "and" in sep  # "`b` and `d`" + c -> "`b`, `c` and `d`"
-            items[k - 1] = (prev, ", " if and_sep else sep)
-            items.insert(k, (g, sep if and_sep else ", "))
-        names = [n for n, _ in items]
+        if g not in [n for n, _ in items]:
+            _insert(items, g, sorted_before)
+    applicability = "safe"
+    if after is not None and sorted(n for n, _ in items) != sorted(after):
+        items = _regenerated(items, after)
+        applicability = "review"  # it fixes drift the plan did not cause
     new = "".join(f"`{n}`{s}" for n, s in items)
     if new == span:
         return None
@@ -155,7 +221,9 @@ def _readme_edit(text: str, path: str, add: list[str]) -> Edit | None:
         m.end(1),
         new,
         "code",  # not prose: test_kernels_namespace checks it against _GROUPS in every commit
-        "README group list follows _GROUPS",
+        "README group list follows _GROUPS"
+        + (" (it had drifted from _GROUPS already)" if applicability == "review" else ""),
+        applicability,
     )
 
 
@@ -193,23 +261,65 @@ def implicit_groups(
     return notes
 
 
+def _test_dirs(index: RepoIndex, group: str, ops_dir: str) -> list[str]:
+    """Directories holding a group's tests and CI benchmarks (`.../kernels/ops/<g>`,
+    `.../kernels/benchmark/<g>`) outside the package itself."""
+    found = set()
+    for kind in ("ops", "benchmark"):
+        marker = f"/kernels/{kind}/{group}/"
+        for f in index.files:
+            at = ("/" + f).find(marker)
+            if at != -1 and not f.startswith(ops_dir + "/"):
+                found.add(("/" + f)[1 : at + len(marker) - 1])
+    return sorted(found)
+
+
+def removal_changes(
+    index: RepoIndex, relocation: Relocation, plan: Plan, ops_dir: str
+) -> tuple[dict[str, str], list[Diagnostic]]:
+    """Files a removed group leaves behind (its `__init__.py` files, now-empty test and
+    benchmark dirs' `__init__.py`), as removals; anything else left there is a warning."""
+    removals, notes = {}, []
+    new_paths = set(relocation.files.values())
+    for name, pos in zip(plan.groups_remove, plan.groups_remove_pos, strict=False):
+        dirs = [f"{ops_dir}/{name}", *_test_dirs(index, name, ops_dir)]
+        for d in dirs:
+            left = [f for f in index.files_under(d) if f not in relocation.files]
+            left = [f for f in left if f not in new_paths and "__pycache__" not in f]
+            inits = [f for f in left if f.endswith("/__init__.py")]
+            rest = [f for f in left if f not in inits]
+            if rest and d != dirs[0]:
+                notes.append(
+                    Diagnostic(
+                        pos,
+                        f"group {name} is removed but {d}/ keeps {len(rest)} file(s) no move "
+                        f"covers: {', '.join(rest[:8])}",
+                        "warning",
+                    )
+                )
+            if not rest:
+                removals.update(dict.fromkeys(inits, "delete"))
+    return removals, notes
+
+
 def group_changes(
     index: RepoIndex, relocation: Relocation, plan: Plan, ops: str = OPS
 ) -> tuple[list[Edit], dict[str, tuple[str, str]], list[Diagnostic]]:
-    """(edits, writes, notes) that add `plan.groups_add` and check implicit groups.
+    """(edits, writes, notes) that add `plan.groups_add`, drop `plan.groups_remove` and
+    check implicit groups. Removed groups' leftovers are in `group_removals`.
 
     Writes map a new file's path to `("code", text)`, as `ChangeSet.writes` does.
     """
     init = index.modules.get(ops)
     if init is None or not init.endswith("__init__.py"):
-        if plan.groups_add:
+        if plan.groups_add or plan.groups_remove:
             return (
                 [],
                 {},
                 [
                     Diagnostic(
                         Pos(plan.path, 1, 1),
-                        f"groups.add needs the {ops} package; it is not indexed",
+                        f"groups.add/remove needs the {ops} package; it is not indexed",
                     )
                 ],
             )
@@ -219,35 +329,39 @@ def group_changes(
     if found is None:
         return [], {}, [Diagnostic(Pos(init, 1, 1), "no literal `_GROUPS = (...)` tuple found")]
     lit, groups = found
-    notes = implicit_groups(relocation, plan, groups, ops)
-    add = [g for g in plan.groups_add if g not in groups]
+    remove = frozenset(g for g in plan.groups_remove if g in groups)
+    notes = implicit_groups(relocation, plan, [g for g in groups if g not in remove], ops)
+    add = [g for g in plan.groups_add if g not in groups or g in remove]
     notes += [
         Diagnostic(Pos(plan.path, 1, 1), f"group {g!r} already exists", "warning")
         for g in plan.groups_add
-        if g in groups
+        if g in groups and g not in remove
     ]
-    if not add:
+    if not add and not remove:
         return [], {}, notes
+    after = strlist.updated(groups, set(remove), add)
     init_new = relocation.files.get(init, init)
+    what = ", ".join([*(f"+{g}" for g in add), *(f"-{g}" for g in sorted(remove))])
     edits = [
         make_edit(
             init_new,
             text,
             lit.start,
             lit.end,
-            strlist.render(text, lit, strlist.updated(groups, set(), add)),
+            strlist.render(text, lit, after),
             "code",
-            f"add operator group(s) {', '.join(add)} to _GROUPS",
+            f"operator groups {what} in _GROUPS",
         )
     ]
-    edits += _import_edits(text, init_new, groups, add)
+    edits += _import_edits(text, init_new, groups, add, remove)
     ops_dir = init.rsplit("/", 1)[0]
     readme = f"{ops_dir.rsplit('/', 1)[0]}/README.md"
     if readme in index.files:
-        e = _readme_edit(index.text(readme) or "", relocation.files.get(readme, readme), add)
+        new_readme = relocation.files.get(readme, readme)
+        e = _readme_edit(index.text(readme) or "", new_readme, add, remove, after)
         if e:
             edits.append(e)
-        else:
+        elif README_SENTENCE.search(index.text(readme) or "") is None:
             notes.append(
                 Diagnostic(
                     Pos(readme, 1, 1),
@@ -255,10 +369,18 @@ def group_changes(
                     "warning",
                 )
             )
-    after = set(relocation.files.values()) | (set(index.files) - set(relocation.files))
+    existing = set(relocation.files.values()) | (set(index.files) - set(relocation.files))
     writes = {}
     for g in add:
         path = f"{ops_dir}/{g}/__init__.py"
-        if path not in after:
+        if path not in existing:
             writes[path] = ("code", GROUP_INIT.format(name=g.replace("_", " ").capitalize()))
     return edits, writes, notes
+
+
+def group_removals(index: RepoIndex, relocation: Relocation, plan: Plan, ops: str = OPS):
+    """(removals, notes) of the groups `plan.groups_remove` retires."""
+    init = index.modules.get(ops)
+    if not plan.groups_remove or init is None:
+        return {}, []
+    return removal_changes(index, relocation, plan, init.rsplit("/", 1)[0])

@@ -27,10 +27,10 @@ from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.plan.model import Plan
-from migrate.relocate import Relocation, _prefix_lookup
+from migrate.relocate import Relocation
 from migrate.rewrite.globs import repo_glob_match
 from migrate.rewrite.spans import line_col, line_starts, make_edit
-from migrate.rewrite.text_imports import from_import_changes
+from migrate.rewrite.text_imports import from_import_changes, new_dotted
 
 PROSE_SUFFIXES = {".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".rdoc"}
 PROSE_STEMS = {"README", "CHANGELOG", "CHANGES", "NEWS", "HISTORY", "AUTHORS", "CONTRIBUTING"}
@@ -178,16 +178,6 @@ def _names(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
             _CACHE.clear()
         hit = _CACHE[key] = (index, relocation, plan, _compile(index, relocation, plan))
     return hit[3]
-
-
-def new_dotted(relocation: Relocation, name: str) -> str | None:
-    """New spelling of a dotted name or `module:attr` target, or None if it did not move."""
-    new = relocation.target(name)
-    if new is not None:
-        return new
-    mod, sep, attr = name.partition(":")
-    hit = _prefix_lookup(relocation.moved_modules, mod, ".")
-    return hit[1] + sep + attr if hit else None
 
 
 def _under(name: str, prefixes, sep: str) -> str | None:

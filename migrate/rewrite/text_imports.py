@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from migrate.errors import Diagnostic, Pos
-from migrate.relocate import Relocation
+from migrate.relocate import Relocation, _prefix_lookup
 from migrate.rewrite.spans import line_col, make_edit
 
 _DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
@@ -37,10 +37,18 @@ def _clause(leaf: str, bound: str) -> str:
     return leaf if leaf == bound else f"{leaf} as {bound}"
 
 
+def new_dotted(relocation: Relocation, name: str) -> str | None:
+    """New spelling of a dotted name or `module:attr` target, or None if it did not move."""
+    new = relocation.target(name)
+    if new is not None:
+        return new
+    mod, sep, attr = name.partition(":")
+    hit = _prefix_lookup(relocation.moved_modules, mod, ".")
+    return hit[1] + sep + attr if hit else None
+
+
 def from_import_changes(relocation: Relocation, text: str, new_path: str, kind: str, pos_file: str):
     """(edits, notes, claimed spans): per-name relocation of `from X import a, b` lines."""
-    from migrate.rewrite.text_files import new_dotted
-
     edits, notes, claimed = [], [], []
     for m in FROM_IMPORT.finditer(text):
         mod = m["mod"]

@@ -9,27 +9,19 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from migrate.layout.names import (
+    KERNELS_PKG,
+    LEGACY_PKG,
+    LICENSE_NAMES,
+    OPS_PKG,
+    README_SENTENCE,
+)
+from migrate.layout.signals import Signals, signals_of
+from migrate.layout.tests import group_test_dirs
 from migrate.rules.resolve import Resolver, bindings
 from migrate.rules.specs import Registration, registrations
 from migrate.rules.tree import Tree
-from migrate.suggest.signals import Signals, signals_of
-
-KERNELS_PKG = "sglang.kernels"
-OPS_PKG = f"{KERNELS_PKG}.ops"
-JIT_PKG = f"{KERNELS_PKG}.jit"
-LEGACY_PKG = "sglang.jit_kernel"
-BACKEND_DIRS = ("kda_kernels", "cake_kernels")
-PLUGIN_DIR = "plugin_kernels"
-KERNEL_BACKENDS = (
-    "torch", "torch_compile", "triton", "jit", "aot", "cute_dsl", "flashinfer", "deepgemm",
-    "aiter", "torch_npu", "kda", "plugin",
-)  # fmt: skip
-DEVICE_TYPES = ("cuda", "hip", "npu", "cpu", "musa")
-README_SENTENCE = re.compile(
-    r"Operator groups \(all populated\):\s*((?:`[^`]+`(?:\s*,\s*(?:and\s+)?|\s+and\s+)?)+)"
-)
-_LICENSE_NAMES = {"LICENSE", "LICENCE", "COPYING", "AUTHORS", "NOTICE"}
-TEST_DIR = re.compile(r"(?:^|/)test/registered/kernels/(ops|benchmark)/([^/]+)/")
+from migrate.suggest.draft import draft_plan
 
 
 @dataclass(frozen=True)
@@ -54,10 +46,9 @@ class Context:
     def legacy_draft(self):
         """Where `migrate suggest` would put each legacy file (None without a legacy package)."""
         if "legacy_draft" not in self.cache:
-            from migrate.suggest.draft import draft_plan
-
             has_legacy = self.legacy_dir is not None
-            self.cache["legacy_draft"] = draft_plan(self.tree, LEGACY_PKG) if has_legacy else None
+            draft = draft_plan(self.tree, LEGACY_PKG, self) if has_legacy else None
+            self.cache["legacy_draft"] = draft
         return self.cache["legacy_draft"]
 
     # -- layout ------------------------------------------------------------
@@ -154,14 +145,7 @@ class Context:
 
     def test_dirs(self) -> dict[tuple[str, str], str]:
         """(ops|benchmark, name) -> directory for test/registered/kernels/{ops,benchmark}/*."""
-        out: dict[tuple[str, str], str] = {}
-        for p in self.tree.paths:
-            if "test/registered/kernels/" not in p:
-                continue
-            m = TEST_DIR.search(p)
-            if m and m.group(2) != "__pycache__":
-                out.setdefault((m.group(1), m.group(2)), p[: m.end() - 1])
-        return out
+        return group_test_dirs(self.tree.paths)
 
     # -- registrations -----------------------------------------------------
     @cached_property
@@ -218,7 +202,7 @@ class Context:
         for top in (self.kernels_dir, self.legacy_dir):
             for p in self.under(top):
                 d, _, base = p.rpartition("/")
-                if d != top and base.split(".", 1)[0].upper() in _LICENSE_NAMES:
+                if d != top and base.split(".", 1)[0].upper() in LICENSE_NAMES:
                     out.add(d + "/")
         return tuple(sorted(out))
 

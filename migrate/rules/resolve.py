@@ -12,7 +12,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from migrate.rules.imports import absolute
+from migrate.index.imports import absolute
 from migrate.rules.specs import top_level_env
 from migrate.rules.tree import Tree
 

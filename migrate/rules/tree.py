@@ -10,8 +10,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 
-from migrate.changes import ChangeSet, apply_edits
+from migrate.changes import ChangeSet
 from migrate.index.repo import RepoIndex, module_name
+from migrate.materialize import materialize
 
 
 class Tree:
@@ -89,27 +90,7 @@ def tree_from_index(index: RepoIndex) -> Tree:
 
 
 def virtual_tree(index: RepoIndex, changeset: ChangeSet) -> Tree:
-    """The tree `changeset` would produce from `index`, without writing anything.
-
-    Moves rename files, span edits apply to the moved text, whole-file writes replace or
-    create files, removals drop files (at their pre- or post-move path).
-    """
-    source: dict[str, str] = {p: p for p in index.files}
-    for mv in changeset.moves:
-        source.pop(mv.old, None)
-    for mv in changeset.moves:
-        source[mv.new] = mv.old
-    for path in changeset.removals:
-        source.pop(path, None)
-    paths = set(source) | set(changeset.writes)
-    edited = {e.path for e in changeset.edits}
-
-    def read(path: str) -> str | None:
-        if path in changeset.writes:
-            return changeset.writes[path][1]
-        text = index.text(source[path])
-        if text is not None and path in edited:
-            text = apply_edits(text, changeset.edits_for(path))
-        return text
-
-    return Tree(paths, read, index.roots)
+    """The tree `changeset` would produce from `index`, without writing anything: a view
+    of the one materializer (`migrate.materialize`)."""
+    result = materialize(changeset, index)
+    return Tree(result.paths, result.text, index.roots)

@@ -14,22 +14,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from migrate.errors import Diagnostic, MigrateError, Pos
-from migrate.rules.ci import main_block
-from migrate.rules.context import JIT_PKG, OPS_PKG, Context
-from migrate.rules.tree import Tree
-from migrate.suggest.classify import INFRA, Classification, classify_source
+from migrate.layout.ci import main_block
+from migrate.layout.classify import INFRA, Classification, classify_source
+from migrate.layout.names import JIT_PKG, KNOWN_GROUPS, OPS_PKG
+from migrate.layout.tests import is_test_file
 from migrate.suggest.tests_placement import SplitDraft, TestPlacement
 
 SOURCE_EXT = (".cu", ".cuh", ".cpp", ".cc", ".c", ".h", ".hpp", ".cuh.in", ".inc")
 SOURCE_DIRS = ("csrc", "include", "cuda", "cpp", "src")
 TEST_DIRS = ("tests", "test")
 BENCH_DIRS = ("benchmark", "benchmarks", "bench")
-# SGLang's groups (0.5.23): a legacy subpackage named like one is that group.
-KNOWN_GROUPS = {
-    "activation", "attention", "communication", "diffusion", "elementwise", "embeddings",
-    "gemm", "grammar", "kv_canary", "kvcache", "layernorm", "lora", "lplb", "mamba", "memory",
-    "mm", "moe", "quantization", "sampling", "speculative",
-}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -73,9 +67,13 @@ def _strip_jit(name: str) -> str:
 
 
 class Drafter(TestPlacement):
-    def __init__(self, tree: Tree, legacy: str) -> None:
+    """Decides every file's destination. `tree` is the tree protocol (files, modules, text,
+    ast); `facts` are the rules' facts of that tree (`rules.context.Context`: its `groups`,
+    `group_dirs` and `registrations`), passed in so that suggest does not import rules."""
+
+    def __init__(self, tree, legacy: str, facts) -> None:
         self.tree, self.legacy = tree, legacy
-        self.ctx = Context(tree)
+        self.ctx = facts
         d = tree.package_dir(legacy)
         if d is None:
             raise MigrateError(Diagnostic(Pos("."), f"package {legacy} not found in the tree"))
@@ -210,7 +208,7 @@ class Drafter(TestPlacement):
     def child_dir(self, name: str, paths: list[str]) -> None:
         if name in TEST_DIRS:
             for p in paths:
-                self.test_file(p, bench=False) if self._is_test(p) else self.helper(p)
+                self.test_file(p, bench=False) if is_test_file(p) else self.helper(p)
             return
         if name in BENCH_DIRS:
             for p in paths:
@@ -380,5 +378,6 @@ class Drafter(TestPlacement):
         )
 
 
-def draft_plan(tree: Tree, legacy: str) -> Draft:
-    return Drafter(tree, legacy).run()
+def draft_plan(tree, legacy: str, facts) -> Draft:
+    """The draft for legacy package `legacy` of `tree`; `facts` as for `Drafter`."""
+    return Drafter(tree, legacy, facts).run()

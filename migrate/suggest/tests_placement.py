@@ -8,16 +8,20 @@ A test exercising several groups is split by test unit when each unit uses one g
 from __future__ import annotations
 
 import ast
-import re
 from collections import Counter
 from dataclasses import dataclass
 
-from migrate.rules.ci import ci_registrations
-from migrate.rules.context import OPS_PKG
-from migrate.rules.imports import absolute, imports_of, under
-from migrate.suggest.classify import INFRA, classify_source
-
-_KERNEL_TESTS = re.compile(r"^(?P<pre>(?:.*/)?test/registered/kernels/)(?P<rest>.+)$")
+from migrate.index.imports import absolute, imports_of
+from migrate.layout.ci import ci_registrations
+from migrate.layout.classify import INFRA, classify_source
+from migrate.layout.names import group_of_module
+from migrate.layout.tests import (
+    KERNEL_TESTS,
+    MANUAL_DIR,
+    group_test_dir,
+    is_benchmark_name,
+    kernel_test_path,
+)
 
 
 @dataclass(frozen=True)
@@ -35,12 +39,6 @@ class TestPlacement:
 
     __test__ = False  # not a pytest class
 
-    # -- tests -----------------------------------------------------------------
-    @staticmethod
-    def _is_test(path: str) -> bool:
-        base = path.rsplit("/", 1)[-1]
-        return base.endswith(".py") and (base.startswith("test_") or base.endswith("_test.py"))
-
     def test_group(self, path: str) -> tuple[str | None, float, str]:
         """The group a test belongs to: that of the kernels it imports, else its computation."""
         mod, text = self.tree.ast(path), self.tree.text(path) or ""
@@ -49,9 +47,7 @@ class TestPlacement:
             name = self.tree.module_of(path) or "tests._"
             for ref in imports_of(mod, name, False):
                 for cand in ref.candidates():
-                    g = self.module_group.get(cand)
-                    if g is None and under(cand, OPS_PKG) and cand.count(".") >= 3:
-                        g = cand.split(".")[3]
+                    g = self.module_group.get(cand) or group_of_module(cand)
                     if g:
                         votes[g] += 1
                         break
@@ -75,9 +71,7 @@ class TestPlacement:
         for stmt in mod.body:
             if isinstance(stmt, ast.ImportFrom):
                 src = absolute(stmt.module, stmt.level, current, False)
-                g = self.module_group.get(src)
-                if g is None and under(src, OPS_PKG) and src.count(".") >= 3:
-                    g = src.split(".")[3]
+                g = self.module_group.get(src) or group_of_module(src)
                 for a in stmt.names:
                     if g:
                         out[a.asname or a.name] = g
@@ -110,7 +104,7 @@ class TestPlacement:
         ranked = sorted(units, key=lambda g: (-len(units[g]), g))
         outputs = []
         for i, g in enumerate(ranked):
-            dst, _ = self.free(f"{top}test/registered/kernels/ops/{g}/{base}", "/")
+            dst, _ = self.free(f"{group_test_dir('ops', g, top)}/{base}", "/")
             take = ("rest",) if i == 0 else tuple(units[g])
             outputs.append((dst, g, take))
         self.splits.append(SplitDraft(path, tuple(outputs), why))
@@ -119,17 +113,17 @@ class TestPlacement:
     def test_file(self, path: str, bench: bool) -> None:
         group, conf, why = self.test_group(path)
         base = path.rsplit("/", 1)[-1]
-        bench = bench or base.startswith("bench_") or "benchmark" in base
+        bench = bench or is_benchmark_name(base)
         mod = self.tree.ast(path)
         registered = bool(mod and ci_registrations(mod))
         top = self._tests_root(path)
         if "several groups" in why and not bench and self.try_split(path, why):
             return
         if bench and not registered:
-            dst_dir, what = f"{top}test/manual/kernels", "benchmark"
+            dst_dir, what = f"{top}{MANUAL_DIR}", "benchmark"
         else:
-            dst_dir = f"{top}test/registered/kernels/{'benchmark' if bench else 'ops'}/"
-            dst_dir += group or "REVIEW_GROUP"
+            kind = "benchmark" if bench else "ops"
+            dst_dir = group_test_dir(kind, group or "REVIEW_GROUP", top)
             what = "benchmark" if bench else "test"
         dst, note = self.free(f"{dst_dir}/{base}", "/")
         notes = [note]
@@ -149,9 +143,9 @@ class TestPlacement:
         )
 
     def _tests_root(self, path: str) -> str:
-        m = _KERNEL_TESTS.match(path)
-        if m:
-            return m.group("pre")[: -len("test/registered/kernels/")]
+        t = kernel_test_path(path)
+        if t is not None:
+            return t.root
         for p in self.tree.paths:
             i = p.find("test/registered/")
             if i >= 0:
@@ -162,12 +156,9 @@ class TestPlacement:
         """Kernel tests under test/registered/kernels/ that are not in a group directory."""
         groups = self.ctx.groups | {d.group for d in self.decisions if d.group}
         for p in self.tree.paths:
-            m = _KERNEL_TESTS.match(p)
-            if not m or not p.endswith(".py") or p.startswith(self.legacy_dir + "/"):
+            t = kernel_test_path(p) if KERNEL_TESTS in p else None
+            if not t or not p.endswith(".py") or p.startswith(self.legacy_dir + "/"):
                 continue
-            parts = m.group("rest").split("/")
-            if parts[-1] in ("__init__.py", "conftest.py"):
+            if t.is_package_file or (t.in_group_dir and t.group in groups):
                 continue
-            if len(parts) >= 3 and parts[0] in ("ops", "benchmark") and parts[1] in groups:
-                continue
-            self.test_file(p, bench=parts[0] == "benchmark" or parts[-1].startswith("bench_"))
+            self.test_file(p, bench=t.parts[0] == "benchmark" or t.base.startswith("bench_"))

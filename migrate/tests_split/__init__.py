@@ -9,7 +9,6 @@ from migrate.tests_split.budgets import apportion, load_junit_durations
 from migrate.tests_split.cases import TestCase, parse_cases
 from migrate.tests_split.inventory import FileInventory, Inventory, build_inventory
 from migrate.tests_split.inventory_diff import DiffResult, diff_trees, inventory_diff
-from migrate.tests_split.placement import placement_warnings
 from migrate.tests_split.registrations import Registration, parse_registrations
 from migrate.tests_split.split import SplitResult, split_file
 
@@ -27,6 +26,5 @@ __all__ = [
     "load_junit_durations",
     "parse_cases",
     "parse_registrations",
-    "placement_warnings",
     "split_file",
 ]

@@ -9,9 +9,10 @@ from __future__ import annotations
 import ast
 import subprocess
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from migrate.index import RepoIndex, build_index
+from migrate.layout.tests import is_test_file
 from migrate.tests_split.cases import TestCase, cases_in
 from migrate.tests_split.registrations import Registration, registrations_in
 
@@ -81,11 +82,6 @@ class Inventory:
             "files": [self.files[p].to_json() for p in sorted(self.files)],
             "totals": [t.to_json() for t in self.totals()],
         }
-
-
-def is_test_name(path: str) -> bool:
-    name = PurePosixPath(path).name
-    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
 def _dotted(node: ast.expr) -> str:
@@ -160,7 +156,7 @@ def wants_inventory(path: str, text: str | None) -> bool:
     """Test-named files, and any Python file that may hold a CI registration."""
     if not path.endswith(".py") or text is None:
         return False
-    return is_test_name(path) or ("register_" in text and "_ci(" in text)
+    return is_test_file(path) or ("register_" in text and "_ci(" in text)
 
 
 def inventory_of_texts(texts: dict[str, str | None]) -> Inventory:
@@ -170,7 +166,7 @@ def inventory_of_texts(texts: dict[str, str | None]) -> Inventory:
         if not wants_inventory(path, text):
             continue
         fi = inventory_file(text, path)
-        if is_test_name(path) or fi.registrations or fi.error:
+        if is_test_file(path) or fi.registrations or fi.error:
             inv.files[path] = fi
     return inv
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import ast
 
+from migrate.layout.names import DEVICE_TYPES, KERNEL_BACKENDS
 from migrate.rules.base import make_rule
-from migrate.rules.context import DEVICE_TYPES, KERNEL_BACKENDS
 
 
 def _device_arg(node: ast.Call):

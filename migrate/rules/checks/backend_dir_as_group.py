@@ -22,8 +22,8 @@ backend=KernelBackend.KDA, target="sglang.kernels.kda_kernels.topk:topk")`.
 
 from __future__ import annotations
 
+from migrate.layout.names import BACKEND_DIRS
 from migrate.rules.base import make_rule
-from migrate.rules.context import BACKEND_DIRS
 
 
 def check(ctx, rule):

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import ast
 
+from migrate.layout.names import BACKEND_DIRS
 from migrate.rules.base import make_rule
-from migrate.rules.context import BACKEND_DIRS
 
 _HELPERS = ("utils", "common", "helpers", "_", "conftest", "test_")
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 import ast
 import re
 
+from migrate.index.imports import imports_of
 from migrate.rules.base import make_rule
-from migrate.rules.imports import imports_of
 
 _CUSTOM = re.compile(
     r"\b(direct_register_custom_op|torch\.library\.(?:custom_op|define|register_fake|impl)|"

@@ -25,9 +25,9 @@ from __future__ import annotations
 import ast
 import re
 
+from migrate.index.imports import absolute, under
+from migrate.layout.names import LEGACY_PKG
 from migrate.rules.base import make_rule
-from migrate.rules.context import LEGACY_PKG
-from migrate.rules.imports import absolute, under
 
 # Text prefilter: a top-level statement other than an import or `__all__` means real work.
 _DOES_WORK = re.compile(

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import ast
 
+from migrate.index.imports import imports_of, under
 from migrate.rules.base import make_rule
-from migrate.rules.imports import imports_of, under
 
 HEAVY = (
     "torch", "triton", "sgl_kernel", "sglang.kernels.jit", "sglang.jit_kernel", "flashinfer",

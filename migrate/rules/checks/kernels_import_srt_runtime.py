@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import re
 
+from migrate.index.imports import imports_of, under
+from migrate.layout.names import PLUGIN_DIR
 from migrate.rules.base import make_rule
-from migrate.rules.context import PLUGIN_DIR
-from migrate.rules.imports import imports_of, under
 
 SRT = "sglang.srt"
 UTILITIES = ("sglang.srt.utils", "sglang.srt.environ", "sglang.srt.utils_common")

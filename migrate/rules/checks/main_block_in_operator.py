@@ -31,8 +31,8 @@ from __future__ import annotations
 import ast
 import re
 
+from migrate.layout.ci import main_block
 from migrate.rules.base import make_rule
-from migrate.rules.ci import main_block
 
 _TEST_DIRS = ("tests", "test", "benchmark", "benchmarks", "bench")
 # C++ source trees and vendored upstream code keep their own scripts.

@@ -22,9 +22,9 @@ flags into the contract.
 
 from __future__ import annotations
 
+from migrate.layout.names import PLUGIN_DIR
 from migrate.rules.base import make_rule
 from migrate.rules.checks.kernels_import_srt_runtime import _spelled, srt_imports
-from migrate.rules.context import PLUGIN_DIR
 
 
 def check(ctx, rule):

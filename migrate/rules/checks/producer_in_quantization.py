@@ -26,8 +26,8 @@ Move the module to the producer's group (`ops/layernorm/` here).
 
 from __future__ import annotations
 
+from migrate.layout.classify import CONVERSION, PRODUCERS
 from migrate.rules.base import make_rule
-from migrate.suggest.classify import CONVERSION, PRODUCERS
 
 
 def check(ctx, rule):

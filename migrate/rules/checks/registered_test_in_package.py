@@ -21,9 +21,9 @@ comments and the `__main__` block); shared helpers go to `sglang.test.kernels`.
 
 from __future__ import annotations
 
+from migrate.layout.ci import ci_registrations
+from migrate.layout.classify import classify_source
 from migrate.rules.base import make_rule
-from migrate.rules.ci import ci_registrations
-from migrate.suggest.classify import classify_source
 
 
 def check(ctx, rule):

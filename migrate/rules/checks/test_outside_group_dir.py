@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import re
 
+from migrate.layout.names import OPS_PKG
+from migrate.layout.tests import KERNEL_TESTS, group_test_dir, is_benchmark_name, kernel_test_path
 from migrate.rules.base import make_rule
 
-_OPS_IMPORT = re.compile(r"\bsglang\.kernels\.ops\.([a-z_][a-z0-9_]*)")
-_KIND = re.compile(r"(?:^|/)test/registered/kernels/(.*)$")
+_OPS_IMPORT = re.compile(rf"\b{re.escape(OPS_PKG)}\.([a-z_][a-z0-9_]*)")
 
 
 def _destinations(ctx) -> dict[str, str]:
@@ -49,32 +50,30 @@ def _group_from_imports(ctx, path: str) -> str | None:
 def check(ctx, rule):
     dest = None
     for path in ctx.tree.paths:
-        if "test/registered/kernels/" not in path or not path.endswith(".py"):
+        if KERNEL_TESTS not in path or not path.endswith(".py"):
             continue
-        m = _KIND.search(path)
-        parts = m.group(1).split("/") if m else []
-        base = parts[-1] if parts else ""
-        if base in ("__init__.py", "conftest.py"):
+        t = kernel_test_path(path)
+        if t is None or t.is_package_file:
             continue
-        if len(parts) < 3 or parts[0] not in ("ops", "benchmark"):
+        if not t.in_group_dir:
             dest = _destinations(ctx) if dest is None else dest
             group = _group_from_imports(ctx, path) or "<group>"
-            kind = "benchmark" if parts[0] == "benchmark" or base.startswith("bench_") else "ops"
+            bench = t.parts[0] == "benchmark" or t.base.startswith("bench_")
             yield rule.at(
                 path,
                 0,
                 "kernel test outside ops/<group>/ and benchmark/<group>/",
                 fix=f"move it to {dest[path]}"
                 if path in dest
-                else f"move it to test/registered/kernels/{kind}/{group}/",
+                else f"move it to {group_test_dir('benchmark' if bench else 'ops', group)}/",
             )
-        elif parts[0] == "ops" and (base.startswith("bench_") or "benchmark" in base):
+        elif t.kind == "ops" and is_benchmark_name(t.base):
             yield rule.at(
                 path,
                 0,
                 "benchmark filed with numerical tests",
                 severity="warning",
-                fix=f"move it to test/registered/kernels/benchmark/{parts[1]}/",
+                fix=f"move it to {group_test_dir('benchmark', t.group)}/",
             )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from migrate.suggest.signals import Signals, signals_of
+from migrate.layout.signals import Signals, signals_of
 
 INFRA = "jit"  # shared build/runtime infrastructure: sglang.kernels.jit
 PRODUCERS = ("layernorm", "activation", "gemm", "moe")

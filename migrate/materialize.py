@@ -1,0 +1,305 @@
+"""The one materializer: the tree a ChangeSet leaves after each of its steps.
+
+`materialize(changeset, base, upto_step=None)` is the only place that turns a ChangeSet
+into content (path -> mode, bytes). Apply's commit trees (`git_steps.trees.step_trees`),
+verify's reproduction, `check --plan`'s virtual tree (`rules.tree.virtual_tree`), the dry
+run's diff and summary (`present.tree.file_changes`), `fix` and the test helpers are all
+views of it, so none of them can disagree on what a ChangeSet means. How the result is
+stored (git objects, a work tree) is the caller's business.
+
+The rules for one path (the contract `ChangeSet.check` enforces when a ChangeSet is built;
+see `changes.py`) are applied step by step in `STEPS` order:
+
+- relocate: every move renames its file at once (content and mode untouched); a move may
+  not overwrite a file that stays.
+- code/string/prose: a file's text at a step is its *relocated base* text with every edit
+  of that step and the earlier ones applied at once (edit offsets never shift); edits need
+  the file in the relocated base, and a symlink cannot be edited.
+- a whole-file write replaces the file from its step on (creating it if needed, keeping
+  its mode and encoding); it supersedes the path's earlier edits, which the writer has
+  already folded into its text (a split kept at its source path is written from the
+  edited source). Edits in the write's step or later are a contract violation.
+- a removal drops the file (named at its pre- or post-move path) or every file under a
+  directory, from its step on.
+
+`base` is a mapping path -> (git mode, bytes) (e.g. read from git objects; it may be
+restricted to `needed_paths(changeset)`, and the result is then restricted the same way)
+or a `RepoIndex` (the checkout, read lazily). The result is a `Tree`: read lazily, only the
+files the ChangeSet touches are ever decoded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from migrate.changes import EDIT_KINDS, STEPS, ChangeSet, ContractError, Edit, apply_edits
+from migrate.index.repo import RepoIndex, detect_encoding
+
+Files = dict[str, tuple[int, bytes]]
+REGULAR, SYMLINK = 0o100644, 0o120000
+
+
+class StepError(ValueError):
+    """The ChangeSet does not fit the base tree (stale edit, missing file, collision)."""
+
+
+# -- codecs -----------------------------------------------------------------------------
+
+
+def encoding_of(path: str, data: bytes) -> str:
+    """The codec a file's text is decoded with: PEP 263/BOM for Python, utf-8 otherwise."""
+    return detect_encoding(data) if path.endswith(".py") else "utf-8"
+
+
+def decode(path: str, data: bytes) -> str:
+    try:
+        return data.decode(encoding_of(path, data))
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise StepError(f"{path}: cannot decode for editing ({exc})") from None
+
+
+def encode(path: str, text: str, like: bytes | None) -> bytes:
+    """Encode with the codec of the file's original bytes (`like`), else its own cookie."""
+    enc = encoding_of(path, like) if like is not None else _cookie_encoding(path, text)
+    try:
+        return text.encode(enc)
+    except (UnicodeEncodeError, LookupError) as exc:
+        raise StepError(f"{path}: new text does not fit its encoding {enc} ({exc})") from None
+
+
+def _cookie_encoding(path: str, text: str) -> str:
+    head = "\n".join(text.splitlines()[:2]).encode("utf-8", "replace")
+    return encoding_of(path, head)
+
+
+def text_of(path: str, data: bytes) -> str | None:
+    """Decoded text, or None for a binary or undecodable file (the index's rule)."""
+    if b"\0" in data[:8192]:
+        return None
+    try:
+        return data.decode(encoding_of(path, data))
+    except (UnicodeDecodeError, LookupError):
+        return None
+
+
+# -- the base ---------------------------------------------------------------------------
+
+
+class _Base:
+    """The tree a ChangeSet applies to: a mapping of (mode, bytes) or a RepoIndex."""
+
+    def __init__(self, base: Mapping[str, tuple[int, bytes]] | RepoIndex) -> None:
+        self._index = base if isinstance(base, RepoIndex) else None
+        self._files = None if self._index is not None else base
+        self.paths = set(self._index.files if self._index is not None else base)
+
+    def mode(self, path: str) -> int:
+        if self._index is not None:
+            return self._index.files[path].mode
+        return self._files[path][0]
+
+    def data(self, path: str) -> bytes:
+        if self._index is not None:
+            return self._index.read_bytes(path)
+        return self._files[path][1]
+
+    def text(self, path: str) -> str | None:
+        if self._index is not None:
+            return self._index.text(path)
+        return text_of(path, self._files[path][1])
+
+
+# -- the result -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Entry:
+    origin: str | None  # the base file this one continues (renamed, edited, rewritten)
+    mode: int | None = None  # None: the origin's
+    data: bytes | None = None  # None: the origin's bytes, untouched
+
+
+class Tree:
+    """A materialized tree: path -> (mode, bytes), backed by the base for untouched files.
+
+    Implements the tree protocol (`paths`, `exists`, `mode`, `read_bytes`, `text`) that the
+    index implements too, plus the lineage the diff needs (`origin`, `changes`).
+    """
+
+    def __init__(self, base: _Base, entries: dict[str, _Entry]) -> None:
+        self._base = base
+        self._entries = entries
+        self._text: dict[str, str | None] = {}
+
+    @property
+    def paths(self) -> list[str]:
+        return sorted(self._entries)
+
+    def exists(self, path: str) -> bool:
+        return path in self._entries
+
+    def mode(self, path: str) -> int:
+        e = self._entries[path]
+        return e.mode if e.mode is not None else self._base.mode(e.origin)
+
+    def read_bytes(self, path: str) -> bytes:
+        e = self._entries[path]
+        return e.data if e.data is not None else self._base.data(e.origin)
+
+    def text(self, path: str) -> str | None:
+        """Decoded text, or None for an absent, binary or undecodable file."""
+        if path not in self._text:
+            e = self._entries.get(path)
+            if e is None:
+                self._text[path] = None
+            elif e.data is None:
+                self._text[path] = self._base.text(e.origin)
+            else:
+                self._text[path] = text_of(path, e.data)
+        return self._text[path]
+
+    def origin(self, path: str) -> str | None:
+        """The base path this file continues, or None for a file the ChangeSet created."""
+        return self._entries[path].origin
+
+    def files(self) -> Files:
+        """Every file as (mode, bytes): reads the whole tree, meant for a restricted base."""
+        return {p: (self.mode(p), self.read_bytes(p)) for p in sorted(self._entries)}
+
+    def changes(self) -> list[tuple[str | None, str | None]]:
+        """(old, new) for every file that differs from the base, sorted by where it ends.
+
+        `old` is None for a created file, `new` None for a removed one; a file whose
+        content was produced (edited or written) counts even when the bytes came out equal.
+        """
+        out: list[tuple[str | None, str | None]] = []
+        continued = set()
+        for path, e in self._entries.items():
+            if e.origin is not None:
+                continued.add(e.origin)
+            if e.data is not None or e.mode is not None or e.origin != path:
+                out.append((e.origin, path))
+        out += [(p, None) for p in self._base.paths - continued]
+        return sorted(out, key=lambda c: (c[1] or c[0], c[0] or ""))
+
+
+# -- stepping ---------------------------------------------------------------------------
+
+
+def move_map(cs: ChangeSet) -> dict[str, str]:
+    return {m.old: m.new for m in cs.moves}
+
+
+def needed_paths(cs: ChangeSet) -> set[str]:
+    """Base paths whose content the materializer reads or whose presence it checks."""
+    moves = move_map(cs)
+    back = {new: old for old, new in moves.items()}
+    paths = set(moves) | set(moves.values())
+    for p in {e.path for e in cs.edits} | set(cs.writes) | set(cs.removals):
+        paths.add(p)
+        paths.add(back.get(p, p))
+    return paths
+
+
+def _relocate(entries: dict[str, _Entry], moves: dict[str, str]) -> dict[str, _Entry]:
+    out = {p: e for p, e in entries.items() if p not in moves}
+    for old, new in sorted(moves.items()):
+        if old not in entries:
+            raise StepError(f"move source {old} is not in the tree")
+        if new in out:
+            raise StepError(f"move {old} -> {new} would overwrite {new}")
+        out[new] = entries[old]
+    return out
+
+
+def _remove(entries: dict[str, _Entry], path: str, moves: dict[str, str]) -> None:
+    target = path if path in entries else moves.get(path, path)
+    if target in entries:
+        del entries[target]
+        return
+    prefix = target.rstrip("/") + "/"
+    under = [p for p in entries if p.startswith(prefix)]
+    if not under:
+        raise StepError(f"cannot remove {path}: not in the tree")
+    for p in under:
+        del entries[p]
+
+
+def _edited(base: _Base, edits: list[Edit], path: str, step: str, back: dict[str, str]) -> bytes:
+    """`path`'s bytes with its `edits` up to `step` applied to its relocated base text."""
+    origin = back.get(path, path)
+    if origin not in base.paths:
+        raise StepError(f"{path}: edited but not in the tree")
+    if base.mode(origin) == SYMLINK:
+        raise StepError(f"{path}: edits to a symlink")
+    data = base.data(origin)
+    kinds = tuple(k for k in EDIT_KINDS if STEPS.index(k) <= STEPS.index(step))
+    text = decode(path, data)
+    try:
+        text = apply_edits(text, [e for e in edits if e.kind in kinds])
+    except ValueError as exc:
+        raise StepError(str(exc)) from None
+    return encode(path, text, data)
+
+
+def iter_steps(
+    cs: ChangeSet, base: Mapping[str, tuple[int, bytes]] | RepoIndex
+) -> Iterator[tuple[str, Tree]]:
+    """(step, tree after it) for every step the ChangeSet has, in `STEPS` order."""
+    try:
+        cs.check()
+    except ContractError as exc:
+        raise StepError(str(exc)) from None
+    src = _Base(base)
+    moves = move_map(cs)
+    back = {new: old for old, new in moves.items()}
+    entries: dict[str, _Entry] = {p: _Entry(p) for p in src.paths}
+    by_step_edits: dict[str, set[str]] = {}
+    by_path: dict[str, list[Edit]] = {}
+    for e in cs.edits:
+        by_step_edits.setdefault(e.kind, set()).add(e.path)
+        by_path.setdefault(e.path, []).append(e)
+    for step in cs.steps_present():
+        entries = _relocate(entries, moves) if step == "relocate" else dict(entries)
+        for path in sorted(by_step_edits.get(step, ())):
+            data = _edited(src, by_path[path], path, step, back)
+            origin = back.get(path, path)
+            mode = Tree(src, entries).mode(path) if path in entries else src.mode(origin)
+            entries[path] = _Entry(origin, mode, data)
+        for path, (wstep, text) in sorted(cs.writes.items()):
+            if wstep != step:
+                continue
+            cur = entries.get(path)
+            if cur is None:
+                entries[path] = _Entry(None, REGULAR, encode(path, text, None))
+                continue
+            t = Tree(src, entries)
+            mode = t.mode(path)
+            like = t.read_bytes(path) if mode != SYMLINK else None
+            entries[path] = _Entry(cur.origin, mode, encode(path, text, like))
+        for path, rstep in sorted(cs.removals.items()):
+            if rstep == step:
+                _remove(entries, path, moves)
+        yield step, Tree(src, entries)
+
+
+def materialize(
+    changeset: ChangeSet,
+    base: Mapping[str, tuple[int, bytes]] | RepoIndex,
+    upto_step: str | None = None,
+) -> Tree:
+    """The tree after `upto_step` (every step when None): steps the ChangeSet lacks are
+    skipped, so `upto_step="code"` is the tree after relocation and code edits."""
+    if upto_step is not None and upto_step not in STEPS:
+        raise ValueError(f"unknown step {upto_step!r}; steps are {', '.join(STEPS)}")
+    last = STEPS.index(upto_step) if upto_step is not None else len(STEPS)
+    tree = None
+    for step, t in iter_steps(changeset, base):
+        if STEPS.index(step) > last:
+            break
+        tree = t
+    if tree is None:
+        src = _Base(base)
+        tree = Tree(src, {p: _Entry(p) for p in src.paths})
+    return tree
