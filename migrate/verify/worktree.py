@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -42,9 +43,15 @@ def _blobs(repo: Path, shas: list[str]) -> Iterator[bytes]:
         stdout=subprocess.PIPE,
         start_new_session=True,
     )
+    def feed() -> None:  # a thread: a full stdout pipe must not block our writes
+        try:
+            proc.stdin.write("".join(f"{s}\n" for s in shas).encode())
+        finally:
+            proc.stdin.close()
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
     try:
-        proc.stdin.write("".join(f"{s}\n" for s in shas).encode())
-        proc.stdin.close()
         for _ in shas:
             header = proc.stdout.readline().split()
             size = int(header[2])
@@ -54,6 +61,7 @@ def _blobs(repo: Path, shas: list[str]) -> Iterator[bytes]:
     finally:
         proc.stdout.close()
         proc.wait()
+        writer.join()
 
 
 def export_tree(repo_dir: str | Path, rev: str, dest: Path) -> None:
