@@ -37,8 +37,9 @@ def hand_migration(make_repo, tmp_path, base: dict, head: dict, plan: str = MOVE
 
 def findings(repo: Path, base: str, plan: Path, check: str) -> dict[tuple[str, int], str]:
     result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False, allow_foreign=True)
-    chk = next(c for c in result.static_checks if c.name == check)
-    return {(f.file, f.line): f.severity for f in chk.findings}
+    by_name = {c.name: c for c in result.static_checks}
+    assert check in by_name, [(c.name, c.findings) for c in result.static_checks]
+    return {(f.file, f.line): f.severity for f in by_name[check].findings}
 
 
 STALE = "from pkg import mod\n\n\ndef use():\n    return mod.func() + mod.other()\n"
@@ -234,3 +235,52 @@ def test_a_dangling_symlink_and_a_gitlink_without_gitmodules_fail(make_repo, tmp
         ("vendor/lib", 0): "error",
         ("pkg/broken_before", 0): "warning",
     }
+
+
+def test_a_moved_file_that_went_missing_fails_unless_the_plan_removes_it(make_repo, tmp_path):
+    base_tree = {
+        **BASE_TREE,
+        "pkg/old/configs/a.json": "{}\n",
+        "pkg/legacy/__init__.py": "",
+    }
+    head = {
+        "pkg/new/__init__.py": "",
+        "pkg/new/mod.py": BASE_TREE["pkg/old/mod.py"],
+        "pkg/new/sub/__init__.py": "",
+        "pkg/new/sub/deep.py": "K = 1\n",
+    }
+    plan = MOVE + "delete: [pkg.legacy]\n"
+    repo, base, plan_file = hand_migration(
+        make_repo, tmp_path, base_tree, head, plan, gone=["pkg/old", "pkg/legacy"]
+    )
+    assert findings(repo, base, plan_file, "no-lost-files") == {
+        ("pkg/new/configs/a.json", 0): "error"
+    }
+
+
+def test_a_split_that_drops_a_test_case_fails(make_repo, tmp_path):
+    base_tree = {
+        **BASE_TREE,
+        "tests/test_ab.py": "def test_a():\n    pass\n\n\ndef test_b():\n    pass\n",
+    }
+    plan = MOVE + (
+        "splits:\n  - file: tests/test_ab.py\n    into:\n"
+        "      - path: tests/test_a.py\n        take: [test_a]\n"
+        "      - path: tests/test_b.py\n        take: [rest]\n"
+    )
+    head = {
+        "pkg/new/__init__.py": "",
+        "pkg/new/mod.py": BASE_TREE["pkg/old/mod.py"],
+        "pkg/new/sub/__init__.py": "",
+        "pkg/new/sub/deep.py": "K = 1\n",
+        "tests/test_a.py": "def test_a():\n    pass\n",
+        "tests/test_b.py": "import os\n",
+    }
+    repo, base, plan_file = hand_migration(
+        make_repo, tmp_path, base_tree, head, plan, gone=["pkg/old", "tests/test_ab.py"]
+    )
+    found = findings(repo, base, plan_file, "tests-kept")
+    assert found and all(sev == "error" for sev in found.values()), found
+    result = verify(repo, f"{base}..HEAD", str(plan_file), wheel_check=False, allow_foreign=True)
+    chk = next(c for c in result.static_checks if c.name == "tests-kept")
+    assert any("test_b" in f.message for f in chk.findings), chk.findings

@@ -19,10 +19,12 @@ from migrate.verify.checks import (
     duplicates,
     git_integrity,
     imports,
+    lost_files,
     old_names,
     organization,
     registry,
     shims,
+    tests_kept,
     unbound_names,
     wheel,
 )
@@ -43,6 +45,8 @@ CHECKS = (
     shims,
     duplicates,
     cycles,
+    lost_files,
+    tests_kept,
     git_integrity,
     wheel,
 )
@@ -72,15 +76,22 @@ def verify(
     wheel_check: bool = True,
     skip: tuple[str, ...] = (),
     allow_foreign: bool = False,
+    reproduced: tuple | None = None,
+    base_cache: dict | None = None,
 ) -> VerifyResult:
-    """Raises `BadRange` (a ValueError) for a range that is not BASE..HEAD in order."""
+    """Raises `BadRange` (a ValueError) for a range that is not BASE..HEAD in order.
+
+    `reproduced` (what `reproduce_all` returned for these very step commits) and
+    `base_cache` (a dict kept across calls with the same BASE) let a caller that verifies
+    many HEADs on one BASE, the mutation benchmark, skip recomputing what cannot differ.
+    """
     repo = Path(repo_dir).resolve()
     unknown = sorted(set(skip) - set(CHECK_NAMES))
     if unknown:
         raise ValueError(f"unknown check {', '.join(unknown)}; checks: {', '.join(CHECK_NAMES)}")
     base, head = parse_range(repo, rev_range)
-    commits, preps = reproduce_all(repo, base, head, plan)
-    result = VerifyResult(base, head, commits)
+    commits, preps, changesets = reproduced or reproduce_all(repo, base, head, plan)
+    result = VerifyResult(base, head, list(commits))
     result.static_checks.append(range_check(repo, base, head, allow_foreign))
     if not preps and plan:
         with worktree(repo, base) as bd:
@@ -99,9 +110,30 @@ def verify(
                 )
                 return result
     result.static_checks += static_checks(
-        repo, base, head, preps, plan, wheel_check=wheel_check, skip=skip
+        repo,
+        base,
+        head,
+        preps,
+        plan,
+        changesets=changesets,
+        wheel_check=wheel_check,
+        skip=skip,
+        base_cache=base_cache,
     )
     return result
+
+
+def _base_tree(stack: ExitStack, repo: Path, base: str, roots, cache: dict | None):
+    """(directory, CodeTree) of BASE; kept in `cache` (it outlives this call) if given."""
+    if cache is None:
+        bd = stack.enter_context(worktree(repo, base))
+        return bd, CodeTree(build_index(bd, roots))
+    key = (str(repo), base, roots)
+    if key not in cache:
+        keeper = cache.setdefault("_stack", ExitStack())
+        bd = keeper.enter_context(worktree(repo, base))
+        cache[key] = (bd, CodeTree(build_index(bd, roots)))
+    return cache[key]
 
 
 def static_checks(
@@ -111,8 +143,10 @@ def static_checks(
     preps: list[Prepared],
     plan: str | None,
     *,
+    changesets: list | None = None,
     wheel_check: bool = True,
     skip: tuple[str, ...] = (),
+    base_cache: dict | None = None,
 ) -> list[CheckResult]:
     roots = tuple(dict.fromkeys(r for p in preps for r in p.plan.roots)) or (".",)
     touched = set(
@@ -122,7 +156,7 @@ def static_checks(
     ) - {""}
     with ExitStack() as stack:
         hd = stack.enter_context(worktree(repo, head))
-        bd = stack.enter_context(worktree(repo, base))
+        bd, base_tree = _base_tree(stack, repo, base, roots, base_cache)
         ctx = VerifyContext(
             repo_dir=repo,
             base_rev=base,
@@ -130,11 +164,13 @@ def static_checks(
             head_dir=hd,
             head=CodeTree(build_index(hd, roots)),
             base_dir=bd,
-            base=CodeTree(build_index(bd, roots)),
+            base=base_tree,
             plans=[p.plan for p in preps],
             relocations=[p.relocation for p in preps],
+            changesets=list(changesets or []),
             touched=touched,
             exclude=_plan_files(repo, base, head, plan) | {BLAME_FILE},
+            cache=base_cache if base_cache is not None else {},
         )
         out = []
         for mod in CHECKS:

@@ -43,6 +43,7 @@ def _blobs(repo: Path, shas: list[str]) -> Iterator[bytes]:
         stdout=subprocess.PIPE,
         start_new_session=True,
     )
+
     def feed() -> None:  # a thread: a full stdout pipe must not block our writes
         try:
             proc.stdin.write("".join(f"{s}\n" for s in shas).encode())
