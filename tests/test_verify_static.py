@@ -116,6 +116,9 @@ def test_attribute_chains_through_every_import_form_resolve_or_fail(make_repo, t
             "def local():\n"
             "    from pkg.new import mod as m2\n"
             "    return m2.g\n"  # 23 broken
+            "\n"
+            "def call():\n"
+            "    return pkg.new.sub.deep()\n"  # 26 calls a module
         ),
     }
     repo, base, plan = hand_migration(make_repo, tmp_path, BASE_TREE, head, gone=["pkg/old"])
@@ -128,6 +131,7 @@ def test_attribute_chains_through_every_import_form_resolve_or_fail(make_repo, t
         ("pkg/uses.py", 12): "error",
         ("pkg/uses.py", 13): "error",
         ("pkg/uses.py", 23): "error",
+        ("pkg/uses.py", 26): "error",
     }
 
 

@@ -32,6 +32,7 @@ class AttrRef:
     attrs: tuple[str, ...]  # the attribute chain read from it
     text: str  # as written, for the finding
     string: bool = False  # a dotted string target: `target` is only its first component
+    called: bool = False  # `name.attr(...)`: calling what the chain names
 
 
 @dataclass
@@ -133,9 +134,10 @@ class _Walker(ast.NodeVisitor):
         self.facts, self.module, self.is_package = facts, module, is_package
         self.scope = scope
 
-    def _ref(self, line: int, name: str, attrs: list[str], text: str) -> None:
+    def _ref(self, line: int, name: str, attrs: list[str], text: str, called=False) -> None:
         if attrs and name in self.scope:
-            self.facts.refs.append(AttrRef(line, self.scope[name], tuple(attrs), text))
+            ref = AttrRef(line, self.scope[name], tuple(attrs), text, called=called)
+            self.facts.refs.append(ref)
 
     def _nested(self, node, body: list[ast.stmt], params: set[str]) -> None:
         inner = {k: v for k, v in self.scope.items() if k not in params}
@@ -195,7 +197,14 @@ class _Walker(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call):
         self._call(node)
-        self.generic_visit(node)
+        found = _chain(node.func) if isinstance(node.func, ast.Attribute) else None
+        if found is None:
+            self.generic_visit(node)
+            return
+        name, attrs = found
+        self._ref(node.func.lineno, name, attrs, ".".join([name, *attrs]), called=True)
+        for child in [*node.args, *node.keywords]:
+            self.visit(child)
 
     def _call(self, node: ast.Call) -> None:
         func = _chain(node.func)

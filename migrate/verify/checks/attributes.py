@@ -48,6 +48,11 @@ def broken_step(tree: CodeTree, module: str, attrs: tuple[str, ...]) -> tuple[st
     return None
 
 
+def _is_module(tree: CodeTree, module: str, attrs: tuple[str, ...]) -> bool:
+    """The chain ends on a module (calling it is a TypeError)."""
+    return tree.exists(".".join([module, *attrs]))
+
+
 def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, int, str, str]]:
     """[(path, line, broken dotted name, chain as written)]."""
     out = []
@@ -59,6 +64,8 @@ def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, 
         for ref in facts.attrs.refs:
             start = _start(tree, ref)
             broken = broken_step(tree, *start) if start else None
+            if start and not broken and ref.called and _is_module(tree, *start):
+                broken = (".".join([start[0], *start[1]]), "__call__")
             if broken and (ref.line, broken) not in seen:
                 seen.add((ref.line, broken))
                 out.append((path, ref.line, f"{broken[0]}.{broken[1]}", ref.text))
@@ -82,7 +89,10 @@ def check(ctx: VerifyContext) -> CheckResult:
     for path, line, dotted, text in found:
         old = (path, dotted) in before
         module, _, attr = dotted.rpartition(".")
-        msg = f"{text}: module {module} has no attribute {attr}"
+        if attr == "__call__":
+            msg = f"{text}(...): {module} is a module, calling it raises TypeError"
+        else:
+            msg = f"{text}: module {module} has no attribute {attr}"
         findings.append(
             Finding(
                 path,

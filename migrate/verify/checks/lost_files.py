@@ -18,11 +18,11 @@ def _removed_by_plan(ctx: VerifyContext) -> set[str]:
     for cs in ctx.changesets:
         out |= set(cs.removals)
     index = ctx.base.index
-    for plan in ctx.plans:
+    for plan, rel in zip(ctx.plans, ctx.relocations, strict=True):
         out |= {sp.file for sp in plan.splits}
-        for package in plan.delete:
+        for package in plan.delete:  # what is left of it once its modules moved away
             d = index.package_dir(package)
-            out |= set(index.files_under(d)) if d else set()
+            out |= {f for f in index.files_under(d) if f not in rel.files} if d else set()
     return out
 
 
