@@ -243,10 +243,10 @@ def _from_imported_chains(t: Tree, paths: list[str]):
 def _top_def(text: str, name: str) -> tuple[int, int] | None:
     tree = _parse(text)
     for node in tree.body if tree else []:
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
-            if node.name == name:
-                start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-                return start, node.end_lineno
+        defs = (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)
+        if isinstance(node, defs) and node.name == name:
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            return start, node.end_lineno
     return None
 
 
@@ -282,7 +282,7 @@ def sites_stale_chain(t: Tree) -> list[Mutant]:
 def sites_rebind_root(t: Tree) -> list[Mutant]:
     """`from P import M` becomes `import P as M`: the name now binds the parent package."""
     out, seen = [], set()
-    for path, line, name, full, attr, imp in _from_imported_chains(t, touched_py(t)):
+    for path, _line, name, full, attr, imp in _from_imported_chains(t, touched_py(t)):
         if (path, name) in seen or len(imp.names) != 1:
             continue
         parent = full.rpartition(".")[0]
@@ -317,8 +317,9 @@ def sites_stale_string(t: Tree) -> list[Mutant]:
                 continue
             line = text.count("\n", 0, m.start()) + 1
             stale = m.group(0).replace(hit, back[hit], 1)
+            start, end = m.span()
 
-            def make(t, path=path, start=m.start(), end=m.end(), stale=stale):
+            def make(t, path=path, start=start, end=end, stale=stale):
                 text = t.text(path)
                 return on_top(
                     t, {path: (text[:start] + stale + text[end:]).encode()}, "stale string"
@@ -332,7 +333,7 @@ def sites_stale_string(t: Tree) -> list[Mutant]:
 def sites_drop_config(t: Tree) -> list[Mutant]:
     prep = t.reproduced[1][0]
     out = []
-    for old, new in sorted(prep.relocation.files.items()):
+    for new in sorted(prep.relocation.files.values()):
         if not new.endswith(".py") and new in set(t.head_files()):
 
             def make(t, new=new):
@@ -378,8 +379,9 @@ def sites_registry_target(t: Tree) -> list[Mutant]:
                 continue
             line = text.count("\n", 0, m.start()) + 1
             bad = f"{m.group(1)}{m.group(2)}:{m.group(3)}_nowhere{m.group(1)}"
+            start, end = m.span()
 
-            def make(t, path=path, start=m.start(), end=m.end(), bad=bad):
+            def make(t, path=path, start=start, end=end, bad=bad):
                 text = t.text(path)
                 return on_top(
                     t, {path: (text[:start] + bad + text[end:]).encode()}, "target nowhere"
