@@ -34,8 +34,9 @@ from migrate.cli_errors import INTERRUPTED, handle_errors
 @click.option(
     "--skip",
     multiple=True,
-    help="Skip a static check (repeatable): old-names, imports-resolve, registry-targets, "
-    "no-shims, single-module, no-new-cycles, wheel-contents.",
+    help="Skip a static check (repeatable): old-names, imports-resolve, attributes-resolve, "
+    "import-time-names, registry-targets, organization-rules, no-shims, single-module, "
+    "no-new-cycles, no-lost-files, tests-kept, git-integrity, wheel-contents.",
 )
 def command(
     rev_range: str,
