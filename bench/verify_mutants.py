@@ -43,10 +43,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from migrate.git import BLAME_FILE, GitObjects, parse_trailers  # noqa: E402
 from migrate.git_steps import apply_plan, engine  # noqa: E402
 from migrate.git_steps.apply import blame_contents  # noqa: E402
-from migrate.git_steps.gitio import GitObjects  # noqa: E402
-from migrate.git_steps.message import BLAME_FILE, blame_message, parse_trailers  # noqa: E402
+from migrate.git_steps.message import blame_message  # noqa: E402
 from migrate.verify import verify  # noqa: E402
 from migrate.verify.reproduce import reproduce_all  # noqa: E402
 
@@ -368,27 +368,38 @@ def sites_drop_test_case(t: Tree) -> list[Mutant]:
 
 
 def sites_registry_target(t: Tree) -> list[Mutant]:
+    """A `module:attr` target string literal (not a docstring) pointed at a missing name."""
     out = []
-    pattern = re.compile(r"""(["'])([A-Za-z_][\w.]*\.[\w]+):([A-Za-z_][\w.]*)\1""")
+    target = re.compile(r"^([A-Za-z_][\w.]*\.\w+):([A-Za-z_][\w.]*)$")
     for path in sorted(p for p in t.head_files() if p.endswith(".py")):
         text = t.text(path)
-        if not text or ":" not in text:
+        tree = _parse(text) if text and ":" in text else None
+        if tree is None:
             continue
-        for m in pattern.finditer(text):
-            if m.group(2).split(".")[0] not in ("sglang", "invoke", "pkg"):
+        docs = {
+            id(n.value)
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
                 continue
-            line = text.count("\n", 0, m.start()) + 1
-            bad = f"{m.group(1)}{m.group(2)}:{m.group(3)}_nowhere{m.group(1)}"
-            start, end = m.span()
+            m = target.match(node.value)
+            if id(node) in docs or not m or m.group(1).split(".")[0] not in _own_tops(t):
+                continue
+            seg = ast.get_source_segment(text, node)
+            bad = seg.replace(node.value, f"{m.group(1)}:{m.group(2)}_nowhere", 1)
 
-            def make(t, path=path, start=start, end=end, bad=bad):
-                text = t.text(path)
-                return on_top(
-                    t, {path: (text[:start] + bad + text[end:]).encode()}, "target nowhere"
-                )
+            def make(t, path=path, seg=seg, bad=bad):
+                text = t.text(path).replace(seg, bad, 1)
+                return on_top(t, {path: text.encode()}, "target nowhere")
 
-            out.append(Mutant("registry-target-nowhere", t.name, f"{path}:{line}", make))
+            out.append(Mutant("registry-target-nowhere", t.name, f"{path}:{node.lineno}", make))
     return out
+
+
+def _own_tops(t: Tree) -> set[str]:
+    return {m.split(".")[0] for m in t.reproduced[1][0].index.modules}
 
 
 def sites_deleted_group(t: Tree) -> list[Mutant]:

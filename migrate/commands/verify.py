@@ -49,7 +49,7 @@ def command(
     skip: tuple[str, ...],
 ) -> None:
     """Prove BASE..HEAD: step commits that reproduce, no new breakage (docs/verify.md)."""
-    from migrate.git_steps.transaction import Interrupted, signals_raise
+    from migrate.interrupts import Interrupted, signals_raise
     from migrate.verify import verify
     from migrate.verify.text import render
 

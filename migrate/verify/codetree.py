@@ -1,12 +1,18 @@
-"""One revision's code as the static checks see it: the index plus lazily parsed facts."""
+"""One revision's code as the static checks see it: queries over the index's code facts.
+
+Not a model of its own: the facts are the index's (`RepoIndex.facts`, see
+`migrate.index.facts`); this adds the questions verify asks of them (is a module the
+repo's own, does `from module import name` work); registry targets resolve through
+the one target resolver, `index.targets.Resolver`, on the same index).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from migrate.index import RepoIndex
-from migrate.verify.pyfacts import ModuleFacts, module_facts
+from migrate.index.facts import CodeFacts
 
 MODULE_ATTRS = frozenset(
     ("__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
@@ -17,22 +23,15 @@ MODULE_ATTRS = frozenset(
 @dataclass
 class CodeTree:
     index: RepoIndex
-    _facts: dict[str, ModuleFacts | None] = field(default_factory=dict, repr=False)
 
-    def facts(self, module: str) -> ModuleFacts | None:
+    def facts(self, module: str) -> CodeFacts | None:
         path = self.index.modules.get(module)
         return self.path_facts(path) if path else None
 
-    def path_facts(self, path: str) -> ModuleFacts | None:
+    def path_facts(self, path: str) -> CodeFacts | None:
         """Facts of any Python file; one outside the import roots resolves only absolute
         imports (its relative ones are left unresolved, hence unchecked)."""
-        if path not in self._facts:
-            text = self.index.text(path)
-            module = self.index.module_of(path) or ""
-            self._facts[path] = (
-                module_facts(text, module, path.endswith("__init__.py")) if text else None
-            )
-        return self._facts[path]
+        return self.index.facts(path)
 
     def python_files(self, only: set[str] | None = None) -> list[tuple[str, str]]:
         """(path, module or "") of every Python file (or those in `only`), scripts included."""
@@ -58,32 +57,32 @@ class CodeTree:
 
     def has_attr(self, module: str, name: str, _seen: frozenset = frozenset()) -> bool | None:
         """Whether `module.name` exists: True, False, or None when it cannot be known
-        statically (a dynamic module, an unparsable file, a star import of one)."""
+        statically (a module `__getattr__` or `globals()` writes, an unparsable file, a star
+        import of a module that is not the repo's or is itself dynamic)."""
         if self.exists(f"{module}.{name}") or name in MODULE_ATTRS:
             return True
         facts = self.facts(module)
-        if facts is None:
+        if facts is None:  # a namespace package has only submodules
             return False if module not in self.index.modules and self.exists(module) else None
         if name in facts.names:
             return True
-        if facts.dynamic:
+        if facts.getattr_hook or facts.writes_globals or facts.star_unresolved:
             return None
-        for star in facts.attrs.stars if facts.attrs else ():
-            if name.startswith("_"):
-                break
+        for star in facts.star_imports:
             if star in _seen or not self.is_own(star) or not self.exists(star):
                 return None
+            star_facts = self.facts(star)
+            exported = star_facts.all_names if star_facts else None
+            if name.startswith("_") and (exported is None or name not in exported):
+                continue
             found = self.has_attr(star, name, _seen | {module})
             if found is not False:
                 return found
         return False
 
-    def attr_path(self, module: str, attrs: str) -> bool:
-        """`module:a.b` resolves: `a` is bound; `b` too when `a` is a visible class."""
-        head, _, rest = attrs.partition(".")
-        if not self.binds(module, head):
-            return False
+    def module_alias(self, module: str, name: str) -> str | None:
+        """The module `module.name` is, when `module` binds `name` by an import of one."""
         facts = self.facts(module)
-        if rest and facts and head in facts.classes and not facts.dynamic:
-            return rest.split(".")[0] in facts.classes[head]
-        return True
+        binding = facts.bindings.get(name) if facts else None
+        target = binding.target if binding else None
+        return target if target and target in self.index.modules else None

@@ -9,8 +9,8 @@ from contextlib import ExitStack, suppress
 from pathlib import Path
 
 from migrate.errors import MigrateError
-from migrate.git_steps.gitio import run_git
-from migrate.git_steps.message import BLAME_FILE
+from migrate.git import BLAME_FILE, resolve_range, snapshot
+from migrate.git.reads import changed_names
 from migrate.index import build_index
 from migrate.pipeline import Prepared, prepare
 from migrate.verify.checks import (
@@ -29,11 +29,10 @@ from migrate.verify.checks import (
     wheel,
 )
 from migrate.verify.codetree import CodeTree
-from migrate.verify.commits import parse_range, range_check
+from migrate.verify.commits import range_check
 from migrate.verify.context import VerifyContext
 from migrate.verify.reproduce import reproduce_all, step_commits
 from migrate.verify.result import FAIL, CheckResult, Finding, VerifyResult
-from migrate.verify.worktree import worktree
 
 CHECKS = (
     old_names,
@@ -79,7 +78,7 @@ def verify(
     reproduced: tuple | None = None,
     base_cache: dict | None = None,
 ) -> VerifyResult:
-    """Raises `BadRange` (a ValueError) for a range that is not BASE..HEAD in order.
+    """Raises MigrateError (exit 2) for a range that is not BASE..HEAD in order.
 
     `reproduced` (what `reproduce_all` returned for these very step commits) and
     `base_cache` (a dict kept across calls with the same BASE) let a caller that verifies
@@ -89,12 +88,13 @@ def verify(
     unknown = sorted(set(skip) - set(CHECK_NAMES))
     if unknown:
         raise ValueError(f"unknown check {', '.join(unknown)}; checks: {', '.join(CHECK_NAMES)}")
-    base, head = parse_range(repo, rev_range)
+    rng = resolve_range(repo, rev_range)
+    base, head = rng.base, rng.head
     commits, preps, changesets = reproduced or reproduce_all(repo, base, head, plan)
     result = VerifyResult(base, head, list(commits))
     result.static_checks.append(range_check(repo, base, head, allow_foreign))
     if not preps and plan:
-        with worktree(repo, base) as bd:
+        with snapshot(repo, base) as bd:
             try:
                 preps = [prepare(plan, bd)]
             except MigrateError as exc:
@@ -126,12 +126,12 @@ def verify(
 def _base_tree(stack: ExitStack, repo: Path, base: str, roots, cache: dict | None):
     """(directory, CodeTree) of BASE; kept in `cache` (it outlives this call) if given."""
     if cache is None:
-        bd = stack.enter_context(worktree(repo, base))
+        bd = stack.enter_context(snapshot(repo, base))
         return bd, CodeTree(build_index(bd, roots))
     key = (str(repo), base, roots)
     if key not in cache:
         keeper = cache.setdefault("_stack", ExitStack())
-        bd = keeper.enter_context(worktree(repo, base))
+        bd = keeper.enter_context(snapshot(repo, base))
         cache[key] = (bd, CodeTree(build_index(bd, roots)))
     return cache[key]
 
@@ -149,13 +149,9 @@ def static_checks(
     base_cache: dict | None = None,
 ) -> list[CheckResult]:
     roots = tuple(dict.fromkeys(r for p in preps for r in p.plan.roots)) or (".",)
-    touched = set(
-        run_git(repo, "diff", "--name-only", "-z", "--no-renames", base, head)
-        .decode("utf-8", "surrogateescape")
-        .split("\0")
-    ) - {""}
+    touched = changed_names(repo, base, head)
     with ExitStack() as stack:
-        hd = stack.enter_context(worktree(repo, head))
+        hd = stack.enter_context(snapshot(repo, head))
         bd, base_tree = _base_tree(stack, repo, base, roots, base_cache)
         ctx = VerifyContext(
             repo_dir=repo,

@@ -9,8 +9,8 @@ this check sees it. A chain already broken at BASE (mapped through the plan) is 
 
 from __future__ import annotations
 
+from migrate.index.attrs import AttrRef
 from migrate.relocate import Relocation
-from migrate.verify.attrs import AttrRef
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
 from migrate.verify.result import FAIL, PASS, CheckResult, Finding

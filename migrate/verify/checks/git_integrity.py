@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 import subprocess
 
-from migrate.git_steps.gitio import GitObjects, Listing
+from migrate.git import GitObjects, Listing
 from migrate.relocate import Relocation
 from migrate.verify.context import VerifyContext
 from migrate.verify.result import FAIL, PASS, CheckResult, Finding

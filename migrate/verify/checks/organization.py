@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
+from migrate.findings import Finding as RuleFinding
 from migrate.plan import Plan
 from migrate.relocate import Relocation
 from migrate.rules import run_rules, tree_from_index
-from migrate.rules.base import Finding as RuleFinding
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
 from migrate.verify.result import CheckResult, Finding
@@ -46,7 +46,7 @@ def _mapped(token: str, plans: list[Plan], rels: list[Relocation]) -> str:
 def key(f: RuleFinding, plans: list[Plan], rels: list[Relocation]) -> tuple[str, str, str]:
     """(rule, path, message) with every name and path in it mapped through the plans."""
     message = _TOKEN.sub(lambda m: _mapped(m.group(0), plans, rels), f.message)
-    return f.rule, _mapped(f.pos.file, plans, rels), message
+    return f.check, _mapped(f.file, plans, rels), message
 
 
 def check(ctx: VerifyContext) -> CheckResult:
@@ -59,10 +59,10 @@ def check(ctx: VerifyContext) -> CheckResult:
         old = key(f, ctx.plans, ctx.relocations) in before
         findings.append(
             Finding(
-                f.pos.file,
-                f.pos.line,
+                f.file,
+                f.line,
                 NAME,
-                f"{f.rule} {f.message}" + (" (already so at BASE)" if old else ""),
+                f"{f.check} {f.message}" + (" (already so at BASE)" if old else ""),
                 f.fix,
                 severity="warning" if old else "error",
             )
