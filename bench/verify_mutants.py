@@ -47,6 +47,7 @@ from migrate.git import BLAME_FILE, GitObjects, parse_trailers  # noqa: E402
 from migrate.git_steps import apply_plan, engine  # noqa: E402
 from migrate.git_steps.apply import blame_contents  # noqa: E402
 from migrate.git_steps.message import blame_message  # noqa: E402
+from migrate.index.imports import absolute  # noqa: E402
 from migrate.verify import verify  # noqa: E402
 from migrate.verify.reproduce import reproduce_all  # noqa: E402
 
@@ -224,10 +225,12 @@ def _from_imported_chains(t: Tree, paths: list[str]):
         if tree is None:
             continue
         bound = {}
+        current = _module_of(t, path) or ""
         for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for a in node.names:
-                    full = f"{node.module}.{a.name}"
+            if isinstance(node, ast.ImportFrom):
+                pkg = absolute(node.module, node.level, current, path.endswith("__init__.py"))
+                for a in node.names if pkg else []:
+                    full = f"{pkg}.{a.name}"
                     if full in modules:
                         bound[a.asname or a.name] = (full, node)
         for node in ast.walk(tree):
