@@ -25,8 +25,16 @@ RULES = frozenset(("KO102", "KO202", "KO203", "KO204"))
 _TOKEN = re.compile(r"[A-Za-z_][\w.\-/]*(?::[\w.]+)?")
 
 
+def rules_tree(tree: CodeTree):
+    """The rules' view of the revision, sharing the index's parsed facts (one parse)."""
+    view = tree_from_index(tree.index)
+    for cache in ("_code_facts", "_asts"):
+        view.__dict__[cache] = tree.index.__dict__.setdefault(cache, {})
+    return view
+
+
 def rule_errors(tree: CodeTree) -> list[RuleFinding]:
-    found = run_rules(tree_from_index(tree.index), set(RULES))
+    found = run_rules(rules_tree(tree), set(RULES))
     return [f for f in found if f.severity == "error"]
 
 
@@ -52,7 +60,7 @@ def key(f: RuleFinding, plans: list[Plan], rels: list[Relocation]) -> tuple[str,
 def _declares_groups(tree: CodeTree) -> bool:
     from migrate.rules.context import Context
 
-    return Context(tree_from_index(tree.index)).declared_groups is not None
+    return Context(rules_tree(tree)).declared_groups is not None
 
 
 def check(ctx: VerifyContext) -> CheckResult:
