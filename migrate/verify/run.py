@@ -136,6 +136,41 @@ def _base_tree(stack: ExitStack, repo: Path, base: str, roots, cache: dict | Non
     return cache[key]
 
 
+class _SharedFacts(dict):
+    """BASE's facts cache: a file that BASE..HEAD leaves unchanged (same path, same bytes,
+    same roots) has HEAD's facts, so it is parsed once for both revisions."""
+
+    def __init__(self, own: dict, head, unchanged):
+        super().__init__(own)
+        self.head, self.unchanged = head, unchanged
+
+    def __contains__(self, path) -> bool:
+        if dict.__contains__(self, path):
+            return True
+        if self.unchanged(path):
+            self[path] = self.head.facts(path)
+            return True
+        return False
+
+
+def share_unchanged_facts(base: CodeTree, head: CodeTree, touched: set[str]) -> None:
+    index = base.index
+    if index.roots != head.index.roots:
+        return
+    own = index.__dict__.get("_code_facts", {})
+    if isinstance(own, _SharedFacts):
+        own.head = head.index  # a cached BASE: the files unchanged against this HEAD
+        own.unchanged = _unchanged(index, head.index, touched)
+        return
+    index.__dict__["_code_facts"] = _SharedFacts(
+        own, head.index, _unchanged(index, head.index, touched)
+    )
+
+
+def _unchanged(base, head, touched: set[str]):
+    return lambda path: path not in touched and path in base.files and path in head.files
+
+
 def static_checks(
     repo: Path,
     base: str,
@@ -153,12 +188,14 @@ def static_checks(
     with ExitStack() as stack:
         hd = stack.enter_context(snapshot(repo, head))
         bd, base_tree = _base_tree(stack, repo, base, roots, base_cache)
+        head_tree = CodeTree(build_index(hd, roots))
+        share_unchanged_facts(base_tree, head_tree, touched)
         ctx = VerifyContext(
             repo_dir=repo,
             base_rev=base,
             head_rev=head,
             head_dir=hd,
-            head=CodeTree(build_index(hd, roots)),
+            head=head_tree,
             base_dir=bd,
             base=base_tree,
             plans=[p.plan for p in preps],
