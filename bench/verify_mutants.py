@@ -700,13 +700,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--trees", default="sample,sample-explicit,invoke,sglang")
     ap.add_argument("--per-class", type=int, default=10)
+    ap.add_argument("--sglang-per-class", type=int, default=3, help="the big tree: slow")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
     engine_memo()
     rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="migrate-mutants-") as tmp:
         for name in args.trees.split(","):
-            per = 3 if name == "sglang" else args.per_class
+            per = args.sglang_per_class if name == "sglang" else args.per_class
             rows += run_tree(name, Path(tmp), per, lambda s: print(s, flush=True))
             if args.json:
                 Path(args.json).write_text(json.dumps(rows, indent=1))
