@@ -66,7 +66,8 @@ class CodeTree:
             return False if module not in self.index.modules and self.exists(module) else None
         if name in facts.names:
             return True
-        if facts.getattr_hook or facts.writes_globals or facts.star_unresolved:
+        attrs_dynamic = facts.attrs is not None and facts.attrs.dynamic  # sys.modules writes
+        if facts.getattr_hook or facts.writes_globals or facts.star_unresolved or attrs_dynamic:
             return None
         for star in facts.star_imports:
             if star in _seen or not self.is_own(star) or not self.exists(star):
