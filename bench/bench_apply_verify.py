@@ -7,7 +7,8 @@ the tree is copied into a temporary directory, committed as BASE, migrated with
 `migrate apply plans/sglang-0.5.15-jit-to-ops.yaml`, then `migrate verify BASE..HEAD --json`
 runs twice (with the wheel check, and with --no-wheel; --no-wheel-run runs only the
 second: the wheel's tree has no packaging, so the wheel check answers SKIP anyway).
-Each command runs in its own process under /usr/bin/time (wall time, CPU, peak RSS of the largest process of its tree).
+Each command runs in its own process under /usr/bin/time (wall time, CPU, peak RSS of
+the largest process of its tree).
 Prints a Markdown section; --readme also writes it into bench/README.md (replacing only
 this script's own section). No timing asserts.
 """
