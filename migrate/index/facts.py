@@ -42,6 +42,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from migrate.index.attrs import AttrFacts, attribute_facts
 from migrate.index.imports import ImportRef, absolute
 
 TARGET = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
@@ -90,6 +91,7 @@ class CodeFacts:
     targets: list[tuple[int, str]] = field(default_factory=list)
     fused: list[tuple[int, str]] = field(default_factory=list)
     star_unresolved: bool = False  # a `from <unresolvable> import *`
+    attrs: AttrFacts | None = None  # attribute chains into other modules (index/attrs.py)
 
     @property
     def names(self) -> set[str]:
@@ -419,6 +421,7 @@ def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | N
     reader.top(tree.body)
     reader.finish()
     _Everywhere(facts).visit(tree)
+    facts.attrs = attribute_facts(tree, module or "", is_package)
     return facts
 
 

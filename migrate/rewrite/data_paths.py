@@ -153,6 +153,8 @@ def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
             files = [old] if old in index.files else index.files_under(old)
             if not files or old == path or (old, anchor) in seen:
                 continue
+            if path.startswith(old.rstrip("/") + "/"):
+                continue  # a directory holding the loader itself: a project root, not data
             seen.add((old, anchor))
             origin = paths.origins.get(anchor)
             if origin is not None:  # the directory of a module: it goes where the module goes
