@@ -151,8 +151,8 @@ def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
         seen = set()
         for node, anchor, old in paths.lookups(tree):
             files = [old] if old in index.files else index.files_under(old)
-            if not files or old == path or (old, anchor) in seen:
-                continue
+            if not files or path.startswith(old + "/") or (old, anchor) in seen:
+                continue  # a directory holding the loader itself is a project root, not data
             seen.add((old, anchor))
             origin = paths.origins.get(anchor)
             if origin is not None:  # the directory of a module: it goes where the module goes

@@ -101,6 +101,37 @@ def _group_changes(index, rel, plan, cs: ChangeSet) -> None:
     cs.notes.extend(notes)
 
 
+def _registrations_follow(prep, cs: ChangeSet) -> None:
+    """Registrations whose kernel changed group move to the new group's `__init__.py`;
+    edits inside a cut statement or row are superseded by the cut."""
+    from migrate.layout.names import OPS_PKG
+    from migrate.rewrite.registrations_follow import follow_registrations
+
+    if not prep.followed.strays:
+        return
+    renames = {o.src: o.dst for o in prep.plan.op_ids}
+    moved = follow_registrations(
+        prep.index, prep.relocation, prep.followed.strays, renames, OPS_PKG
+    )
+    cs.edits = [
+        e
+        for e in cs.edits
+        if not any(e.path == p and e.start < b and a < e.end for p, a, b in moved.cut)
+    ]
+    cs.edits += moved.edits
+    cs.notes += moved.notes
+    # A table whose moved rows left with their registrations keeps only rows that stay:
+    # the table rewriter's "rows name nothing the plan moves" no longer applies there.
+    cs.notes = [
+        n
+        for n in cs.notes
+        if not (
+            n.message.startswith("table row(s)")
+            and any(n.pos.file == p and a <= n.pos.line <= b for p, a, b in moved.loops)
+        )
+    ]
+
+
 def _overlap(a: Edit, b: Edit) -> bool:
     return a.path == b.path and a.start < b.end and b.start < a.end
 
@@ -216,10 +247,11 @@ def plan_changes(
     text_edits, text_notes = _text_file_changes(index, rel, plan, paths - removed)
     pkg_edits, pkg_notes = _packaging_changes(index, rel, plan)
     cs.edits = edits + text_edits + pkg_edits
+    cs.notes = notes + text_notes + pkg_notes
     if prep.followed is not None:
         cs.edits += prep.followed.edits  # computed op ids' literal group prefixes
         cs.notes += prep.followed.notes
-    cs.notes = notes + text_notes + pkg_notes
+        _registrations_follow(prep, cs)
     symbol_plan.apply(cs, index, rel)
     _group_changes(index, rel, plan, cs)
     for path in missing_inits(index, rel, cs, removed):
