@@ -187,3 +187,83 @@ def unresolved_imports(root: Path) -> set[tuple[str, str]]:
             if name not in known:
                 out.add((p.relative_to(root).as_posix(), name))
     return out
+
+
+def _texts(root: Path):
+    for p in root.rglob("*"):
+        if p.is_file() and ".git" not in p.parts and p.suffix in (".py", ".md", ".toml", ".txt"):
+            yield p, p.read_text(errors="replace")
+
+
+def _group_dirs(root: Path) -> set[str]:
+    return {p.name for p in (root / OPS_DIR).iterdir() if (p / "__init__.py").exists()}
+
+
+def _readme_groups(root: Path) -> list[str]:
+    text = (root / "sglang/kernels/README.md").read_text()
+    m = re.search(r"Operator groups \(all populated\):((?:\s*`\w+`[,.]?(?: and)?)+)", text)
+    return re.findall(r"`(\w+)`", m.group(1)) if m else []
+
+
+def _lookup_targets(root: Path) -> set[str]:
+    """Every directory or file a loader's path expression names in the tree at `root`."""
+    from migrate.index import build_index
+    from migrate.rewrite.data_paths import _Paths
+
+    index = build_index(root, (".",))
+    out = set()
+    for path in index.python_files():
+        text = index.text(path) or ""
+        if "__file__" not in text:
+            continue
+        tree = ast.parse(text)
+        for _, _, t in _Paths(tree, path, index).lookups(tree):
+            if not path.startswith(t + "/"):  # the loader's own ancestors are not data
+                out.add(t)
+    return out
+
+
+def _registered_ops(root: Path) -> list[str]:
+    from migrate.rules.context import Context
+    from migrate.rules.load import repo_tree
+
+    return [reg.op for _, reg in Context(repo_tree(root)[1]).registrations if reg.op]
+
+
+def _ko(root: Path, rule: str) -> int:
+    from migrate.rules.load import repo_tree
+    from migrate.rules.registry import run_rules
+
+    return sum(f.rule == rule for f in run_rules(repo_tree(root)[1]))
+
+
+def result_checks(base: Path, head: Path, moved_modules: dict, old_ops: list, configs) -> dict:
+    """Judge the result tree by text, imports, rules and loaders (not by the engine)."""
+    left_names = 0
+    left_ops = 0
+    names = re.compile(
+        r"(?<![\w.])(?:" + "|".join(re.escape(m) for m in sorted(moved_modules)) + r")(?![\w])"
+    )
+    ops = re.compile(r"""["'`](?:""" + "|".join(re.escape(o) for o in old_ops) + r""")["'`]""")
+    for _, text in _texts(head):
+        left_names += len(names.findall(text))
+        left_ops += len(ops.findall(text)) if old_ops else 0
+    before = {m for _, m in unresolved_imports(base)}
+    after = {m for _, m in unresolved_imports(head)}
+    targets = _lookup_targets(head)
+    misplaced = [c for c in configs if not any(c == t or c.startswith(t + "/") for t in targets)]
+    groups = groups_of(head)
+    registered = set(old_ops) & set(_registered_ops(head))
+    return {
+        "old_op_ids_registered": len(registered),
+        "old_module_names_left": left_names,
+        "old_op_ids_left": left_ops,
+        "new_unresolved_imports": sorted(after - before),
+        "unresolved_imports_base": len(before),
+        "unresolved_registry_targets": _ko(head, "KO204"),
+        "unresolved_registry_targets_base": _ko(base, "KO204"),
+        "groups_equal_dirs": set(groups) == _group_dirs(head),
+        "groups_equal_readme": sorted(groups) == sorted(_readme_groups(head)),
+        "configs_moved": len(configs),
+        "configs_not_where_loader_looks": misplaced,
+    }
