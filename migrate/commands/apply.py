@@ -9,6 +9,20 @@ import click
 from migrate.cli_errors import PROBLEMS, REFUSED, handle_errors
 
 
+def print_leftovers(left, failed) -> None:
+    """What a rollback left as someone changed it, and what it could not restore (and how)."""
+    if left:
+        click.echo("left as they are (changed while apply ran):", err=True)
+        for line in left:
+            click.echo(f"  {line}", err=True)
+    if failed:
+        click.echo(
+            "could not restore (the originals are kept; `migrate recover` retries):", err=True
+        )
+        for line in failed:
+            click.echo(f"  {line}", err=True)
+
+
 @click.command("apply")
 @handle_errors(
     problems="apply failed part way; the repository is restored to where it started",
@@ -51,7 +65,11 @@ def command(plan: tuple[str, ...], repo: str, branch: str | None, allow_rule_err
         sys.exit(REFUSED)
     except ApplyFailed as exc:
         click.echo(f"migrate apply: {exc}", err=True)
+        print_leftovers(exc.left, exc.failed)
         sys.exit(PROBLEMS)
+    if result.recovered is not None:
+        click.echo(f"migrate apply: recovered first: {result.recovered.done}", err=True)
+        print_leftovers(result.recovered.left, result.recovered.failed)
     if result.status != "applied":
         click.echo(f"{result.status}: {result.reason}; nothing changed.")
         return

@@ -15,9 +15,9 @@ DRY_RUN_FORMATS = ["text", "json", "md"]
 
 
 def _plan_changes(prep, durations=None):
-    from migrate.rewrite.engine import plan_changes
+    from migrate.git_steps import engine  # the same function, and gate, as apply's
 
-    return plan_changes(prep, durations=durations)
+    return engine.plan_changeset(prep, durations=durations)
 
 
 @click.command("run")
@@ -88,5 +88,7 @@ def command(
         if show_diff:
             click.echo("")
             click.echo(unified_diff(changes, prep.index), nl=False)
-    if any(getattr(n, "severity", "") == "error" for n in changes.notes):
+    from migrate.git_steps.engine import refusals
+
+    if refusals(changes):
         sys.exit(PROBLEMS)

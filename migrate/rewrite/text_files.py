@@ -228,17 +228,7 @@ def _dotted_changes(names, relocation, text, new_path, kind, pos_file):
 
 def _relocate_path(names, relocation, old: str) -> tuple[str | None, bool]:
     """(new spelling, exact) of a repo- or root-relative path spelling."""
-    new = relocation.path(old)
-    if new is not None:
-        return new, True
-    for r in names.roots:
-        full = f"{r}/{old}"
-        new = relocation.path(full)
-        if new is not None:
-            if new.startswith(r + "/"):
-                return new[len(r) + 1 :], True
-            return new, False
-    return None, True
+    return relocation.spelled_path(old, tuple(names.roots)) or (None, True)
 
 
 def _path_changes(names, relocation, text, new_path, kind, pos_file):
