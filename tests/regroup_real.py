@@ -234,7 +234,7 @@ def _ko(root: Path, rule: str) -> int:
     from migrate.rules.load import repo_tree
     from migrate.rules.registry import run_rules
 
-    return sum(f.rule == rule for f in run_rules(repo_tree(root)[1]))
+    return sum(f.check == rule for f in run_rules(repo_tree(root)[1]))
 
 
 def result_checks(base: Path, head: Path, moved_modules: dict, old_ops: list, configs) -> dict:

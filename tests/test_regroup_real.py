@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 import realtrees
-from conftest import git, init_repo
+from helpers import git, init_repo
 from regroup_real import plan_text, result_checks
 
 from migrate.git_steps import apply_plan
