@@ -209,14 +209,12 @@ def _apply(
     try:
         cs = engine.plan_changeset(prep)
         errors = engine.refusals(cs)
-        if errors:  # the dry run shows these and exits non-zero: apply writes nothing
-            raise MigrateError(errors)
-        if not allow_rule_errors:
+        if not allow_rule_errors:  # rule errors the plan introduces, as the dry run shows
             from migrate.rules.load import introduced_error_notes
 
-            rule_errors = introduced_error_notes(prep, cs)
-            if rule_errors:
-                raise MigrateError(rule_errors)
+            errors += introduced_error_notes(prep, cs)
+        if errors:  # the dry run shows these and exits non-zero: apply writes nothing
+            raise MigrateError(errors)
         ref = ",".join(plan_ref(p, repo_dir) for p in plan_paths(plan_path))  # a chain: a,b
         commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
     except MigrateError:
