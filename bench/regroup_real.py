@@ -67,7 +67,7 @@ def replay(old: str, new: str, work: Path, verify: bool = False) -> dict:
         "runs": runs,
         "checks": checks,
         "base": base_checks,
-        "commits": git(repo, "log", "--format=%s", f"{base}..HEAD").splitlines(),
+        "commits": git(repo, "log", "--reverse", "--format=%s", f"{base}..HEAD").splitlines(),
     }
 
 
