@@ -87,11 +87,10 @@ def _apply(repo, *plans):
 
 def test_sample_in_two_chained_plans_equals_the_single_sample_plan(tmp_path):
     single = fresh_sample(tmp_path / "single")
-    one = _apply(single, PLAN)
+    _apply(single, PLAN)
     chained = fresh_sample(tmp_path / "chained")
     out = _apply(chained, *CHAIN)
-    relocate = next(line.split(" ", 3)[-1] for line in one.splitlines() if "(relocate)" in line)
-    assert relocate.startswith("migrate(relocate): relocate ") and relocate in out  # one, not two
+    assert out.count("migrate(relocate): relocate") == 1  # one relocation, not two
     stepwise = fresh_sample(tmp_path / "stepwise")
     _apply(stepwise, CHAIN[0])
     _apply(stepwise, CHAIN[1])

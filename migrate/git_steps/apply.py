@@ -208,11 +208,11 @@ def _apply(
         raise ApplyFailed(f"{exc} while reading the plan; nothing was changed") from exc
     try:
         cs = engine.plan_changeset(prep)
-        errors = engine.refusals(cs)
-        if not allow_rule_errors:  # rule errors the plan introduces, as the dry run shows
+        if not allow_rule_errors:  # the dry run lists these after the engine's notes
             from migrate.rules.load import introduced_error_notes
 
-            errors += introduced_error_notes(prep, cs)
+            cs.notes.extend(introduced_error_notes(prep, cs))
+        errors = engine.refusals(cs)
         if errors:  # the dry run shows these and exits non-zero: apply writes nothing
             raise MigrateError(errors)
         ref = ",".join(plan_ref(p, repo_dir) for p in plan_paths(plan_path))  # a chain: a,b
