@@ -190,6 +190,7 @@ def test_the_engine_is_a_declared_list_of_passes(make_repo, tmp_path):
         "text files",
         "packaging",
         "followed op ids",
+        "registrations follow",
         "symbols",
         "groups",
         "new packages",
