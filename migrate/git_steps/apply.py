@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from migrate import faults as hooks
 from migrate.changes import ChangeSet
 from migrate.errors import MigrateError
 from migrate.git import (
@@ -22,7 +23,7 @@ from migrate.git import (
     plan_ref,
     run_git,
 )
-from migrate.git_steps import engine, hooks
+from migrate.git_steps import engine
 from migrate.git_steps.applied import commit_with_plan, looks_applied
 from migrate.git_steps.lock import LockHeld, RepoLock
 from migrate.git_steps.message import blame_message, step_message
@@ -60,6 +61,9 @@ class ApplyRefused(Exception):
         self.reasons = reasons
         super().__init__("\n".join(reasons))
 
+    def __reduce__(self):
+        return (type(self), (self.reasons,))
+
 
 class ApplyFailed(Exception):
     """Apply stopped; the repository is back at its starting state (or `left`/`failed`
@@ -68,6 +72,9 @@ class ApplyFailed(Exception):
     def __init__(self, message: str, left=(), failed=()):
         self.left, self.failed = list(left), list(failed)
         super().__init__(message)
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.left, self.failed))
 
 
 def build_commits(

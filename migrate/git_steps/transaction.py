@@ -41,6 +41,9 @@ class SwitchRefused(Exception):
         self.reasons = reasons
         super().__init__("\n".join(reasons))
 
+    def __reduce__(self):
+        return (type(self), (self.reasons,))
+
 
 @dataclass(frozen=True)
 class Entry:
