@@ -13,7 +13,7 @@ from pathlib import Path
 
 from migrate import faults as hooks
 from migrate.changes import ChangeSet
-from migrate.errors import MigrateError
+from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.git import (
     BLAME_FILE,
     BLAME_STEP,
@@ -115,6 +115,14 @@ def blame_commit(
 ) -> StepCommit:
     listing, data = blame_contents(objs, parent, shas, plan_path, plan_sha)
     mode = listing.get(BLAME_FILE, (0o100644, ""))[0]
+    if mode == 0o120000:
+        raise MigrateError(
+            Diagnostic(
+                Pos(BLAME_FILE),
+                f"{BLAME_FILE} is a symlink; apply will not write through it (make it a "
+                "regular file, or point blame.ignoreRevsFile at the target)",
+            )
+        )
     tree = objs.write_tree(listing_with(objs, listing, {BLAME_FILE}, {BLAME_FILE: (mode, data)}))
     msg = blame_message(shas, plan_path, plan_sha)
     return StepCommit(BLAME_STEP, objs.commit_tree(tree, parent, msg), msg.splitlines()[0])

@@ -76,6 +76,25 @@ def diff_entries(repo: Path, base: str, tip: str) -> list[Entry]:
     return entries
 
 
+def filtered_paths(repo: Path, entries: list[Entry]) -> list[str]:
+    """Moved or edited files under a content filter (LFS, ...) or `ident`: refused.
+
+    Their blobs are not their work-tree bytes in a way eol conversion explains, so a
+    rename-only or text edit of them is not what the user would get from git."""
+    paths = [e.path for e in entries if e.tip_mode and e.tip_mode != GITLINK]
+    if not paths:
+        return []
+    data = b"\0".join(p.encode("utf-8", "surrogateescape") for p in paths) + b"\0"
+    out = run_git(repo, "check-attr", "-z", "--stdin", "filter", "ident", input=data)
+    fields = out.decode("utf-8", "surrogateescape").split("\0")
+    found = []
+    for path, attr, value in zip(fields[0::3], fields[1::3], fields[2::3], strict=False):
+        if value not in ("unspecified", "unset", ""):
+            shown = attr if attr == "ident" else f"filter={value}"
+            found.append(f"{path}: has {shown}; moving or editing filtered files is refused")
+    return found
+
+
 def _parents(path: str) -> list[str]:
     parts = path.split("/")
     return ["/".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
@@ -84,7 +103,7 @@ def _parents(path: str) -> list[str]:
 def preflight(repo: Path, entries: list[Entry]) -> list[str]:
     """What stands in the way of the switch (empty: nothing; the switch may run)."""
     tracked = {e.path for e in entries if e.base_mode}
-    problems: list[str] = []
+    problems: list[str] = filtered_paths(repo, entries)
     checked: set[str] = set()
     for e in entries:
         if GITLINK in (e.base_mode, e.tip_mode):
