@@ -40,8 +40,11 @@ def exit_status_help(problems: str, refused: str = "refused or could not check")
     )
 
 
+_debug_flag = [False]  # set by a command's --debug, read by the group's last-resort handler
+
+
 def debug_enabled() -> bool:
-    return os.environ.get("MIGRATE_DEBUG", "") not in ("", "0")
+    return _debug_flag[0] or os.environ.get("MIGRATE_DEBUG", "") not in ("", "0")
 
 
 def report_migrate_error(exc: MigrateError, written: str = "nothing was written.") -> None:
@@ -85,7 +88,7 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
             from migrate import progress
 
             progress.configure(quiet=quiet, command=name)
-            debug = debug or debug_enabled()
+            _debug_flag[0] = debug = debug or debug_enabled()
             try:
                 return fn(*args, **kwargs)
             except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import git
+from helpers import git
 
 from migrate.changes import ChangeSet, Edit, FileMove
 from migrate.cli import main
@@ -71,7 +71,7 @@ def make_sample(make_repo) -> Path:
     repo = make_repo(FILES, git_init=False)
     os.chmod(repo / "pkg/old/run.sh", 0o755)
     os.symlink("mod.py", repo / "pkg/old/link.py")
-    from conftest import init_repo
+    from helpers import init_repo
 
     return init_repo(repo)
 
@@ -169,7 +169,8 @@ def test_apply_makes_one_commit_per_step_then_the_blame_commit(repo, plan, full)
     assert entries == ["R100"] * 5
     msg = git(repo, "log", "-1", "--format=%B", relocate)
     assert "migrate(relocate): relocate 5 files (renames only)" in msg
-    assert f"Migrate-Plan: {plan.name} sha256:" in msg and str(plan) not in msg and "Migrate-Step: relocate" in msg
+    assert f"Migrate-Plan: {plan.name} sha256:" in msg and str(plan) not in msg
+    assert "Migrate-Step: relocate" in msg
     ignore = (repo / ".git-blame-ignore-revs").read_text().split()
     assert git(repo, "rev-list", "--reverse", f"{base}..HEAD~1").split() == ignore[-6:]
     assert git(repo, "status", "--porcelain") == ""

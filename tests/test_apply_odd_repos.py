@@ -6,7 +6,7 @@ import os
 
 import pytest
 from click.testing import CliRunner
-from conftest import git
+from helpers import git
 from test_apply import PLAN, full_changeset, make_sample
 from test_apply_atomic import snapshot, strip_stat
 

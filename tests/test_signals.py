@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import git
+from helpers import git
 from test_apply_atomic import snapshot, strip_stat
 
 from migrate.changes import ContractError

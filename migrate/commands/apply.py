@@ -28,7 +28,7 @@ def print_leftovers(left, failed) -> None:
     problems="apply failed part way; the repository is restored to where it started",
     refused="refused to start (dirty work tree, merge in progress, branch exists)",
 )
-@click.argument("plan", type=click.Path(dir_okay=False))
+@click.argument("plan", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
     "--repo",
     default=".",
@@ -36,15 +36,28 @@ def print_leftovers(left, failed) -> None:
     help="Repository to migrate (its top directory).",
 )
 @click.option("--branch", default=None, help="Create this branch for the commits and switch to it.")
-def command(plan: str, repo: str, branch: str | None) -> None:
+@click.option(
+    "--allow-rule-errors",
+    is_flag=True,
+    help="Apply even when the result has organization-rule errors BASE does not have.",
+)
+def command(plan: tuple[str, ...], repo: str, branch: str | None, allow_rule_errors: bool) -> None:
     """Apply PLAN as one commit per step (relocate, code, string, prose, tests, delete).
+
+    Several plans (`apply A.yaml B.yaml`) are a chain: B is written against the tree A
+    leaves, and the two are composed into one relocation from the tree as it is.
 
     Exit 0 also when the plan is already applied (then nothing changes).
     """
     from migrate.git_steps import ApplyFailed, ApplyRefused, apply_plan
 
     try:
-        result = apply_plan(plan, repo, branch)
+        result = apply_plan(
+            plan[0] if len(plan) == 1 else list(plan),
+            repo,
+            branch,
+            allow_rule_errors=allow_rule_errors,
+        )
     except ApplyRefused as exc:
         click.echo("migrate apply: refusing to start:", err=True)
         for line in exc.reasons:

@@ -24,7 +24,7 @@ from migrate.git import (
     run_git,
 )
 from migrate.git_steps import engine
-from migrate.git_steps.applied import commit_with_plan, looks_applied
+from migrate.git_steps.applied import applied_state, commit_with_plan
 from migrate.git_steps.lock import LockHeld, RepoLock
 from migrate.git_steps.message import blame_message, step_message
 from migrate.git_steps.preflight import problems
@@ -32,8 +32,7 @@ from migrate.git_steps.recover import Recovery, lock_path, recover
 from migrate.git_steps.transaction import SwitchRefused, Transaction
 from migrate.git_steps.trees import needed_paths, step_trees
 from migrate.interrupts import Interrupted, signals_raise
-from migrate.pipeline import prepare
-from migrate.plan import load_plan
+from migrate.pipeline import load_chain, plan_paths, prepare
 
 
 @dataclass(frozen=True)
@@ -148,7 +147,11 @@ def _check_repo(repo_dir: Path, branch: str | None) -> None:
 
 
 def apply_plan(
-    plan_path: str | Path, repo_dir: str | Path, branch: str | None = None, hook=hooks.checkpoint
+    plan_path: str | Path,
+    repo_dir: str | Path,
+    branch: str | None = None,
+    hook=hooks.checkpoint,
+    allow_rule_errors: bool = False,
 ) -> ApplyResult:
     """Apply a plan as step commits.
 
@@ -159,7 +162,7 @@ def apply_plan(
     try:
         recovered = recover(repo_dir)
         with RepoLock(lock_path(repo_dir)):
-            result = _locked(plan_path, repo_dir, branch, hook)
+            result = _locked(plan_path, repo_dir, branch, hook, allow_rule_errors)
     except LockHeld as exc:
         raise ApplyRefused([str(exc)]) from None
     result.recovered = recovered if recovered.done else None
@@ -172,9 +175,9 @@ def _check_top(repo_dir: Path) -> None:
         raise ApplyRefused([f"{repo_dir} is not the top of a git work tree"])
 
 
-def _locked(plan_path, repo_dir: Path, branch, hook) -> ApplyResult:
+def _locked(plan_path, repo_dir: Path, branch, hook, allow_rule_errors=False) -> ApplyResult:
     _check_repo(repo_dir, branch)
-    plan, errors = load_plan(plan_path)
+    plan, errors = load_chain(plan_path)  # a chain of plans is recorded under one hash
     base = run_git(repo_dir, "rev-parse", "HEAD").decode().strip()
     if not errors:
         prior = commit_with_plan(repo_dir, plan.sha256)
@@ -189,18 +192,32 @@ def _locked(plan_path, repo_dir: Path, branch, hook) -> ApplyResult:
     objs = GitObjects(repo_dir)
     try:
         with signals_raise():
-            return _apply(plan_path, repo_dir, branch, base, objs, hook)
+            return _apply(plan_path, repo_dir, branch, base, objs, hook, allow_rule_errors)
     finally:
         objs.close()
 
 
-def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook) -> ApplyResult:
+def _apply(
+    plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook, allow_rule_errors=False
+) -> ApplyResult:
     try:
         prep = prepare(plan_path, repo_dir)
-    except MigrateError:
-        if looks_applied(plan_path, repo_dir):
-            reason = "every move source is gone and every target exists"
+    except MigrateError as exc:
+        moved, missing = applied_state(plan_paths(plan_path)[-1], repo_dir)
+        if moved and not missing:
+            reason = "every move, op id, split, group and delete of the plan is in effect"
             return ApplyResult("already-applied", base, base, branch, reason=reason)
+        if moved:  # partly in effect: say what is missing rather than claim it is done
+            raise MigrateError(
+                [*missing, *exc.diagnostics]
+                + [
+                    Diagnostic(
+                        Pos(str(plan_path), 1, 1),
+                        "the plan's moves are already in effect but the parts above are not; "
+                        "apply a plan without the moves for the rest",
+                    )
+                ]
+            ) from None
         raise
     except Interrupted as exc:
         raise ApplyFailed(f"{exc} while reading the plan; nothing was changed") from exc
@@ -209,9 +226,14 @@ def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook)
         errors = engine.refusals(cs)
         if errors:  # the dry run shows these and exits non-zero: apply writes nothing
             raise MigrateError(errors)
-        commits = build_commits(
-            objs, base, cs, plan_ref(plan_path, repo_dir), prep.plan.sha256, hook
-        )
+        if not allow_rule_errors:
+            from migrate.rules.load import introduced_error_notes
+
+            rule_errors = introduced_error_notes(prep, cs)
+            if rule_errors:
+                raise MigrateError(rule_errors)
+        ref = ",".join(plan_ref(p, repo_dir) for p in plan_paths(plan_path))  # a chain: a,b
+        commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
     except MigrateError:
         raise
     except BaseException as exc:
