@@ -46,6 +46,7 @@ def make_repo(root: Path, n: int) -> Path:
         sub.mkdir(exist_ok=True)
         (sub / f"t{i}.csv").write_text(f"id,value\n{i},{i * 7 % 1000}\n")
     sh(repo, "git", "init", "-q", "-b", "main")
+    sh(repo, "git", "config", "gc.auto", "0")  # no background gc racing the copies below
     sh(repo, "git", "add", "-A")
     sh(repo, "git", "commit", "-qm", "base")
     return repo
@@ -95,9 +96,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[6000, 30000])
     ap.add_argument("--json")
+    ap.add_argument("--work", help="Scratch directory (default: a new temporary one).")
     args = ap.parse_args()
     rows = []
-    with tempfile.TemporaryDirectory(prefix="migrate-bench-move-") as tmp:
+    if args.work:
+        Path(args.work).mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="bench-move-", dir=args.work) as tmp:
         for n in args.sizes:
             rows.append(run(n, Path(tmp)))
     print("| files | git mv + commit s | migrate apply s | ratio | same tree |")
