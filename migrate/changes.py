@@ -59,8 +59,11 @@ class ContractError(ValueError):
     """A ChangeSet breaks the one-path contract (see the module docstring)."""
 
     def __init__(self, path: str, message: str) -> None:
-        self.path = path
+        self.path, self.message = path, message
         super().__init__(f"{path}: {message}")
+
+    def __reduce__(self):
+        return (type(self), (self.path, self.message))
 
 
 @dataclass

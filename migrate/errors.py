@@ -37,3 +37,6 @@ class MigrateError(Exception):
             diagnostics = [diagnostics]
         self.diagnostics = list(diagnostics)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+    def __reduce__(self):  # crosses the rewrite pool intact
+        return (type(self), (self.diagnostics,))

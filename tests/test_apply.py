@@ -169,7 +169,8 @@ def test_apply_makes_one_commit_per_step_then_the_blame_commit(repo, plan, full)
     assert entries == ["R100"] * 5
     msg = git(repo, "log", "-1", "--format=%B", relocate)
     assert "migrate(relocate): relocate 5 files (renames only)" in msg
-    assert f"Migrate-Plan: {plan} sha256:" in msg and "Migrate-Step: relocate" in msg
+    assert f"Migrate-Plan: {plan.name} sha256:" in msg and str(plan) not in msg
+    assert "Migrate-Step: relocate" in msg
     ignore = (repo / ".git-blame-ignore-revs").read_text().split()
     assert git(repo, "rev-list", "--reverse", f"{base}..HEAD~1").split() == ignore[-6:]
     assert git(repo, "status", "--porcelain") == ""

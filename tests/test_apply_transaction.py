@@ -245,3 +245,28 @@ def test_the_ref_update_is_compare_and_swap(repo, monkeypatch):
     assert git(repo, "log", "-1", "--format=%s") == "someone else\n"
     assert git(repo, "status", "--porcelain") == ""
     assert leftovers(repo) == []
+
+
+def test_the_plan_path_never_leaks_into_history(repo, tmp_path):
+    repo, plan = repo
+    assert apply(repo, plan).exit_code == 0
+    messages = git(repo, "log", "--format=%B")
+    blame = (repo / ".git-blame-ignore-revs").read_text()
+    assert str(tmp_path) not in messages and str(tmp_path) not in blame
+    assert "Migrate-Plan: plan.yaml sha256:" in messages
+    assert blame.startswith("# migrate plan.yaml sha256:")
+
+
+def test_a_plan_inside_the_repo_is_recorded_repo_relative(make_repo, monkeypatch):
+    from test_apply import make_sample
+
+    repo = make_sample(make_repo)
+    (repo / "plans").mkdir()
+    (repo / "plans/move.yaml").write_text(PLAN)
+    git(repo, "add", "plans")
+    git(repo, "commit", "-qm", "plan")
+    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
+    assert apply(repo, repo / "plans/move.yaml").exit_code == 0
+    messages = git(repo, "log", "--format=%B")
+    assert "Migrate-Plan: plans/move.yaml sha256:" in messages
+    assert str(repo) not in messages

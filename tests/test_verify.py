@@ -20,6 +20,9 @@ def applied(make_repo, tmp_path, monkeypatch) -> tuple[Path, str, Path]:
     plan.write_text(PLAN)
     base = git(repo, "rev-parse", "HEAD").strip()
     apply_plan(plan, repo)
+    # A plan outside the repository is recorded by file name (and hash) only: verify
+    # finds it from where it is run, as a user runs it beside the plan.
+    monkeypatch.chdir(tmp_path)
     return repo, base, plan
 
 

@@ -9,13 +9,11 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from io import BytesIO
 from pathlib import Path
 
 import git
-from gitdb import IStream
 
-from migrate.git.reads import ls_tree
+from migrate.git.reads import cat_objects, ls_tree
 from migrate.git.runner import run_git
 
 Listing = dict[str, tuple[int, str]]  # path -> (mode, blob sha)
@@ -51,11 +49,34 @@ class GitObjects:
         return self.repo.odb.stream(bytes.fromhex(sha)).read()
 
     def files(self, listing: Listing, paths) -> dict[str, tuple[int, bytes]]:
-        """Content of `paths` (those present in `listing`)."""
-        return {p: (listing[p][0], self.read(listing[p][1])) for p in paths if p in listing}
+        """Content of `paths` (those present in `listing`), read in one git call."""
+        present = [p for p in paths if p in listing]
+        data = cat_objects(self.dir, [listing[p][1] for p in present])
+        return {p: (listing[p][0], d) for p, d in zip(present, data, strict=True)}
 
     def write_blob(self, data: bytes) -> str:
-        return self.repo.odb.store(IStream(b"blob", len(data), BytesIO(data))).hexsha.decode()
+        return self.write_blobs([data])[0]
+
+    def write_blobs(self, blobs: list[bytes]) -> list[str]:
+        """Store blobs (as loose objects, no filters) with one git call; their shas."""
+        if not blobs:
+            return []
+        with tempfile.TemporaryDirectory(prefix="migrate-blobs-") as tmp:
+            names = []
+            for i, data in enumerate(blobs):
+                name = os.path.join(tmp, str(i))
+                with open(name, "wb") as fh:
+                    fh.write(data)
+                names.append(name)
+            out = run_git(
+                self.dir,
+                "hash-object",
+                "-w",
+                "--no-filters",
+                "--stdin-paths",
+                input="".join(n + "\n" for n in names).encode(),
+            )
+        return out.decode().split()
 
     def write_tree(self, listing: Listing) -> str:
         """A tree object holding exactly `listing`, built in a throwaway index file."""
@@ -81,8 +102,21 @@ class GitObjects:
 def listing_with(
     objs: GitObjects, base: Listing, domain: set[str], files: dict[str, tuple[int, bytes]]
 ) -> Listing:
-    """`base` with the entries in `domain` replaced by `files` (blobs written as needed)."""
+    """`base` with the entries in `domain` replaced by `files`.
+
+    A file whose bytes are already a blob of `base` (every pure move) reuses it; the new
+    ones are written in one batch. Nothing is written per file.
+    """
     out = {p: v for p, v in base.items() if p not in domain}
+    known = {sha for _mode, sha in base.values()}
+    new: dict[str, tuple[int, bytes]] = {}
     for p, (mode, data) in files.items():
-        out[p] = (mode, objs.write_blob(data))
+        sha = blob_sha(data)
+        if sha in known:
+            out[p] = (mode, sha)
+        else:
+            new[p] = (mode, data)
+    shas = objs.write_blobs([data for _mode, data in new.values()])
+    for (p, (mode, _data)), sha in zip(new.items(), shas, strict=True):
+        out[p] = (mode, sha)
     return out

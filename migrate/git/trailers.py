@@ -29,12 +29,13 @@ class Trailers:
 
 
 def plan_ref(plan_path: str | Path, repo_dir: str | Path) -> str:
-    """The plan path as recorded: relative to the repo if it lies inside, else as given."""
+    """The plan path as recorded: relative to the repo if it lies inside, else its file name
+    only (the sha256 beside it identifies it; a local absolute path is nobody's business)."""
     p, root = Path(plan_path).resolve(), Path(repo_dir).resolve()
     try:
         return p.relative_to(root).as_posix()
     except ValueError:
-        return str(plan_path)
+        return p.name
 
 
 def trailer_lines(t: Trailers) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from migrate import faults as hooks
 from migrate.changes import ChangeSet
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.git import (
@@ -22,7 +23,7 @@ from migrate.git import (
     plan_ref,
     run_git,
 )
-from migrate.git_steps import engine, hooks
+from migrate.git_steps import engine
 from migrate.git_steps.applied import applied_state, commit_with_plan
 from migrate.git_steps.lock import LockHeld, RepoLock
 from migrate.git_steps.message import blame_message, step_message
@@ -59,6 +60,9 @@ class ApplyRefused(Exception):
         self.reasons = reasons
         super().__init__("\n".join(reasons))
 
+    def __reduce__(self):
+        return (type(self), (self.reasons,))
+
 
 class ApplyFailed(Exception):
     """Apply stopped; the repository is back at its starting state (or `left`/`failed`
@@ -67,6 +71,9 @@ class ApplyFailed(Exception):
     def __init__(self, message: str, left=(), failed=()):
         self.left, self.failed = list(left), list(failed)
         super().__init__(message)
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.left, self.failed))
 
 
 def build_commits(
@@ -107,6 +114,14 @@ def blame_commit(
 ) -> StepCommit:
     listing, data = blame_contents(objs, parent, shas, plan_path, plan_sha)
     mode = listing.get(BLAME_FILE, (0o100644, ""))[0]
+    if mode == 0o120000:
+        raise MigrateError(
+            Diagnostic(
+                Pos(BLAME_FILE),
+                f"{BLAME_FILE} is a symlink; apply will not write through it (make it a "
+                "regular file, or point blame.ignoreRevsFile at the target)",
+            )
+        )
     tree = objs.write_tree(listing_with(objs, listing, {BLAME_FILE}, {BLAME_FILE: (mode, data)}))
     msg = blame_message(shas, plan_path, plan_sha)
     return StepCommit(BLAME_STEP, objs.commit_tree(tree, parent, msg), msg.splitlines()[0])

@@ -42,6 +42,9 @@ class LockHeld(Exception):
         self.path, self.owner = path, owner
         super().__init__(f"another migrate is running here ({owner.describe()}; lock {path})")
 
+    def __reduce__(self):
+        return (type(self), (self.path, self.owner))
+
 
 def read_owner(path: Path) -> Owner | None:
     try:

@@ -40,9 +40,19 @@ def dirty_files(repo_dir: str | Path) -> list[str]:
     return lines
 
 
+def sparse(repo_dir: str | Path) -> bool:
+    out = run_git(repo_dir, "config", "--bool", "core.sparseCheckout", check=False)
+    return out.decode().strip() == "true"
+
+
 def problems(repo_dir: str | Path) -> list[str]:
     """Why `apply` must not start here; empty when the work tree is clean and idle."""
     out = []
+    if sparse(repo_dir):
+        out.append(
+            "this is a sparse checkout: the plan would see only part of the tree; "
+            "run `git sparse-checkout disable` (or apply in a full clone) first"
+        )
     ops = in_progress(repo_dir)
     if ops:
         out.append(f"a {', '.join(ops)} is in progress; finish or abort it first")

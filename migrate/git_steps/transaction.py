@@ -41,6 +41,9 @@ class SwitchRefused(Exception):
         self.reasons = reasons
         super().__init__("\n".join(reasons))
 
+    def __reduce__(self):
+        return (type(self), (self.reasons,))
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -73,6 +76,25 @@ def diff_entries(repo: Path, base: str, tip: str) -> list[Entry]:
     return entries
 
 
+def filtered_paths(repo: Path, entries: list[Entry]) -> list[str]:
+    """Moved or edited files under a content filter (LFS, ...) or `ident`: refused.
+
+    Their blobs are not their work-tree bytes in a way eol conversion explains, so a
+    rename-only or text edit of them is not what the user would get from git."""
+    paths = [e.path for e in entries if e.tip_mode and e.tip_mode != GITLINK]
+    if not paths:
+        return []
+    data = b"\0".join(p.encode("utf-8", "surrogateescape") for p in paths) + b"\0"
+    out = run_git(repo, "check-attr", "-z", "--stdin", "filter", "ident", input=data)
+    fields = out.decode("utf-8", "surrogateescape").split("\0")
+    found = []
+    for path, attr, value in zip(fields[0::3], fields[1::3], fields[2::3], strict=False):
+        if value not in ("unspecified", "unset", ""):
+            shown = attr if attr == "ident" else f"filter={value}"
+            found.append(f"{path}: has {shown}; moving or editing filtered files is refused")
+    return found
+
+
 def _parents(path: str) -> list[str]:
     parts = path.split("/")
     return ["/".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
@@ -81,7 +103,7 @@ def _parents(path: str) -> list[str]:
 def preflight(repo: Path, entries: list[Entry]) -> list[str]:
     """What stands in the way of the switch (empty: nothing; the switch may run)."""
     tracked = {e.path for e in entries if e.base_mode}
-    problems: list[str] = []
+    problems: list[str] = filtered_paths(repo, entries)
     checked: set[str] = set()
     for e in entries:
         if GITLINK in (e.base_mode, e.tip_mode):
@@ -126,12 +148,12 @@ class Journal:
     failures: list[str] = field(default_factory=list)
 
     def save(self, state: Path) -> None:
-        tmp = state / "journal.json.tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(vars(self), fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, state / "journal.json")
+        _write_durably(state / "journal.json", json.dumps(vars(self)).encode())
+
+    def set_phase(self, state: Path, phase: str) -> None:
+        """The phase lives in its own small file: a big journal is written once."""
+        self.phase = phase
+        _write_durably(state / "phase", phase.encode())
 
     @classmethod
     def load(cls, state: Path) -> Journal | None:
@@ -139,22 +161,39 @@ class Journal:
             data = json.loads((state / "journal.json").read_text(encoding="utf-8"))
         except FileNotFoundError:
             return None
-        return cls(**data)
+        j = cls(**data)
+        with contextlib.suppress(FileNotFoundError):
+            j.phase = (state / "phase").read_text(encoding="utf-8").strip() or j.phase
+        return j
+
+
+def _write_durably(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
 
 
 def state_dir(repo: Path) -> Path:
     return git_path(repo, STATE_DIR)
 
 
-def _save_original(full: Path, backup: Path) -> list:
-    """Keep a path's original: ["link", target] or ["file", name, st_mode, size, mtime, ino]."""
+def _save_original(full: Path, backup: Path, removed: bool) -> list:
+    """Keep a path's original: ["link", target] or ["file", name, st_mode, size, mtime, ino].
+
+    A file the switch removes is renamed into the journal by `switch` itself (no copy,
+    and its index entry stays valid until then); one it rewrites is hard-linked now.
+    """
     st = full.lstat()
     if stat.S_ISLNK(st.st_mode):
         return ["link", os.readlink(full)]
-    try:
-        os.link(full, backup)
-    except OSError:
-        shutil.copy2(full, backup)  # no hard links here (another file system): copy
+    if not removed:
+        try:
+            os.link(full, backup)
+        except OSError:
+            shutil.copy2(full, backup)  # no hard links here (another file system): copy
     return ["file", backup.name, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino]
 
 
@@ -195,11 +234,14 @@ class Transaction:
         if j.had_index:
             shutil.copyfile(index, self.state / "index")
         new_dirs: set[str] = set()
+        linked = False
         for n, e in enumerate(entries):
             backup: list = []
             full = self.dir / e.path
             if e.base_mode and os.path.lexists(full):
-                backup = _save_original(full, self.state / "files" / str(n))
+                removed = not e.tip_mode
+                backup = _save_original(full, self.state / "files" / str(n), removed)
+                linked = linked or (backup[0] == "file" and not removed)
             for d in _parents(e.path):
                 fd = self.dir / d
                 if e.tip_mode and not (fd.is_dir() and not fd.is_symlink()):
@@ -209,9 +251,8 @@ class Transaction:
             j.entries.append([e.path, e.base_mode, e.base_sha, e.tip_mode, e.tip_sha, backup])
         j.new_dirs = sorted(new_dirs, key=lambda d: d.count("/"), reverse=True)
         _fsync_dir(self.state / "files")
-        # A hard link changes the file's ctime, which the index records: refresh, or
-        # read-tree takes the linked files for modified ones.
-        run_git(self.dir, "update-index", "-q", "--refresh", check=False)
+        if linked:  # a hard link changes the file's ctime, which the index records:
+            run_git(self.dir, "update-index", "-q", "--refresh", check=False)
         j.save(self.state)
         self.journal = j  # from here on, rollback (or the next `recover`) has what it needs
         self.hook("journal")
@@ -219,8 +260,7 @@ class Transaction:
     def switch(self, tip: str) -> None:
         j = self.journal
         msg = "migrate apply"
-        j.phase = "switching"
-        j.save(self.state)
+        j.set_phase(self.state, "switching")
         if self.branch:
             run_git(self.dir, "update-ref", "-m", msg, f"refs/heads/{self.branch}", tip, ZERO)
             run_git(self.dir, "symbolic-ref", "-m", msg, "HEAD", f"refs/heads/{self.branch}")
@@ -229,10 +269,20 @@ class Transaction:
         else:
             run_git(self.dir, "update-ref", "--no-deref", "-m", msg, "HEAD", tip, self.base)
         self.hook("ref")
+        emptied = self._stash_removed()
         run_git(self.dir, "read-tree", "-m", "-u", self.base, tip)
+        _remove_empty_dirs(self.dir, emptied)
         self.hook("checkout")
-        j.phase = "switched"
-        j.save(self.state)
+        j.set_phase(self.state, "switched")
+
+    def _stash_removed(self) -> set[str]:
+        """Rename the files the switch removes into the journal (their original inodes)."""
+        dirs = set()
+        for path, _bm, _bs, tip_mode, _ts, backup in self.journal.entries:
+            if not tip_mode and backup and backup[0] == "file":
+                os.rename(self.dir / path, self.state / "files" / backup[1])
+                dirs.add(path.rpartition("/")[0])
+        return dirs
 
     def finish(self) -> None:
         """The switch is complete: drop the journal and the originals it kept."""
@@ -257,6 +307,17 @@ class RollbackReport:
     @property
     def complete(self) -> bool:
         return not self.failed
+
+
+def _remove_empty_dirs(repo: Path, dirs: set[str]) -> None:
+    """The directories a move emptied go, as with `git mv`; any holding a file stays."""
+    for d in sorted(dirs, key=lambda d: d.count("/"), reverse=True):
+        while d:
+            try:
+                os.rmdir(repo / d)
+            except OSError:
+                break
+            d = d.rpartition("/")[0]
 
 
 def _wait_for_index_lock(repo: Path, seconds: float = 10.0) -> None:
@@ -444,8 +505,8 @@ def rollback(repo: Path, j: Journal, hook=None) -> RollbackReport:
         if report.complete:
             shutil.rmtree(state, ignore_errors=True)
         else:
-            j.phase = "rollback-incomplete"
             j.failures = report.failed
             with contextlib.suppress(OSError):
                 j.save(state)
+                j.set_phase(state, "rollback-incomplete")
     return report

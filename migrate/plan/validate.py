@@ -199,7 +199,7 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
     by_target: dict[str, list[str]] = defaultdict(list)
     for old, new in rel.files.items():
         by_target[new].append(old)
-    out = _file_dir_conflicts(plan, index, rel)
+    out = _file_dir_conflicts(plan, index, rel) + _submodules_left(plan, index, rel)
     moved = set(rel.files)
     for new, olds in sorted(by_target.items()):
         if len(olds) > 1:
@@ -213,6 +213,37 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
             out.append(
                 Diagnostic(
                     _move_pos_for(plan, olds[0], index), f"moving {olds[0]} would overwrite {new}"
+                )
+            )
+    return out
+
+
+def _gitlinks(root) -> list[str]:
+    """Submodule paths of the work tree (gitlinks in the index); none outside git."""
+    from migrate.git.runner import run_git
+
+    out = run_git(root, "ls-files", "-s", "-z", check=False)
+    found = []
+    for rec in out.split(b"\0"):
+        if rec.startswith(b"160000 "):
+            found.append(rec.split(b"\t", 1)[1].decode("utf-8", "surrogateescape"))
+    return found
+
+
+def _submodules_left(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
+    """A submodule inside a moved directory would stay behind, its gitlink at the old path."""
+    if not rel.files:
+        return []
+    moved_dirs = {old.rpartition("/")[0] for old in rel.files}
+    out = []
+    for link in _gitlinks(index.root):
+        parent = link.rpartition("/")[0]
+        if parent in moved_dirs or any(d.startswith(link + "/") for d in moved_dirs):
+            out.append(
+                Diagnostic(
+                    _move_pos_for(plan, link, index),
+                    f"submodule {link} is inside a directory the plan moves; moving "
+                    "submodules is not supported (move it with `git mv` first)",
                 )
             )
     return out

@@ -13,12 +13,15 @@ run unless `skip_unparsable`.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from migrate import faults
 from migrate.changes import ChangeSet, ContractError, Edit, FileMove, apply_edits
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.repo import RepoIndex
@@ -62,10 +65,48 @@ _WORKER: tuple[Context, object] | None = None
 
 def _init_worker(ctx: Context, regex) -> None:
     global _WORKER
+    ignore_stop_signals()
     _WORKER = (ctx, regex)
 
 
+def ignore_stop_signals() -> None:
+    """A worker leaves SIGINT/SIGTERM to its parent, which ends it (see `pool_map`).
+
+    Forked from a parent inside `signals_raise`, a worker would otherwise raise
+    `Interrupted` in the middle of a task or hang the pool's shutdown."""
+    for s in _STOP:
+        signal.signal(s, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP)
+
+
+_STOP = (signal.SIGINT, signal.SIGTERM)
+
+
+def pool_map(fn, jobs: list, workers: int, initializer, initargs, chunksize: int = 8) -> list:
+    """`fn` over `jobs` in a process pool; on a signal or error the workers are killed.
+
+    The stop signals are blocked while the workers are forked, so none starts with our
+    handler; a signal that arrives meanwhile is delivered right after, to us.
+    """
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP)
+    try:
+        pool = ProcessPoolExecutor(workers, initializer=initializer, initargs=initargs)
+        results = pool.map(fn, jobs, chunksize=chunksize)  # forks the workers now
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    try:
+        out = list(results)
+    except BaseException:
+        for p in multiprocessing.active_children():
+            p.kill()  # they ignore SIGINT/SIGTERM by design
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return out
+
+
 def _run_job(job: FileJob) -> FileResult:
+    faults.checkpoint("rewrite-worker")
     ctx, regex = _WORKER
     return rewrite_python(job, ctx, regex)
 
@@ -75,8 +116,7 @@ def rewrite_python_files(jobs: list[FileJob], ctx: Context, regex, workers: int 
     workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
     if len(jobs) < POOL_MIN_FILES or workers <= 1:
         return [rewrite_python(job, ctx, regex) for job in jobs]
-    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(ctx, regex)) as pool:
-        return list(pool.map(_run_job, jobs, chunksize=8))
+    return pool_map(_run_job, jobs, workers, _init_worker, (ctx, regex))
 
 
 def _text_file_changes(index, rel, plan, paths) -> tuple[list[Edit], list[Diagnostic]]:
