@@ -46,6 +46,9 @@ def debug_enabled() -> bool:
 
 
 def report_migrate_error(exc: MigrateError, written: str = "nothing was written.") -> None:
+    from migrate import progress
+
+    progress.finish(done=False)  # end a live progress line before the diagnostics
     for d in exc.diagnostics:
         click.echo(str(d), err=True)
     n = sum(1 for d in exc.diagnostics if d.severity == "error")
@@ -65,6 +68,9 @@ def _os_error_message(exc: OSError) -> str:
 
 
 def _fail(name: str, message: str, code: int) -> None:
+    from migrate import progress
+
+    progress.finish(done=False)
     click.echo(f"migrate{' ' + name if name else ''}: {message}", err=True)
     sys.exit(code)
 
@@ -88,8 +94,13 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
             progress.configure(quiet=quiet, command=name)
             _debug_flag[0] = debug = debug or debug_enabled()
             try:
-                return fn(*args, **kwargs)
-            except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+                rv = fn(*args, **kwargs)
+                progress.finish()
+                return rv
+            except SystemExit as exc:  # the command's own verdict: 0 and 1 are work done
+                progress.finish(done=exc.code in (None, OK, PROBLEMS))
+                raise
+            except (click.exceptions.Exit, click.ClickException, click.Abort):
                 raise
             except MigrateError as exc:
                 if debug:
@@ -108,7 +119,7 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
             except Exception as exc:
                 return _internal(name, exc, debug)
             finally:
-                progress.finish()
+                progress.finish(done=False)
 
         wrapper.__doc__ = (fn.__doc__ or "").rstrip() + "\n\n" + exit_status_help(problems, refused)
         wrapper.handles_errors = True  # checked by the tests for every registered command

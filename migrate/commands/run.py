@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from migrate import progress
 from migrate.cli_errors import PROBLEMS, handle_errors
 
 # Dry-run output formats: the summary, the same facts as JSON, the reviewer's Markdown preview.
@@ -62,6 +63,7 @@ def command(
 
     prep = prepare(plan, repo)
     changes = _plan_changes(prep, durations=durations)
+    progress.did(f"dry run: {len(changes.moves)} move(s), {len(changes.edits)} edit(s)")
     if fmt == "json":
         data = to_json(changes, prep)
         if show_diff:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from migrate import progress
 from migrate.index.files import list_repo_files
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -184,7 +185,11 @@ def build_index(root: str | Path, roots: tuple[str, ...] | list[str] = (".",)) -
     # Longest root first, so that with roots [".", "python"] a file under python/
     # is named relative to python/.
     ordered = sorted(roots, key=lambda r: (r in (".", ""), -len(r)))
-    for path in list_repo_files(root):
+    progress.phase("scan", label="listing files")
+    listed = list_repo_files(root)
+    progress.phase("scan", total=len(listed), label="files")
+    for path in listed:
+        progress.step("files")
         info = FileInfo(path=path, mode=_git_mode(root / path))
         if info.is_python:
             for r in ordered:

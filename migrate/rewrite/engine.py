@@ -12,6 +12,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import PurePosixPath
 
+from migrate import progress
 from migrate.changes import ChangeSet, ContractError, Edit, FileMove, apply_edits
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.repo import RepoIndex
@@ -66,10 +67,16 @@ def _run_job(job: FileJob) -> FileResult:
 def rewrite_python_files(jobs: list[FileJob], ctx: Context, regex, workers: int | None = None):
     """FileResults in job order; parallel when there are many files."""
     workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
+    progress.phase("parse", total=len(jobs), label="candidate files")
     if len(jobs) < POOL_MIN_FILES or workers <= 1:
-        return [rewrite_python(job, ctx, regex) for job in jobs]
+        return [_stepped(rewrite_python(job, ctx, regex)) for job in jobs]
     with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(ctx, regex)) as pool:
-        return list(pool.map(_run_job, jobs, chunksize=8))
+        return [_stepped(r) for r in pool.map(_run_job, jobs, chunksize=8)]
+
+
+def _stepped(result):
+    progress.step("candidate files")
+    return result
 
 
 def _text_file_changes(index, rel, plan, paths) -> tuple[list[Edit], list[Diagnostic]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from contextlib import ExitStack, suppress
 from pathlib import Path
 
+from migrate import progress
 from migrate.errors import MigrateError
 from migrate.git_steps.gitio import run_git
 from migrate.git_steps.message import BLAME_FILE
@@ -113,9 +114,13 @@ def static_checks(
             exclude=_plan_files(repo, base, head, plan) | {BLAME_FILE},
         )
         out = []
+        progress.phase("check", total=len(CHECKS))
         for mod in CHECKS:
+            progress.step(mod.NAME, n=0)
             if mod.NAME in skip or (mod is wheel and not wheel_check):
                 out.append(CheckResult(mod.NAME, "SKIP", summary="skipped"))
             else:
                 out.append(_run_check(mod, ctx))
+            progress.step(mod.NAME)
+        progress.did(f"{len(out)} static checks")
         return out
