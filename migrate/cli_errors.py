@@ -14,6 +14,8 @@ import sys
 import click
 
 from migrate.errors import MigrateError
+from migrate.git.runner import GitError
+from migrate.interrupts import Interrupted
 
 OK = 0
 PROBLEMS = 1  # the command ran and found problems (or, for apply: failed and restored)
@@ -111,6 +113,14 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
                 if debug:
                     raise
                 _fail(name, "interrupted", INTERRUPTED)
+            except Interrupted as exc:  # SIGINT/SIGTERM turned into an exception by us
+                if debug:
+                    raise
+                _fail(name, str(exc), INTERRUPTED)
+            except GitError as exc:  # git itself failed on valid input (not a bug of ours)
+                if debug:
+                    raise
+                _fail(name, f"could not run: {_one_line(exc)}", REFUSED)
             except (OSError, UnicodeError) as exc:
                 if debug or (isinstance(exc, OSError) and exc.filename is None):
                     return _internal(name, exc, debug)

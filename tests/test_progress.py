@@ -11,7 +11,7 @@ import sys
 import threading
 
 import pytest
-from conftest import git, init_repo, write_tree
+from helpers import git, init_repo, write_tree
 
 USERS = 120
 PLAN = "version: 1\nroots: [python]\nmoves:\n  - {from: pkg.old, to: pkg.new}\n"

@@ -1,7 +1,7 @@
 """Symbol moves: the definition moves with its imports and private helpers; references follow."""
 
 import pytest
-from test_rewrite_support import changes, dedent, new_text
+from rewrite_helpers import changes, dedent, new_text
 
 from migrate.errors import MigrateError
 
@@ -62,11 +62,10 @@ def test_symbol_moves_into_new_module_with_helper_and_imports(make_repo):
             """
         ),
     )
+    # math and helper were only used by the moved code: they leave with it.
     assert new_text(prep, cs, "pkg/old/norm.py") == dedent(
         """
-        import math
-
-        from .util import cached, helper
+        from .util import cached
         from pkg.new.fused import rmsnorm
 
         SCALE = 2
@@ -125,7 +124,7 @@ def test_import_cycle_is_refused(make_repo):
     assert "import cycle" in str(exc.value)
 
 
-def test_patch_object_of_a_moved_symbol_is_reported(make_repo):
+def test_patch_object_of_a_moved_symbol_follows_it_for_review(make_repo):
     src = SRC.replace("@cached\n", "").replace(" * SCALE", "")
     files = dict(BASE, **{"pkg/old/norm.py": src})
     files["app/t.py"] = (
@@ -133,9 +132,14 @@ def test_patch_object_of_a_moved_symbol_is_reported(make_repo):
         'mock.patch.object(nm, "rmsnorm")\nmonkeypatch.setattr(nm, "layer", None)\n'
     )
     prep, cs = changes(make_repo, files, [("pkg.old.norm:rmsnorm", "pkg.new.fused")])
-    (note,) = [n for n in cs.notes if n.pos.file == "app/t.py"]
-    assert note.pos.line == 4 and "would patch nothing" in note.message
-    assert "pkg.new.fused" in note.message
+    # The patch follows the symbol by binding; `layer`, left in norm, still calls it
+    # through norm's globals, so the edit is for review and says so.
+    assert new_text(prep, cs, "app/t.py") == (
+        "import pkg.new.fused as fused\nimport pkg.old.norm as nm\nfrom unittest import mock\n\n"
+        'mock.patch.object(fused, "rmsnorm")\nmonkeypatch.setattr(nm, "layer", None)\n'
+    )
+    (edit,) = [e for e in cs.edits if e.path == "app/t.py" and e.new == "fused"]
+    assert edit.applicability == "review" and "layer" in edit.reason
 
 
 def test_parent_relative_import_of_a_moved_symbol_in_a_subpackage(make_repo):

@@ -49,6 +49,10 @@ def command(args: tuple[str, ...], repo: str) -> None:
         raise MigrateError(errors)
     repo_dir = Path(repo).resolve()
     checked = [_file_in_repo(f, repo_dir) for f in files] if files else None
+    if len(plans) > 1:  # a chain: names from before A and between A and B go to the end
+        from migrate.plan.compose import compose_all
+
+        plans = [compose_all(plans, None)]
     findings = stale_references(repo_dir, plans, checked)
     for f in findings:
         click.echo(f"{f.file}:{f.line}: {f.message} ({f.fix})")

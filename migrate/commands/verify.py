@@ -54,7 +54,7 @@ def command(
     (exit 2) includes a range that is not BASE..HEAD, an unknown revision, an empty or
     reversed range.
     """
-    from migrate.git_steps.transaction import Interrupted, signals_raise
+    from migrate.interrupts import Interrupted, signals_raise
     from migrate.verify import verify
     from migrate.verify.text import render
 

@@ -7,11 +7,11 @@ import re
 from pathlib import Path
 
 from migrate.errors import Diagnostic
-from migrate.git_steps.gitio import run_git
-from migrate.git_steps.message import BLAME_FILE, parse_trailers
+from migrate.git import BLAME_FILE, parse_trailers, run_git
+from migrate.git.reads import message
 from migrate.index import RepoIndex, build_index
+from migrate.layout.names import OPS_PKG as OPS
 from migrate.plan import Plan, load_plan
-from migrate.plan.model import OPS
 from migrate.plan.validate import top_level_names
 
 
@@ -25,8 +25,7 @@ def commit_with_plan(repo_dir: str | Path, plan_sha256: str, rev: str = "HEAD") 
         .split()
     )
     for sha in out:
-        msg = run_git(repo_dir, "log", "-1", "--format=%B", sha).decode("utf-8", "replace")
-        t = parse_trailers(msg)
+        t = parse_trailers(message(repo_dir, sha))
         if t and t.plan_sha256 == plan_sha256:
             return sha
     return None

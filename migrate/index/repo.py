@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 
 from migrate import progress
+from migrate.index.facts import FactsCache
 from migrate.index.files import list_repo_files
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -90,7 +91,10 @@ def _git_mode(p: Path) -> int:
 
 
 @dataclass
-class RepoIndex:
+class RepoIndex(FactsCache):
+    """The checkout's files and modules; `facts(path)` gives a file's code facts
+    (`migrate.index.facts`), parsed once."""
+
     root: Path
     roots: tuple[str, ...]
     files: dict[str, FileInfo]
@@ -143,6 +147,8 @@ class RepoIndex:
 
     def exists(self, name: str) -> bool:
         return name in self.modules or name in self.packages
+
+    is_module = exists  # the tree protocol's name (`index.facts.CodeTree`)
 
     def path_of(self, name: str) -> str | None:
         return self.modules.get(name)

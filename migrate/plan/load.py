@@ -16,7 +16,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from migrate.errors import Diagnostic, MigrateError, Pos
-from migrate.plan.model import OPS, Move, OpIdRename, Plan, Split, SplitOutput
+from migrate.layout.names import OPS_PKG as OPS
+from migrate.plan.model import Move, OpIdRename, Plan, Split, SplitOutput
 
 TOP_KEYS = {"version", "roots", "moves", "op_ids", "splits", "groups", "delete", "keep_prose"}
 DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")

@@ -6,23 +6,17 @@ from dataclasses import dataclass
 
 from migrate.errors import Pos
 
-OPS = "sglang.kernels.ops"  # the package whose subpackages are the operator groups
-
 
 @dataclass(frozen=True)
 class Move:
-    """One `moves:` entry.
-
-    `kind` is decided against the repository index: `module`, `package`, `symbol`
-    (`from` has `module:name`) or `path` (`from` contains `/`).
-    """
+    """One `moves:` entry: a module or package (dotted), a symbol (`module:name`) or a
+    path (`from` contains `/`); which of module and package is decided by the index."""
 
     src: str
     dst: str
     pos: Pos
     src_pos: Pos
     dst_pos: Pos
-    kind: str = ""
 
     @property
     def is_path(self) -> bool:

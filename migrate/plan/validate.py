@@ -175,7 +175,7 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
     by_target: dict[str, list[str]] = defaultdict(list)
     for old, new in rel.files.items():
         by_target[new].append(old)
-    out = []
+    out = _file_dir_conflicts(plan, index, rel)
     moved = set(rel.files)
     for new, olds in sorted(by_target.items()):
         if len(olds) > 1:
@@ -189,6 +189,47 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
             out.append(
                 Diagnostic(
                     _move_pos_for(plan, olds[0], index), f"moving {olds[0]} would overwrite {new}"
+                )
+            )
+    return out
+
+
+def _kind(index: RepoIndex, path: str) -> str:
+    return "symlink" if (index.root / path).is_symlink() else "file"
+
+
+def _file_dir_conflicts(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
+    """A moved file needs every parent to be a directory, and its own path not to be one.
+
+    A file (or symlink) left at a parent of a target would be silently replaced by a
+    directory in git's tree, and a target at a path where files stay would bury them.
+    """
+    moved = set(rel.files)
+    final = (set(index.files) - moved) | set(rel.files.values())
+    dirs: set[str] = set()
+    for p in final:
+        parts = p.split("/")
+        dirs.update("/".join(parts[:i]) for i in range(1, len(parts)))
+    out = []
+    for old, new in sorted(rel.files.items()):
+        parts = new.split("/")
+        for i in range(1, len(parts)):
+            parent = "/".join(parts[:i])
+            if parent in final:
+                what = _kind(index, parent) if parent in index.files else "moved file"
+                out.append(
+                    Diagnostic(
+                        _move_pos_for(plan, old, index),
+                        f"moving {old} to {new} needs {parent} to be a directory, "
+                        f"but it is a {what}",
+                    )
+                )
+                break
+        if new in dirs:
+            out.append(
+                Diagnostic(
+                    _move_pos_for(plan, old, index),
+                    f"moving {old} to {new}: {new} is a directory that still holds files",
                 )
             )
     return out

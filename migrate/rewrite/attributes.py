@@ -43,11 +43,16 @@ def _prefix_edit(job: FileJob, facts: Facts, chain: Chain, new: str, reason: str
     return make_edit(job.new_path, facts.text, chain.start, end, text, "code", reason)
 
 
-def rewrite_chains(job: FileJob, facts: Facts, ctx: Context, imports: ImportResult) -> ChainResult:
+def rewrite_chains(
+    job: FileJob, facts: Facts, ctx: Context, imports: ImportResult, done: set[int] = frozenset()
+) -> ChainResult:
+    """`done`: starts of chains that module_uses.py already respelled by binding."""
     res = ChainResult()
     added: set[tuple[int, str]] = set()
     instead: dict[str, list[str]] = {}  # stale `import deleted.pkg` -> modules chains need
     for chain in facts.chains:
+        if chain.start in done:
+            continue
         local = chain.dotted.split(".")[0]
         binding = imports.bindings.get(local)
         if binding is None:

@@ -19,6 +19,7 @@ from migrate.errors import Diagnostic, Pos
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts, ImportSite, dotted_of
+from migrate.rewrite.import_split import split_from_import
 from migrate.rewrite.names import is_gone, relocate
 from migrate.rewrite.spans import line_col, make_edit
 
@@ -154,14 +155,18 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
             res.edits.append(make_edit(job.new_path, facts.text, s, e, text, "code", reason))
         return
     newline = "\r\n" if "\r\n" in facts.text else "\n"
-    stmts = []
-    for new_base, group in groups.items():
-        names = ", ".join(
-            leaf if leaf == local else f"{leaf} as {local}" for _, leaf, _, local, _ in group
-        )
-        stmts.append(f"from {spellings[new_base]} import {names}")
     s, e = facts.span(node)
-    text = (newline + site.indent).join(stmts)
+    if star:
+        stmts = [f"from {spellings[b]} import *" for b in groups]
+        text = (newline + site.indent).join(stmts)
+    else:
+        line_end = facts.text.find("\n", e)
+        trailing = facts.text[e : len(facts.text) if line_end == -1 else line_end]
+        parts = [
+            (spellings[b], [(alias, leaf, local) for _, leaf, _, local, alias in group])
+            for b, group in groups.items()
+        ]
+        text = split_from_import(node, parts, trailing, newline, site.indent)
     res.edits.append(make_edit(job.new_path, facts.text, s, e, text, "code", reason))
 
 

@@ -19,6 +19,7 @@ from migrate.rewrite.attributes import rewrite_chains
 from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.cstfacts import gather
 from migrate.rewrite.imports import rewrite_imports
+from migrate.rewrite.module_uses import rewrite_module_uses
 from migrate.rewrite.names import is_gone, relocate
 from migrate.rewrite.op_ids import rewrite_op_ids
 from migrate.rewrite.python_prose import rewrite_prose
@@ -118,7 +119,10 @@ def without_overlaps(edits: list[Edit]) -> list[Edit]:
 
 def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
     result = FileResult(job.new_path)
+    uses = rewrite_module_uses(job, ctx)
+    result.notes = list(uses.notes)
     if not needs_libcst(job, ctx, regex):
+        result.edits = uses.edits
         return result
     # A chain through an alias (`nm.sym`) of a module that lost a symbol does not spell
     # an old name: such files are parsed whole.
@@ -133,10 +137,11 @@ def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
         return result
     result.parsed = True
     imports = rewrite_imports(job, facts, ctx)
-    chains = rewrite_chains(job, facts, ctx, imports)
+    chains = rewrite_chains(job, facts, ctx, imports, uses.handled)
     tables, handled = rewrite_tables(job, facts, ctx, regex)
-    strings = rewrite_strings(job, facts, ctx, regex, handled, imports.bindings)
+    strings = rewrite_strings(job, facts, ctx, regex, handled, imports.bindings, uses.handled)
     edits = [
+        *uses.edits,
         *imports.edits,
         *chains.edits,
         *tables.edits,
@@ -147,5 +152,5 @@ def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
     result.edits = without_overlaps(edits)
     moot = {id(n) for n in chains.resolved_notes}
     import_notes = [n for n in imports.notes if id(n) not in moot]
-    result.notes = [*import_notes, *chains.notes, *tables.notes, *strings.notes]
+    result.notes += [*import_notes, *chains.notes, *tables.notes, *strings.notes]
     return result

@@ -84,14 +84,16 @@ def rewrite_strings(
     regex: re.Pattern,
     handled: set[int],
     bindings: dict | None = None,
+    by_binding: set[int] = frozenset(),
 ) -> StringResult:
-    """`handled`: ids of literals another form (registry tables) already rewrote."""
+    """`handled`: ids of literals another form (registry tables) already rewrote;
+    `by_binding`: starts of `patch.object(mod, "name")` names module_uses.py respelled."""
     res = StringResult()
     for site in facts.strings:
         if site.docstring or id(site.node) in handled:
             continue
         lit = literal_of(site.node, facts)
-        if ctx.relocation.symbols and bindings:
+        if ctx.relocation.symbols and bindings and site.start not in by_binding:
             problem = _object_patch_of_moved_symbol(site, lit, bindings, ctx)
             if problem:
                 line, col = line_col(facts.text, site.start)

@@ -13,6 +13,7 @@ by the other forms (`Relocation.dotted` knows symbol moves).
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field, replace
 
 from migrate.changes import ChangeSet, Edit, apply_edits
@@ -20,23 +21,34 @@ from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
-from migrate.rewrite.spans import line_starts, make_edit
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 @dataclass
 class SymbolMove:
+    """Every definition of one module moving to one target, planned together: they may
+    share private helpers and use each other without importing back."""
+
     mod: str
-    sym: str
+    syms: list[str]
     dst: str
     src_path: str
     spans: list[tuple[int, int]]
     imports: list[str]
     helpers: list[str]
-    back_import: bool
+    back_import: list[str]  # moved names code left in `mod` still uses
     dst_path: str
     dst_exists: bool
+    future: list[str] = field(default_factory=list)  # `from __future__ import ...` lines
+    type_checking: list[str] = field(default_factory=list)  # imports under TYPE_CHECKING
+    source_edits: list[tuple[int, int, str, str]] = field(default_factory=list)  # s, e, new, why
+    local_imports: list[tuple[int, int, str]] = field(default_factory=list)  # s, e, new
+
+    @property
+    def sym(self) -> str:
+        return ", ".join(self.syms)
 
 
 @dataclass
@@ -76,7 +88,7 @@ def _import_lines(tree: ast.Module, package: str, rel: Relocation) -> dict[str, 
                     out[a.name.split(".")[0]] = f"import {new}"
         elif isinstance(node, ast.ImportFrom):
             base = relative.resolve(package, node.level, node.module) if node.level else node.module
-            if base is None:
+            if base is None or base == "__future__":
                 continue
             for a in node.names:
                 if a.name == "*":
@@ -142,83 +154,271 @@ def _target_path(index: RepoIndex, rel: Relocation, dst: str, src_path: str):
     return module_to_path(dst, root, package=False), False
 
 
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _type_checking_imports(tree: ast.Module, package: str, rel: Relocation) -> dict[str, str]:
+    """Like `_import_lines`, for imports under a top-level `if TYPE_CHECKING:`."""
+    out: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            out.update(_import_lines(ast.Module(body=node.body, type_ignores=[]), package, rel))
+    return out
+
+
+def _future_lines(tree: ast.Module, text: str) -> list[str]:
+    return [
+        ast.get_source_segment(text, n)
+        for n in tree.body
+        if isinstance(n, ast.ImportFrom) and n.module == "__future__"
+    ]
+
+
+def _closure(defs: dict[str, ast.stmt], syms: list[str]) -> set[str]:
+    """The symbols plus every private helper they use, transitively."""
+    moving = set(syms)
+    queue = [defs[s] for s in syms]
+    while queue:
+        for name in sorted(_uses(queue.pop())):
+            if name in defs and name not in moving and name.startswith("_"):
+                moving.add(name)
+                queue.append(defs[name])
+    return moving
+
+
+def _local_relative_imports(text, nodes, package, dst, rel) -> list[tuple[int, int, str]]:
+    """Relative imports inside moved definitions, respelled for the new module: resolved
+    against the OLD package, relocated, spelled from the target's package."""
+    starts = line_starts(text)
+    out = []
+    dst_pkg = dst.rpartition(".")[0]
+    for node in nodes:
+        for sub in ast.walk(node):
+            if not isinstance(sub, ast.ImportFrom) or not sub.level:
+                continue
+            base = relative.resolve(package, sub.level, sub.module)
+            if base is None:
+                continue
+            new_base = rel.module(base) or base
+            spelled = relative.spell(new_base, dst_pkg, sub.level)
+            seg_start = ast_offset(text, starts, sub.lineno, sub.col_offset)
+            m = _REL_FROM.match(text, seg_start)
+            if m is None:  # even when unchanged: it overrides the source file's respelling
+                continue
+            out.append((m.start(1), m.end(1), spelled))
+    return out
+
+
+_REL_FROM = re.compile(r"from\s+(\.+[\w.]*)\s+import")
+
+
+def _all_edits(text: str, tree: ast.Module, gone: set[str]) -> list[tuple[int, int, str, str]]:
+    """Drop `gone` from a literal top-level `__all__` list or tuple."""
+    starts = line_starts(text)
+    out = []
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+        value = getattr(node, "value", None)
+        if not (isinstance(target, ast.Name) and target.id == "__all__"):
+            continue
+        if not isinstance(value, (ast.List, ast.Tuple)):
+            continue
+        elts = value.elts
+        drop = [
+            i
+            for i, e in enumerate(elts)
+            if isinstance(e, ast.Constant) and isinstance(e.value, str) and e.value in gone
+        ]
+        if not drop:
+            continue
+
+        def off(n, end=False):
+            if end:
+                return ast_offset(text, starts, n.end_lineno, n.end_col_offset)
+            return ast_offset(text, starts, n.lineno, n.col_offset)
+
+        why = "moved names leave __all__"
+        kept = [i for i in range(len(elts)) if i not in drop]
+        if not kept or (len(kept) == 1 and isinstance(value, ast.Tuple)):
+            rest = f"{ast.get_source_segment(text, elts[kept[0]])}," if kept else ""
+            new = f"[{rest}]" if isinstance(value, ast.List) else f"({rest})"
+            out.append((off(value), off(value, True), new, why))
+            continue
+        last_kept = kept[-1]
+        for i in drop:
+            if i < last_kept:
+                out.append((off(elts[i]), off(elts[i + 1]), "", why))
+        tail = [i for i in drop if i > last_kept]
+        if tail:
+            out.append((off(elts[last_kept], True), off(elts[tail[-1]], True), "", why))
+    return out
+
+
+def _unused_import_edits(text, tree, staying, moving_nodes) -> list[tuple[int, int, str, str]]:
+    """Top-level imports that only the moved code used: removed from the source."""
+    starts = line_starts(text)
+    stay_uses: set[str] = set()
+    for n in staying:
+        if not isinstance(n, (ast.Import, ast.ImportFrom)):
+            stay_uses |= _uses(n)
+    stay_uses |= _all_names(tree)
+    moved_uses = set().union(*(_uses(n) for n in moving_nodes)) if moving_nodes else set()
+    out = []
+    why = "import only the moved code used"
+    for node in tree.body:
+        if not isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            continue
+        names = [(a, a.asname or a.name.split(".")[0]) for a in node.names if a.name != "*"]
+        if not names or len(names) != len(node.names):
+            continue
+        gone = [a for a, local in names if local in moved_uses and local not in stay_uses]
+        if not gone:
+            continue
+        s = ast_offset(text, starts, node.lineno, node.col_offset)
+        e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
+        line_start = starts[node.lineno - 1]
+        line_end = starts[node.end_lineno] if node.end_lineno < len(starts) else len(text)
+        whole_lines = not text[line_start:s].strip() and not text[e:line_end].strip()
+        if len(gone) == len(names) and whole_lines:
+            prev_blank = node.lineno == 1 or not text[starts[node.lineno - 2] : line_start].strip()
+            nxt = text.find("\n", line_end)
+            nxt = len(text) if nxt == -1 else nxt + 1
+            if prev_blank and line_end < len(text) and not text[line_end:nxt].strip():
+                line_end = nxt  # the group it ended is gone: so is the blank line after it
+            out.append((line_start, line_end, "", why))
+        elif node.lineno == node.end_lineno and "(" not in text[s:e]:
+            keep = [a for a, _ in names if a not in gone]
+            head = text[s:e].split(" import ", 1)[0]
+            body = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in keep)
+            out.append((s, e, f"{head} import {body}", why))
+    return out
+
+
+def _all_names(tree: ast.Module) -> set[str]:
+    out = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            out |= {c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant)}
+    return out
+
+
 def plan_symbol_moves(index: RepoIndex, rel: Relocation) -> SymbolPlan:
     plan = SymbolPlan()
+    groups: dict[tuple[str, str], list[str]] = {}
     for (mod, sym), dst in sorted(rel.symbols.items()):
-        src_path = index.modules[mod]
-        text = index.text(src_path) or ""
-        tree = ast.parse(text)
-        package = mod if src_path.endswith("__init__.py") else mod.rpartition(".")[0]
-        defs = _top_level(tree)
-        imports = _import_lines(tree, package, rel)
-        moving_nodes = [defs[sym]]
-        moving = {sym}
-        queue = [defs[sym]]
-        while queue:
-            for name in sorted(_uses(queue.pop())):
-                if name in defs and name not in moving and name.startswith("_"):
-                    moving.add(name)
-                    moving_nodes.append(defs[name])
-                    queue.append(defs[name])
-        staying = [n for n in tree.body if not (_node_names(n) & moving)]
-        pos = Pos(src_path, defs[sym].lineno, defs[sym].col_offset + 1)
-        for helper in sorted(moving - {sym}):
-            users = [
-                ", ".join(sorted(_node_names(n))) or f"line {n.lineno}"
-                for n in staying
-                if helper in _uses(n)
-            ]
-            if users:
-                plan.errors.append(
-                    Diagnostic(
-                        pos,
-                        f"cannot move {mod}:{sym} to {dst}: it uses the private helper {helper}, "
-                        f"which {mod} also uses in {', '.join(users)}; move {helper} explicitly "
-                        "(a `from: mod:name` entry) or make it public",
-                    )
-                )
-        used = set().union(*(_uses(n) for n in moving_nodes))
-        needed = _merge_from(list(dict.fromkeys(ln for n, ln in imports.items() if n in used)))
-        publics = sorted(n for n in used if n in defs and n not in moving)
-        new_src = rel.module(mod) or mod
-        if publics:
-            needed.append(f"from {new_src} import {', '.join(publics)}")
-        back = any(sym in _uses(n) for n in staying)
-        dst_path, exists = _target_path(index, rel, dst, src_path)
-        if publics and (back or _imports_dst(index, src_path, tree, package, dst, rel)):
+        groups.setdefault((mod, dst), []).append(sym)
+    for (mod, dst), syms in sorted(groups.items()):
+        _plan_group(index, rel, mod, dst, syms, plan)
+    _clip_spans(index, plan.moves)
+    return plan
+
+
+def _clip_spans(index: RepoIndex, moves: list[SymbolMove]) -> None:
+    """Moves out of one file never overlap, and a run of cuts that ends the file takes the
+    blank lines before it too (so two adjacent moves at the end cannot collide)."""
+    by_src: dict[str, list[list]] = {}
+    for mv in moves:
+        for i, (s, e) in enumerate(mv.spans):
+            by_src.setdefault(mv.src_path, []).append([s, e, mv, i])
+    for path, spans in by_src.items():
+        text = index.text(path) or ""
+        spans.sort(key=lambda t: (t[0], t[1]))
+        end = 0
+        for item in spans:
+            item[0] = max(item[0], end)
+            end = max(end, item[1])
+        if spans and spans[-1][1] == len(text):
+            k = len(spans) - 1
+            while k > 0 and spans[k - 1][1] == spans[k][0]:
+                k -= 1
+            s = spans[k][0]
+            while s > 0 and not text[text.rfind("\n", 0, s - 1) + 1 : s].strip():
+                s = text.rfind("\n", 0, s - 1) + 1
+            spans[k][0] = s
+        for s, e, mv, i in spans:
+            mv.spans[i] = (s, e)
+
+
+def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPlan) -> None:
+    src_path = index.modules[mod]
+    text = index.text(src_path) or ""
+    tree = ast.parse(text)
+    package = mod if src_path.endswith("__init__.py") else mod.rpartition(".")[0]
+    defs = _top_level(tree)
+    imports = _import_lines(tree, package, rel)
+    tc_imports = _type_checking_imports(tree, package, rel)
+    moving = _closure(defs, syms)
+    moving_nodes = list(dict.fromkeys(defs[n] for n in [*syms, *sorted(moving - set(syms))]))
+    staying = [n for n in tree.body if not (_node_names(n) & moving)]
+    first = defs[syms[0]]
+    pos = Pos(src_path, first.lineno, first.col_offset + 1)
+    what = f"{mod}:{', '.join(syms)}"
+    for helper in sorted(moving - set(syms)):
+        users = [
+            ", ".join(sorted(_node_names(n))) or f"line {n.lineno}"
+            for n in staying
+            if helper in _uses(n)
+        ]
+        if users:
             plan.errors.append(
                 Diagnostic(
                     pos,
-                    f"cannot move {mod}:{sym} to {dst}: {dst} would import {mod} for "
-                    f"{', '.join(publics)} while {mod} imports {dst}"
-                    + (f" for {sym}" if back else "")
-                    + ": an import cycle; move those names too or choose another target",
+                    f"cannot move {what} to {dst}: it uses the private helper {helper}, "
+                    f"which {mod} also uses in {', '.join(users)}; move {helper} explicitly "
+                    "(a `from: mod:name` entry) or make it public",
                 )
             )
-        starts = line_starts(text)
-        spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
-        if spans and spans[-1][1] == len(text):  # cut at the end: drop the blank lines before
-            s, e = spans[-1]
-            while s > 0 and not text[text.rfind("\n", 0, s - 1) + 1 : s].strip():
-                s = text.rfind("\n", 0, s - 1) + 1
-            spans[-1] = (s, e)
-        plan.moves.append(
-            SymbolMove(
-                mod,
-                sym,
-                dst,
-                src_path,
-                spans,
-                needed,
-                sorted(moving - {sym}),
-                back,
-                dst_path,
-                exists,
+    used = set().union(*(_uses(n) for n in moving_nodes))
+    needed = _merge_from(list(dict.fromkeys(ln for n, ln in imports.items() if n in used)))
+    tc_needed = _merge_from(
+        list(dict.fromkeys(ln for n, ln in tc_imports.items() if n in used and n not in imports))
+    )
+    publics = sorted(n for n in used if n in defs and n not in moving)
+    new_src = rel.module(mod) or mod
+    if publics:
+        needed.append(f"from {new_src} import {', '.join(publics)}")
+    back = [sym for sym in syms if any(sym in _uses(n) for n in staying)]
+    dst_path, exists = _target_path(index, rel, dst, src_path)
+    if publics and (back or _imports_dst(index, src_path, tree, package, dst, rel)):
+        plan.errors.append(
+            Diagnostic(
+                pos,
+                f"cannot move {what} to {dst}: {dst} would import {mod} for "
+                f"{', '.join(publics)} while {mod} imports {dst}"
+                + (f" for {', '.join(back)}" if back else "")
+                + ": an import cycle; move those names too or choose another target",
             )
         )
+    starts = line_starts(text)
+    spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
+    mv = SymbolMove(
+        mod,
+        list(syms),
+        dst,
+        src_path,
+        spans,
+        needed,
+        sorted(moving - set(syms)),
+        back,
+        dst_path,
+        exists,
+        future=_future_lines(tree, text),
+        type_checking=tc_needed,
+        source_edits=_all_edits(text, tree, set(syms))
+        + _unused_import_edits(text, tree, staying, moving_nodes),
+    )
+    mv.local_imports = _local_relative_imports(text, moving_nodes, package, dst, rel)
+    plan.moves.append(mv)
+    for sym in syms:
         plan.moving[(mod, sym)] = tuple(sorted(moving - {sym}))
-        plan.touched.add(src_path)
-    return plan
+    plan.touched.add(src_path)
 
 
 def _merge_from(lines: list[str]) -> list[str]:
@@ -280,73 +480,166 @@ def _take_edits(cs: ChangeSet, path: str, spans) -> dict[tuple[int, int], list[E
     return taken
 
 
+def _bound_names(text: str) -> set[str]:
+    """Names bound at the top level of an existing target module."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set()
+    out = set()
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            out |= {a.asname or a.name.split(".")[0] for a in node.names}
+        else:
+            out |= _node_names(node) if isinstance(node, (*_DEFS, ast.Assign)) else set()
+    return out
+
+
+def _binds(line: str) -> set[str]:
+    node = ast.parse(line).body[0]
+    return {a.asname or a.name.split(".")[0] for a in node.names}
+
+
+def _future_at(text: str) -> int:
+    """Where a `from __future__` import may go: after the docstring, else at the top."""
+    tree = ast.parse(text)
+    if (
+        tree.body
+        and isinstance(tree.body[0], ast.Expr)
+        and isinstance(tree.body[0].value, ast.Constant)
+    ):
+        starts = line_starts(text)
+        end = tree.body[0].end_lineno
+        return starts[end] if end < len(starts) else len(text)
+    return 0
+
+
+def _head(future: list[str], imports: list[str], tc: list[str], nl: str) -> str:
+    """The import block of a new module."""
+    parts = []
+    if future:
+        parts.append(nl.join(future))
+    body = list(imports)
+    if tc:
+        body.append("from typing import TYPE_CHECKING")
+    if body:
+        parts.append(nl.join(body))
+    if tc:
+        parts.append("if TYPE_CHECKING:" + nl + nl.join("    " + line for line in tc))
+    return (nl + nl).join(parts) + (nl * 3 if parts else "")
+
+
+def _moved_code(mv: SymbolMove, text: str, taken, nl: str) -> str:
+    pieces = []
+    for s, e in mv.spans:
+        edits = list(taken[(s, e)])
+        for ls, le, new in mv.local_imports:
+            if s <= ls and le <= e:  # spelled for the new module: wins over the old one's
+                edits = [x for x in edits if not (x.start < le - s and ls - s < x.end)]
+                edits.append(make_edit("", text[s:e], ls - s, le - s, new, "code", "respelled"))
+        pieces.append(apply_edits(text[s:e], edits).strip("\r\n"))
+    return (nl * 3).join(pieces) + nl
+
+
 def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: Relocation):
     new_files: dict[str, list[str]] = {}
     new_imports: dict[str, list[str]] = {}
     appended: dict[str, list[str]] = {}
+    futures: dict[str, list[str]] = {}
+    checking: dict[str, list[str]] = {}
     for mv in plan.moves:
         src_new = rel.files.get(mv.src_path, mv.src_path)
         text = index.text(mv.src_path) or ""
         nl = "\r\n" if "\r\n" in text else "\n"
         taken = _take_edits(cs, src_new, mv.spans)
-        code = (nl * 3).join(
-            apply_edits(text[s:e], taken[(s, e)]).strip("\r\n") for s, e in mv.spans
-        ) + nl
+        code = _moved_code(mv, text, taken, nl)
         why = f"{mv.sym} moved to {mv.dst}" + (
             f" with its private helpers {', '.join(mv.helpers)}" if mv.helpers else ""
         )
         for s, e in mv.spans:
             cs.edits.append(make_edit(src_new, text, s, e, "", "code", why))
+        busy = [(e.start, e.end) for e in cs.edits if e.path == src_new]
+        for s, e, new, reason in mv.source_edits:
+            if not new:  # a deletion may end where a cut begins
+                e = min([e] + [cs for cs, ce in mv.spans if s < cs < e])
+            if not any(bs < e and s < be for bs, be in busy):
+                cs.edits.append(make_edit(src_new, text, s, e, new, "code", reason))
+                busy.append((s, e))
         if mv.back_import:
             at = _after_imports(text)
+            at = max([at] + [be for bs, be in busy if bs < at < be])
             cs.edits.append(
                 make_edit(
                     src_new,
                     text,
                     at,
                     at,
-                    f"from {mv.dst} import {mv.sym}{nl}",
+                    f"from {mv.dst} import {', '.join(mv.back_import)}{nl}",
                     "code",
-                    f"{mv.mod} still uses {mv.sym}, which now lives in {mv.dst}",
+                    f"{mv.mod} still uses {', '.join(mv.back_import)}, which now lives in {mv.dst}",
                 )
             )
-        if mv.dst_exists:
-            new_imports.setdefault(mv.dst_path, []).extend(mv.imports)
-            appended.setdefault(mv.dst_path, []).append(code)
-        else:
-            new_imports.setdefault(mv.dst_path, []).extend(mv.imports)
-            new_files.setdefault(mv.dst_path, []).append(code)
+        new_imports.setdefault(mv.dst_path, []).extend(mv.imports)
+        futures.setdefault(mv.dst_path, []).extend(mv.future)
+        checking.setdefault(mv.dst_path, []).extend(mv.type_checking)
+        (appended if mv.dst_exists else new_files).setdefault(mv.dst_path, []).append(code)
     for path, codes in new_files.items():
         imports = list(dict.fromkeys(new_imports.get(path, [])))
-        head = "\n".join(imports) + ("\n\n\n" if imports else "")
+        future = list(dict.fromkeys(futures.get(path, [])))
+        tc = list(dict.fromkeys(checking.get(path, [])))
+        head = _head(future, imports, tc, "\n")
         cs.writes[path] = ("code", head + "\n\n".join(codes))  # codes end with a newline
     for path, codes in appended.items():
-        old = next((o for o, n in rel.files.items() if n == path), path)
-        text = index.text(old) or ""
-        nl = "\r\n" if "\r\n" in text else "\n"
-        imports = [i for i in dict.fromkeys(new_imports.get(path, [])) if i not in text]
-        if imports:
-            at = _after_imports(text)
-            cs.edits.append(
-                make_edit(
-                    path,
-                    text,
-                    at,
-                    at,
-                    nl.join(imports) + nl,
-                    "code",
-                    "imports used by definitions moved into this module",
-                )
-            )
-        tail = ("" if text.endswith("\n") or not text else nl) + nl + nl + (nl + nl).join(codes)
+        _append(cs, index, rel, path, codes, new_imports, futures, checking)
+
+
+def _append(cs, index, rel, path, codes, new_imports, futures, checking) -> None:
+    old = next((o for o, n in rel.files.items() if n == path), path)
+    text = index.text(old) or ""
+    nl = "\r\n" if "\r\n" in text else "\n"
+    bound = _bound_names(text)
+    imports = [i for i in dict.fromkeys(new_imports.get(path, [])) if not _binds(i) <= bound]
+    tc = [i for i in dict.fromkeys(checking.get(path, [])) if not _binds(i) <= bound]
+    if tc:
+        if "TYPE_CHECKING" not in bound:
+            imports.append("from typing import TYPE_CHECKING")
+        imports.append("if TYPE_CHECKING:" + nl + nl.join("    " + line for line in tc))
+    future = [f for f in dict.fromkeys(futures.get(path, [])) if f not in text]
+    if future:
+        at = _future_at(text)
         cs.edits.append(
             make_edit(
                 path,
                 text,
-                len(text),
-                len(text),
-                tail,
+                at,
+                at,
+                nl.join(future) + nl,
                 "code",
-                "definitions moved into this module by the plan",
+                "the moved definitions were written under these future imports",
             )
         )
+    if imports:
+        at = _after_imports(text)
+        cs.edits.append(
+            make_edit(
+                path,
+                text,
+                at,
+                at,
+                nl.join(imports) + nl,
+                "code",
+                "imports used by definitions moved into this module",
+            )
+        )
+    tail = ("" if text.endswith("\n") or not text else nl) + nl + nl + (nl + nl).join(codes)
+    cs.edits.append(
+        make_edit(
+            path,
+            text,
+            len(text),
+            len(text),
+            tail,
+            "code",
+            "definitions moved into this module by the plan",
+        )
+    )

@@ -1,3 +1,1 @@
-import math
-
 EPS = 1e-6

@@ -1,0 +1,8 @@
+class Holder:
+    from pkg import mod, newmod
+
+    value = newmod.func()
+
+
+def check():
+    assert Holder.value == "func"

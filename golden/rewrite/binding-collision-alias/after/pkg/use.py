@@ -1,0 +1,7 @@
+from pkg import mod, newmod as pkg_newmod
+
+newmod = "taken"
+
+
+def check():
+    assert newmod == "taken" and pkg_newmod.func() == "func"

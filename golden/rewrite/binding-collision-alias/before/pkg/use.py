@@ -1,0 +1,7 @@
+from pkg import mod
+
+newmod = "taken"
+
+
+def check():
+    assert newmod == "taken" and mod.func() == "func"

@@ -1,0 +1,5 @@
+from pkg import mod as m, newmod
+
+
+def check():
+    assert newmod.func() == "func"

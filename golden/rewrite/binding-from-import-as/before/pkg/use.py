@@ -1,0 +1,5 @@
+from pkg import mod as m
+
+
+def check():
+    assert m.func() == "func"

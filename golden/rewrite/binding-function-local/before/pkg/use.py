@@ -1,0 +1,4 @@
+def check():
+    from pkg import mod
+
+    assert mod.func() == "func"

@@ -1,0 +1,6 @@
+import pkg.mod as m
+import pkg.newmod as newmod
+
+
+def check():
+    assert newmod.func() == "func"

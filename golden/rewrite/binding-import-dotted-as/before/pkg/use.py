@@ -1,0 +1,5 @@
+import pkg.mod as m
+
+
+def check():
+    assert m.func() == "func"

@@ -1,0 +1,5 @@
+import pkg.mod
+
+
+def check():
+    assert pkg.mod.func() == "func" and pkg.mod.other() == "other"

@@ -1,0 +1,5 @@
+from . import mod, newmod
+
+
+def check():
+    assert newmod.func() == "func"

@@ -1,0 +1,5 @@
+from .. import mod
+
+
+def check():
+    assert mod.func() == "func"

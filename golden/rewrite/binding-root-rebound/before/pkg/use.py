@@ -1,0 +1,6 @@
+from pkg import mod
+from pkg.main import pkg
+
+
+def check():
+    assert pkg == "not a package" and mod.func() == "func"

@@ -1,0 +1,5 @@
+from pkg.mod import *
+
+
+def check():
+    assert func() == "func" and other() == "other"

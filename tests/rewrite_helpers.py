@@ -1,0 +1,89 @@
+"""Helpers for the rewrite tests: assertCodemod-style before/after over a real tmp repo,
+and applying a whole ChangeSet to a scratch tree (moves, edits, writes, removals).
+
+Every case runs twice: `changes()` applies the ChangeSet to a scratch copy and runs the
+rewriter again on it (`fix_changes`, the plan's reference rewrite on a tree already in the
+new layout); the second run must find nothing more to edit.
+"""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+from migrate.changes import ChangeSet
+from migrate.index import build_index
+from migrate.materialize import materialize
+from migrate.pipeline import prepare
+from migrate.rewrite.engine import plan_changes
+from migrate.rewrite.fix_mode import fix_changes
+
+
+def dedent(s: str) -> str:
+    return textwrap.dedent(s).lstrip("\n")
+
+
+def plan_yaml(moves: list[tuple[str, str]], extra: str = "", roots=None) -> str:
+    lines = ["version: 1"]
+    if roots:
+        lines.append("roots: [" + ", ".join(roots) + "]")
+    lines.append("moves:")
+    for src, dst in moves:
+        lines += [f"  - from: {src}", f"    to: {dst}"]
+    return "\n".join(lines) + "\n" + extra
+
+
+def changes(make_repo, files: dict, moves, extra: str = "", roots=None, **kw):
+    """(Prepared, ChangeSet) for `files` and a plan of `moves` (plan kept outside the repo)."""
+    repo = make_repo({k: dedent(v) if isinstance(v, str) else v for k, v in files.items()})
+    plan = repo.parent / f"{repo.name}-plan.yaml"
+    plan.write_text(plan_yaml(moves, extra, roots))
+    prep = prepare(plan, repo)
+    cs = plan_changes(prep, **kw)
+    skip = kw.get("skip_unparsable", False)
+    assert_second_run_changes_nothing(prep, cs, repo.parent / f"{repo.name}-applied", skip)
+    return prep, cs
+
+
+def assert_second_run_changes_nothing(
+    prep, cs: ChangeSet, scratch: Path, skip_unparsable: bool = False
+) -> None:
+    """Apply `cs` to a copy of the repo at `scratch`; the rewriter run on it edits nothing."""
+    shutil.copytree(prep.index.root, scratch, ignore=shutil.ignore_patterns(".git"))
+    apply_changeset(scratch, prep, cs)
+    assert second_run_edits(prep, scratch, skip_unparsable) == []
+
+
+def second_run_edits(prep, applied: Path, skip_unparsable: bool = False) -> list[str]:
+    """The edits the rewriter still makes on `applied`, the tree the first run produced."""
+    again = fix_changes(prep.plan, build_index(applied, prep.plan.roots), skip_unparsable)
+    return [f"{e.path}:{e.line} {e.old!r} -> {e.new!r}" for e in again.edits]
+
+
+def new_text(prep, cs: ChangeSet, new_path: str) -> str:
+    """`new_path`'s text in the tree the ChangeSet leaves (the one materializer)."""
+    return materialize(cs, prep.index).text(new_path)
+
+
+def assert_rewrite(make_repo, files: dict, moves, path: str, expected: str, **kw):
+    """Before/after for one file (`path` is where the file ends up)."""
+    prep, cs = changes(make_repo, files, moves, **kw)
+    assert new_text(prep, cs, path) == dedent(expected)
+    return prep, cs
+
+
+def apply_changeset(root: Path, prep, cs: ChangeSet) -> None:
+    """Write the ChangeSet's materialized tree over the tree at `root` (bytes-exact)."""
+    tree = materialize(cs, prep.index)
+    changes = tree.changes()
+    staged = {new: tree.read_bytes(new) for _, new in changes if new is not None}
+    for old, new in changes:
+        if old is not None and old != new:
+            (root / old).unlink()
+    for new, data in staged.items():
+        (root / new).parent.mkdir(parents=True, exist_ok=True)
+        (root / new).write_bytes(data)
+    for d in sorted({p.parent for p in root.rglob("*")}, key=lambda p: -len(p.parts)):
+        if d.is_dir() and not any(d.iterdir()):
+            shutil.rmtree(d)

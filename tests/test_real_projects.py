@@ -1,0 +1,141 @@
+"""Three real projects' own test suites, before and after a plan with symbol moves whose
+callers bind the losing module (`from jmespath import exceptions; exceptions.LexerError`,
+`from . import keys; key=keys.hashkey`, `from . import idnadata; idnadata.scripts[...]`,
+`import cachetools.keys; cachetools.keys.hashkey(...)`) plus module and package moves
+(tests/fixtures/real/<name>.yaml). Each suite must give exactly the same counts after
+`migrate apply`, `migrate verify` must pass, and a second run (`fix`) finds nothing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO_ROOT, git, init_repo
+from realprojects import Project, imported_from, run_suite, tree
+from realtrees import Unavailable
+
+pytestmark = pytest.mark.slow
+
+PLANS = REPO_ROOT / "tests" / "fixtures" / "real"
+PROJECTS = {
+    "jmespath": Project("jmespath", "1.0.1", "jmespath", "."),
+    "cachetools": Project("cachetools", "5.5.0", "cachetools", "src"),
+    "idna": Project("idna", "3.10", "idna", "."),
+}
+# Binding-based rewrites each plan must produce (file -> text it must contain after),
+# and the texts that must be gone (the uses the old spelling-based rewriter left behind).
+EXPECT = {
+    "jmespath": (
+        {
+            "jmespath/parsing/parser.py": [
+                "from jmespath import errors\n",
+                "except errors.LexerError as e:",
+                "nodes.field(",
+            ],
+            "tests/test_parser.py": ["jmespath_errors.LexerError", "nodes.field('foo')"],
+        },
+        ["exceptions.LexerError", "ast.field(", "exceptions.IncompleteExpressionError"],
+    ),
+    "cachetools": (
+        {
+            "src/cachetools/__init__.py": [
+                "from . import keyfuncs\n",
+                "def cached(cache, key=keyfuncs.hashkey,",
+            ],
+            "src/cachetools/keys.py": ["__all__ = ()\n"],
+            "tests/test_cached.py": ["cachetools.keyfuncs.hashkey(0)"],
+        },
+        ["keys.hashkey", "keys.typedkey", "keys.methodkey"],
+    ),
+    "idna": (
+        {
+            "idna/core.py": ["from . import scriptdata\n", "scriptdata.scripts[script]"],
+            "idna/scriptdata.py": ["scripts = {", "joining_types = {"],
+        },
+        ["idnadata.scripts", "idnadata.joining_types"],
+    ),
+}
+
+
+def _migrate(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "migrate.cli", *args],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+    )
+
+
+@pytest.fixture(scope="module", params=sorted(PROJECTS))
+def project_run(request, tmp_path_factory):
+    p = PROJECTS[request.param]
+    try:
+        pristine = tree(p)
+    except Unavailable as exc:  # no registry access
+        pytest.skip(str(exc))
+    where = tmp_path_factory.mktemp(p.name) / p.stem
+    shutil.copytree(pristine, where, ignore=shutil.ignore_patterns(".complete"))
+    init_repo(where)
+    base = git(where, "rev-parse", "HEAD").strip()
+    origin = imported_from(where, p, p.package)
+    before = run_suite(where, p)
+    assert not git(where, "status", "--porcelain"), "the suite wrote into the tree"
+    plan = PLANS / f"{p.name}.yaml"
+    applied = _migrate("apply", str(plan), "--repo", str(where))
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    after = run_suite(where, p)
+    return {
+        "project": p,
+        "tree": where,
+        "pristine": pristine,
+        "base": base,
+        "plan": plan,
+        "origin": origin,
+        "before": before,
+        "after": after,
+    }
+
+
+def test_suite_runs_the_tree_and_passes_before(project_run):
+    p, where = project_run["project"], project_run["tree"]
+    assert project_run["origin"].startswith(str(where / p.root))
+    counts, out = project_run["before"]
+    assert counts["failed"] == 0 and counts["errors"] == 0 and counts["passed"] >= 30, out[-3000:]
+
+
+def test_suite_gives_the_same_counts_after(project_run):
+    before, _ = project_run["before"]
+    after, out = project_run["after"]
+    assert after == before, out[-5000:]
+
+
+def test_uses_follow_by_binding(project_run):
+    p, where, pristine = project_run["project"], project_run["tree"], project_run["pristine"]
+    present, gone = EXPECT[p.name]
+    for rel, needles in present.items():
+        text = (where / rel).read_text(encoding="utf-8")
+        for needle in needles:
+            assert needle in text, (rel, needle)
+    for needle in gone:
+        # not vacuous: the pristine tree uses them
+        assert any(needle in f.read_text("utf-8") for f in pristine.rglob("*.py")), needle
+        left = [
+            f.relative_to(where).as_posix()
+            for f in where.rglob("*.py")
+            if ".git" not in f.parts and needle in f.read_text("utf-8")
+        ]
+        assert left == [], (needle, left)
+
+
+def test_verify_passes_and_a_second_run_finds_nothing(project_run):
+    where, base, plan = project_run["tree"], project_run["base"], project_run["plan"]
+    res = _migrate(
+        "verify", f"{base}..HEAD", "--plan", str(plan), "--repo", str(where), "--no-wheel"
+    )
+    assert res.returncode == 0 and "verify: PASS" in res.stdout, res.stdout + res.stderr
+    res = _migrate("fix", str(plan), "--repo", str(where), "--dry-run")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.startswith("0 edit(s)"), res.stdout
