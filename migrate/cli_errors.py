@@ -44,7 +44,7 @@ _debug_flag = [False]  # set by a command's --debug, read by the group's last-re
 
 
 def debug_enabled() -> bool:
-    return _debug_flag[0] or os.environ.get("MIGRATE_DEBUG", "") not in ("", "0")
+    return os.environ.get("MIGRATE_DEBUG", "") not in ("", "0")
 
 
 def report_migrate_error(exc: MigrateError, written: str = "nothing was written.") -> None:
@@ -169,6 +169,7 @@ class MigrateGroup(click.Group):
         return super().parse_args(ctx, args)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        _debug_flag[0] = False  # one invocation's --debug does not leak into the next
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
         try:
@@ -185,5 +186,5 @@ class MigrateGroup(click.Group):
             sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (the interpreter closes it)
             sys.exit(PROBLEMS)
         except Exception as exc:  # raised outside any command (group parsing, registration)
-            _internal("", exc, debug_enabled())
+            _internal("", exc, _debug_flag[0] or debug_enabled())
         sys.exit(rv if isinstance(rv, int) else OK)
