@@ -14,7 +14,6 @@ import sys
 import click
 
 from migrate.errors import MigrateError
-from migrate.git.runner import GitError
 from migrate.interrupts import Interrupted
 
 OK = 0
@@ -117,16 +116,14 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
                 if debug:
                     raise
                 _fail(name, str(exc), INTERRUPTED)
-            except GitError as exc:  # git itself failed on valid input (not a bug of ours)
-                if debug:
-                    raise
-                _fail(name, f"could not run: {_one_line(exc)}", REFUSED)
             except (OSError, UnicodeError) as exc:
                 if debug or (isinstance(exc, OSError) and exc.filename is None):
                     return _internal(name, exc, debug)
                 what = _os_error_message(exc) if isinstance(exc, OSError) else _one_line(exc)
                 _fail(name, f"error: {what}", BAD_INPUT)
             except Exception as exc:
+                if _is_git_error(exc) and not debug:  # git failed on valid input: not our bug
+                    _fail(name, f"could not run: {_one_line(exc)}", REFUSED)
                 return _internal(name, exc, debug)
             finally:
                 progress.finish(done=False)
@@ -143,6 +140,12 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
         )
 
     return wrap
+
+
+def _is_git_error(exc: BaseException) -> bool:
+    """A GitError of the git layer; looked up lazily so that the CLI starts without git."""
+    runner = sys.modules.get("migrate.git.runner")
+    return runner is not None and isinstance(exc, runner.GitError)
 
 
 def _internal(name: str, exc: BaseException, debug: bool):
