@@ -337,7 +337,8 @@ def argv(draw, repo: Path, plan_file: Path) -> list[str]:
     name = draw(st.sampled_from(sorted(main.commands)))
     cmd = main.commands[name]
     tokens: list[str] = [] if name == "run" and draw(st.booleans()) else [name]
-    params = [p for p in cmd.params if p.name not in ("help", "collect", "run_parity")]
+    skip = ("help", "collect", "run_parity", "debug")  # --debug asks for tracebacks
+    params = [p for p in cmd.params if p.name not in skip]
     for p in params:
         if isinstance(p, click.Argument) or draw(st.integers(0, 3)) == 0:
             tokens += _param_tokens(p, pool, draw)
