@@ -33,9 +33,9 @@ from migrate.index import build_index
 from migrate.plan import load_plan
 from migrate.plan.validate import validate_plan
 
-PLANS_IN_PROCESS = int(os.environ.get("PROP_PLANS", 3000))
-CLI_IN_PROCESS = int(os.environ.get("PROP_CLI", 600))
-CLI_SUBPROCESS = int(os.environ.get("PROP_SUB", 60))
+PLANS_IN_PROCESS = int(os.environ.get("PROP_PLANS", 2000))
+CLI_IN_PROCESS = int(os.environ.get("PROP_CLI", 300))
+CLI_SUBPROCESS = int(os.environ.get("PROP_SUB", 40))
 
 FILES = {
     "python/pkg/__init__.py": "",

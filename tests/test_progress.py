@@ -28,7 +28,9 @@ def synthetic_tree(root, filler: int):
         files[f"python/filler/d{i // 100}/f{i}.py"] = f"X{i} = {i}\n"
     for i in range(USERS):
         k = i % 10
-        files[f"python/app/u{i}.py"] = f"from pkg.old.k{k} import k{k}\nimport pkg.old.k{k}\n"
+        files[f"python/app/u{i}.py"] = (
+            f"from pkg.old.k{k} import k{k}\nimport pkg.old.k{k}\n\nU{i} = k{k}({i})\n"
+        )
     root.mkdir()
     write_tree(root, files)
     init_repo(root)
@@ -127,6 +129,7 @@ def test_apply_and_verify_show_each_step_commit_and_check(medium):
     assert any(ln.startswith("reproduce ") and "step commits" in ln for ln in shown), shown
     assert any(re.match(r"check (\d+)/\1 ", ln) for ln in shown), shown
     assert "static checks" in shown[-1] and "done in" in shown[-1]
+    assert code == 0, out  # PASS: every commit reproduces, every check passes
     piped = run_piped(args)
     assert (code, out) == (piped.returncode, piped.stdout)
 
