@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 
 from click.testing import CliRunner
-from conftest import PLANS
+from helpers import PLANS
 from prep_helpers import BASE_TREE
 from test_verify_sample import PLAN, fresh_sample
 
