@@ -90,7 +90,7 @@ def test_sample_in_two_chained_plans_equals_the_single_sample_plan(tmp_path):
     _apply(single, PLAN)
     chained = fresh_sample(tmp_path / "chained")
     out = _apply(chained, *CHAIN)
-    assert "migrate(relocate): relocate 31 files" in out  # one relocation, not two
+    assert out.count("migrate(relocate): relocate") == 1  # one relocation, not two
     stepwise = fresh_sample(tmp_path / "stepwise")
     _apply(stepwise, CHAIN[0])
     _apply(stepwise, CHAIN[1])

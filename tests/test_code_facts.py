@@ -127,5 +127,5 @@ def test_ko204_and_verify_share_one_target_resolver(make_repo):
     verify = {(p, t): why for p, _, t, why in found}
     for f in rules:
         target = f.message.split()[1]
-        assert (f.pos.file, target) in verify, f.message
-        assert f.message.endswith(verify[(f.pos.file, target)])
+        assert (f.file, target) in verify, f.message
+        assert f.message.endswith(verify[(f.file, target)])
