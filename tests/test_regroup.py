@@ -152,3 +152,13 @@ roots: [python, .]
 op_ids:
   - {from: unrelated.op, to: unrelated.op2}
 """
+
+
+def test_regenerated_sentence_keeps_its_wrapping():
+    text = "Operator groups (all populated): `activation`, `attention`,\n`gemm`, `moe`.\n"
+    after = ["activation", "attention", "gemm", "mm"]
+    e = _readme_edit(text, "R.md", [], frozenset({"moe"}), after)
+    assert e.applicability == "review"
+    assert apply_edits(text, [e]) == (
+        "Operator groups (all populated): `activation`, `attention`,\n`gemm`, `mm`.\n"
+    )

@@ -220,11 +220,15 @@ class Contribution:
     removals: dict[str, str] = field(default_factory=dict)
     notes: list[Diagnostic] = field(default_factory=list)
     withdrawn: list[Edit] = field(default_factory=list)
+    withdrawn_notes: list[Diagnostic] = field(default_factory=list)
 
     def add_to(self, cs: ChangeSet) -> None:
         if self.withdrawn:
             gone = {id(e) for e in self.withdrawn}
             cs.edits = [e for e in cs.edits if id(e) not in gone]
+        if self.withdrawn_notes:
+            gone = {id(n) for n in self.withdrawn_notes}
+            cs.notes = [n for n in cs.notes if id(n) not in gone]
         cs.edits.extend(self.edits)
         cs.writes.update(self.writes)
         cs.removals.update(self.removals)
@@ -282,6 +286,38 @@ def _followed_pass(run: EngineRun) -> Contribution:
     return Contribution(edits=list(followed.edits), notes=list(followed.notes))
 
 
+def _registrations_pass(run: EngineRun) -> Contribution:
+    """Registrations whose kernel changed group move to the new group's `__init__.py`;
+    edits inside a cut statement or row are withdrawn (the cut supersedes them)."""
+    from migrate.layout.names import OPS_PKG
+    from migrate.rewrite.registrations_follow import follow_registrations
+
+    prep = run.prep
+    if prep.followed is None or not prep.followed.strays:
+        return Contribution()
+    renames = {o.src: o.dst for o in prep.plan.op_ids}
+    moved = follow_registrations(
+        prep.index, prep.relocation, prep.followed.strays, renames, OPS_PKG
+    )
+
+    def cut(e: Edit) -> bool:
+        return any(e.path == p and e.start < b and a < e.end for p, a, b in moved.cut)
+
+    def stale_row_note(n) -> bool:
+        # A table whose moved rows left with their registrations keeps only rows that
+        # stay: the table rewriter's "rows name nothing the plan moves" no longer applies.
+        return n.message.startswith("table row(s)") and any(
+            n.pos.file == p and a <= n.pos.line <= b for p, a, b in moved.loops
+        )
+
+    return Contribution(
+        edits=list(moved.edits),
+        notes=[n for n in moved.notes if not stale_row_note(n)],
+        withdrawn=[e for e in run.cs.edits if cut(e)],
+        withdrawn_notes=[n for n in run.cs.notes if stale_row_note(n)],
+    )
+
+
 def _symbols_pass(run: EngineRun) -> Contribution:
     """Moved top-level definitions: cut from their module (taking the reference edits
     inside them along), written to or appended at their new module."""
@@ -324,6 +360,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("text files", _text_pass),
     Pass("packaging", _packaging_pass),
     Pass("followed op ids", _followed_pass),
+    Pass("registrations follow", _registrations_pass),
     Pass("symbols", _symbols_pass),
     Pass("groups", _groups_pass),
     Pass("new packages", _new_packages_pass),

@@ -181,6 +181,24 @@ def _regenerated(items: list[tuple[str, str]], groups: list[str]) -> list[tuple[
     return out
 
 
+def _wrapped(items: list[tuple[str, str]], text: str, start: int, end: int) -> str:
+    """The items filled to the width of the sentence's own lines (a wrapped paragraph)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    width = max(len(line) for line in text[line_start:end].split("\n"))
+    col, out = start - line_start, []
+    for n, sep in items:
+        token = f"`{n}`{sep.strip()}"
+        if out and col + 1 + len(token) > width:
+            out.append("\n")
+            col = 0
+        elif out:
+            out.append(" ")
+            col += 1
+        out.append(token)
+        col += len(token)
+    return "".join(out)
+
+
 def _readme_edit(
     text: str,
     path: str,
@@ -212,6 +230,8 @@ def _readme_edit(
         items = _regenerated(items, after)
         applicability = "review"  # it fixes drift the plan did not cause
     new = "".join(f"`{n}`{s}" for n, s in items)
+    if applicability == "review" and "\n" in span:
+        new = _wrapped(items, text, m.start(1), m.end(1))
     if new == span:
         return None
     return make_edit(

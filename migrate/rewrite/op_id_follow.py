@@ -63,14 +63,19 @@ def registrations_by_group(index: RepoIndex):
     return Context(tree_from_index(index)).registrations
 
 
-def _new_group(index: RepoIndex, rel: Relocation, reg) -> tuple[str | None, str]:
-    """(new group, new target module) of a registration."""
+def _new_group(index: RepoIndex, rel: Relocation, reg, group: str) -> tuple[str | None, str]:
+    """(new group, new target module) of a registration made by `group`.
+
+    A kernel registered in its own group follows the kernel; one registered on purpose by
+    another group (a backend in `elementwise` that stays a `layernorm` op) follows the
+    file that registers it."""
     new_target = rel.target(reg.target) or reg.target
-    tmod = new_target.split(":", 1)[0]
-    if group_of(tmod):
-        return group_of(tmod), tmod
+    tmod, old_tmod = new_target.split(":", 1)[0], reg.target.split(":", 1)[0]
     reg_mod = index.module_of(reg.path)
-    return group_of(rel.moved_modules.get(reg_mod, reg_mod)), tmod
+    reg_group = group_of(rel.moved_modules.get(reg_mod, reg_mod))
+    if group_of(old_tmod) == group and group_of(tmod) and group_of(tmod) != group:
+        return group_of(tmod), tmod
+    return reg_group, tmod
 
 
 def follow_op_ids(index: RepoIndex, rel: Relocation, plan: Plan) -> Followed:
@@ -78,11 +83,16 @@ def follow_op_ids(index: RepoIndex, rel: Relocation, plan: Plan) -> Followed:
     explicit = {o.src for o in plan.op_ids}
     by_site: dict[tuple[str, int, int], list[tuple[str, str, str]]] = {}
     seen: dict[str, tuple[str, object]] = {}
-    for group, reg in registrations_by_group(index):
+    regs = registrations_by_group(index)
+    site_count: dict[tuple[str, int, int], int] = {}
+    for _, reg in regs:
+        key = (reg.path, reg.line, reg.col)
+        site_count[key] = site_count.get(key, 0) + 1
+    for group, reg in regs:
         if reg.op is None or reg.target is None:
             continue
         head, _, name = reg.op.partition(".")
-        new_group, tmod = _new_group(index, rel, reg)
+        new_group, tmod = _new_group(index, rel, reg, group)
         reg_mod = index.module_of(reg.path)
         reg_group = group_of(rel.moved_modules.get(reg_mod, reg_mod))
         if new_group and reg_group and new_group != reg_group:
@@ -104,8 +114,12 @@ def follow_op_ids(index: RepoIndex, rel: Relocation, plan: Plan) -> Followed:
         seen[reg.op] = (new, reg)
         out.renames[reg.op] = (new, _dst_pos(plan, tmod))
         by_site.setdefault((reg.path, reg.line, reg.col), []).append((reg.op, new, group))
+    strayed = {(r.path, r.line, r.col, r.op) for _, r, _ in out.strays}
     for (path, line, col), renames in sorted(by_site.items()):
-        _computed_site(index, rel, path, line, col, renames, out)
+        # rows that move to another file's table take their new id with them
+        kept = [r for r in renames if (path, line, col, r[0]) not in strayed]
+        whole = len(kept) == site_count[(path, line, col)]
+        _computed_site(index, rel, path, line, col, kept, out, whole)
     return out
 
 
@@ -119,8 +133,10 @@ def _op_node(tree: ast.Module, line: int, col: int) -> ast.AST | None:
     return None
 
 
-def _computed_site(index, rel, path, line, col, renames, out: Followed) -> None:
+def _computed_site(index, rel, path, line, col, renames, out: Followed, whole=True) -> None:
     """An op id spelled as an f-string: edit its literal prefix, or report why not."""
+    if not renames:
+        return
     text = index.text(path) or ""
     tree = ast.parse(text)
     node = _op_node(tree, line, col)
@@ -130,7 +146,8 @@ def _computed_site(index, rel, path, line, col, renames, out: Followed) -> None:
     first = node.values[0] if node.values else None
     old_head = next(iter(heads))[0]
     if (
-        len(heads) != 1
+        not whole
+        or len(heads) != 1
         or not isinstance(first, ast.Constant)
         or not str(first.value).startswith(old_head + ".")
     ):
