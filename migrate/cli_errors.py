@@ -14,7 +14,6 @@ import sys
 import click
 
 from migrate.errors import MigrateError
-from migrate.git.runner import GitError
 from migrate.interrupts import Interrupted
 
 OK = 0
@@ -44,10 +43,13 @@ _debug_flag = [False]  # set by a command's --debug, read by the group's last-re
 
 
 def debug_enabled() -> bool:
-    return _debug_flag[0] or os.environ.get("MIGRATE_DEBUG", "") not in ("", "0")
+    return os.environ.get("MIGRATE_DEBUG", "") not in ("", "0")
 
 
 def report_migrate_error(exc: MigrateError, written: str = "nothing was written.") -> None:
+    from migrate import progress
+
+    progress.finish(done=False)  # end a live progress line before the diagnostics
     for d in exc.diagnostics:
         click.echo(str(d), err=True)
     n = sum(1 for d in exc.diagnostics if d.severity == "error")
@@ -67,6 +69,9 @@ def _os_error_message(exc: OSError) -> str:
 
 
 def _fail(name: str, message: str, code: int) -> None:
+    from migrate import progress
+
+    progress.finish(done=False)
     click.echo(f"migrate{' ' + name if name else ''}: {message}", err=True)
     sys.exit(code)
 
@@ -90,8 +95,13 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
             progress.configure(quiet=quiet, command=name)
             _debug_flag[0] = debug = debug or debug_enabled()
             try:
-                return fn(*args, **kwargs)
-            except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+                rv = fn(*args, **kwargs)
+                progress.finish()
+                return rv
+            except SystemExit as exc:  # the command's own verdict: 0 and 1 are work done
+                progress.finish(done=exc.code in (None, OK, PROBLEMS))
+                raise
+            except (click.exceptions.Exit, click.ClickException, click.Abort):
                 raise
             except MigrateError as exc:
                 if debug:
@@ -106,19 +116,17 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
                 if debug:
                     raise
                 _fail(name, str(exc), INTERRUPTED)
-            except GitError as exc:  # git itself failed on valid input (not a bug of ours)
-                if debug:
-                    raise
-                _fail(name, f"could not run: {_one_line(exc)}", REFUSED)
             except (OSError, UnicodeError) as exc:
                 if debug or (isinstance(exc, OSError) and exc.filename is None):
                     return _internal(name, exc, debug)
                 what = _os_error_message(exc) if isinstance(exc, OSError) else _one_line(exc)
                 _fail(name, f"error: {what}", BAD_INPUT)
             except Exception as exc:
+                if _is_git_error(exc) and not debug:  # git failed on valid input: not our bug
+                    _fail(name, f"could not run: {_one_line(exc)}", REFUSED)
                 return _internal(name, exc, debug)
             finally:
-                progress.finish()
+                progress.finish(done=False)
 
         wrapper.__doc__ = (fn.__doc__ or "").rstrip() + "\n\n" + exit_status_help(problems, refused)
         wrapper.handles_errors = True  # checked by the tests for every registered command
@@ -132,6 +140,12 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
         )
 
     return wrap
+
+
+def _is_git_error(exc: BaseException) -> bool:
+    """A GitError of the git layer; looked up lazily so that the CLI starts without git."""
+    runner = sys.modules.get("migrate.git.runner")
+    return runner is not None and isinstance(exc, runner.GitError)
 
 
 def _internal(name: str, exc: BaseException, debug: bool):
@@ -158,6 +172,7 @@ class MigrateGroup(click.Group):
         return super().parse_args(ctx, args)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        _debug_flag[0] = False  # one invocation's --debug does not leak into the next
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
         try:
@@ -174,5 +189,5 @@ class MigrateGroup(click.Group):
             sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (the interpreter closes it)
             sys.exit(PROBLEMS)
         except Exception as exc:  # raised outside any command (group parsing, registration)
-            _internal("", exc, debug_enabled())
+            _internal("", exc, _debug_flag[0] or debug_enabled())
         sys.exit(rv if isinstance(rv, int) else OK)

@@ -91,7 +91,8 @@ def phase(name: str, total: int | None = None, label: str = "") -> None:
     """Begin a phase (`scan`, `parse`, `commit`, `verify`, ...), ending the one before."""
     if _state.mode == "off":
         return
-    _close_phase()
+    if name != _state.name:  # the same phase again (now with its total) stays on its line
+        _close_phase()
     _state.name, _state.total, _state.done, _state.label = name, total, 0, label
     _draw(force=True)
 
@@ -110,12 +111,13 @@ def did(what: str) -> None:
     _state.summary.append(what)
 
 
-def finish() -> None:
-    """End the last phase; on a terminal, the final line with the elapsed time."""
+def finish(done: bool = True) -> None:
+    """End the last phase; on a terminal and when the work got `done`, the final line
+    with the elapsed time and what was done. Once per command (then progress is off)."""
     if _state.mode == "off":
         return
     _close_phase()
-    if _state.mode == "live" and _state.shown:
+    if _state.mode == "live" and _state.shown and done:
         elapsed = time.monotonic() - _state.t0
         what = "; ".join(_state.summary)
         prefix = f"migrate {_state.command}" if _state.command else "migrate"

@@ -377,6 +377,9 @@ def test_sigint_in_the_first_50_ms_of_migrate_prints_no_traceback(repo, tmp_path
         time.sleep(delay)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=120)
+        frames = re.findall(r'^  File "([^"]+)"', err, re.M)
+        if frames == ["<string>"]:  # landed in this driver before main() began (a loaded CPU)
+            continue
         assert "Traceback" not in err and "KeyboardInterrupt" not in err, (delay, err)
         assert proc.returncode in (130, 0), (delay, proc.returncode, err)
         if proc.returncode == 130:

@@ -101,6 +101,12 @@ INVALID = {
     "delete a path": "version: 1\ndelete: [python/sglang/jit_kernel]\n",
     "root leaves repo": "version: 1\nroots: [../python]\n",
     "moves not a list": "version: 1\nmoves: {from: a.b, to: c.d}\n",
+    "keyword in a target": "version: 1\nmoves:\n  - {from: a.b, to: c.layernorm.class}\n",
+    "keyword None": "version: 1\nmoves:\n  - {from: a.b, to: c.None}\n",
+    "keyword symbol": "version: 1\nmoves:\n  - {from: 'a.b:def', to: c.d}\n",
+    "keyword delete": "version: 1\ndelete: [a.import]\n",
+    "keyword group": "version: 1\ngroups:\n  add: [lambda]\n",
+    "version true": "version: true\n",
 }
 
 
@@ -132,3 +138,13 @@ def test_schema_top_keys_match_the_loader():
     from migrate.plan.load import TOP_KEYS
 
     assert set(SCHEMA["properties"]) == TOP_KEYS
+
+
+def test_schema_rejects_every_python_keyword_as_a_name_part():
+    """The loader rejects `pkg.<kw>` for every keyword; so does the schema's pattern."""
+    import keyword
+
+    for kw in keyword.kwlist:
+        text = f"version: 1\nmoves:\n  - {{from: a.b, to: c.{kw}.d}}\n"
+        assert not loader_ok(text) and not schema_ok(text), kw
+        assert loader_ok(text.replace(f".{kw}.", f".{kw}x.")), kw  # a prefix is fine

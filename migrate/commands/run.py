@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from migrate import progress
 from migrate.cli_errors import PROBLEMS, handle_errors
 
 # Dry-run output formats: the summary, the same facts as JSON, the reviewer's Markdown preview.
@@ -71,6 +72,7 @@ def command(
     from migrate.rules.load import introduced_error_notes
 
     changes.notes.extend(introduced_error_notes(prep, changes))
+    progress.did(f"dry run: {len(changes.moves)} move(s), {len(changes.edits)} edit(s)")
     if fmt == "json":
         data = to_json(changes, prep)
         if show_diff:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from migrate import faults as hooks
+from migrate import progress
 from migrate.changes import ChangeSet
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.git import (
@@ -85,7 +86,9 @@ def build_commits(
     base_files = objs.files(listing, needed)
     commits: list[StepCommit] = []
     parent, parent_tree = base, run_git(objs.dir, "rev-parse", f"{base}^{{tree}}").decode().strip()
+    progress.phase("commit", label="building step commits")
     for step, files in step_trees(base_files, cs):
+        progress.step(f"step {step}")
         tree = objs.write_tree(listing_with(objs, listing, needed | set(files), files))
         if tree == parent_tree:
             continue
@@ -94,6 +97,7 @@ def build_commits(
         parent_tree = tree
         commits.append(StepCommit(step, parent, msg.splitlines()[0]))
         hook(step)
+    progress.did(f"{len(commits)} step commit(s)")
     if commits:
         commits.append(blame_commit(objs, parent, [c.sha for c in commits], plan_path, plan_sha))
         hook(BLAME_STEP)

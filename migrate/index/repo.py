@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from migrate import progress
 from migrate.index.facts import FactsCache
 from migrate.index.files import list_repo_files
 
@@ -198,7 +199,11 @@ def build_index(root: str | Path, roots: tuple[str, ...] | list[str] = (".",)) -
     roots = tuple(r.rstrip("/") or "." for r in roots)
     files: dict[str, FileInfo] = {}
     modules: dict[str, str] = {}
-    for path in list_repo_files(root):
+    progress.phase("scan", label="listing files")
+    listed = list_repo_files(root)
+    progress.phase("scan", total=len(listed), label="files")
+    for path in listed:
+        progress.step("files")
         info = FileInfo(path=path, mode=_git_mode(root / path))
         hit = import_name(path, roots) if info.is_python else None
         if hit is not None:

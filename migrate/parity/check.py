@@ -8,6 +8,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from migrate import progress
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.git import resolve_range, worktrees
 from migrate.parity import spec
@@ -116,7 +117,10 @@ def execute(
                     for side in ("base", "head")
                     if found.tests[side]
                 }
-                outs.update({side: f.result() for side, f in futs.items()})
+                progress.phase("parity", total=len(futs), label=f"{' and '.join(futs)} tests")
+                for side, fut in futs.items():
+                    outs[side] = fut.result()
+                    progress.step(f"{side} done")
         result = ParityResult(
             base=_side_run(*revs["base"], found.tests["base"], outs["base"]),
             head=_side_run(*revs["head"], found.tests["head"], outs["head"]),

@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from migrate import faults
+from migrate import faults, progress
 from migrate.changes import ChangeSet, ContractError, Edit, FileMove, apply_edits
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.repo import RepoIndex
@@ -114,9 +114,15 @@ def _run_job(job: FileJob) -> FileResult:
 def rewrite_python_files(jobs: list[FileJob], ctx: Context, regex, workers: int | None = None):
     """FileResults in job order; parallel when there are many files."""
     workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
+    progress.phase("parse", total=len(jobs), label="candidate files")
     if len(jobs) < POOL_MIN_FILES or workers <= 1:
-        return [rewrite_python(job, ctx, regex) for job in jobs]
-    return pool_map(_run_job, jobs, workers, _init_worker, (ctx, regex))
+        return [_stepped(rewrite_python(job, ctx, regex)) for job in jobs]
+    return [_stepped(r) for r in pool_map(_run_job, jobs, workers, _init_worker, (ctx, regex))]
+
+
+def _stepped(result):
+    progress.step("candidate files")
+    return result
 
 
 def _text_file_changes(index, rel, plan, paths) -> tuple[list[Edit], list[Diagnostic]]:

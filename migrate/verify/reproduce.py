@@ -14,6 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from migrate import progress
 from migrate.changes import ChangeSet
 from migrate.errors import MigrateError
 from migrate.git import (
@@ -241,6 +242,7 @@ def reproduce_all(
     try:
         results, preps, changesets = [], [], []
         commits = step_commits(repo_dir, base, head)
+        progress.phase("reproduce", total=len(commits), label="step commits")
         for run in group_runs(commits):
             prep, cs, why = prepare_run(repo_dir, run, base, plan_override)
             if prep is None:
@@ -260,6 +262,8 @@ def reproduce_all(
                         f"{engine_fingerprint()}: the engine changed since)"
                     )
             results += checks
+            progress.step("step commits", n=len(run.commits))
+        progress.did(f"{len(results)} commit(s) reproduced")
         return results, preps, changesets
     finally:
         objs.close()

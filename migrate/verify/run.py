@@ -8,6 +8,7 @@ from __future__ import annotations
 from contextlib import ExitStack, suppress
 from pathlib import Path
 
+from migrate import progress
 from migrate.errors import MigrateError
 from migrate.git import BLAME_FILE, resolve_range, snapshot
 from migrate.git.reads import changed_names
@@ -206,9 +207,13 @@ def static_checks(
             cache=base_cache if base_cache is not None else {},
         )
         out = []
+        progress.phase("check", total=len(CHECKS))
         for mod in CHECKS:
+            progress.step(mod.NAME, n=0)
             if mod.NAME in skip or (mod is wheel and not wheel_check):
                 out.append(CheckResult(mod.NAME, "SKIP", summary="skipped"))
             else:
                 out.append(_run_check(mod, ctx))
+            progress.step(mod.NAME)
+        progress.did(f"{len(out)} static checks")
         return out
