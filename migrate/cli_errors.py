@@ -14,6 +14,8 @@ import sys
 import click
 
 from migrate.errors import MigrateError
+from migrate.git.runner import GitError
+from migrate.interrupts import Interrupted
 
 OK = 0
 PROBLEMS = 1  # the command ran and found problems (or, for apply: failed and restored)
@@ -38,8 +40,11 @@ def exit_status_help(problems: str, refused: str = "refused or could not check")
     )
 
 
+_debug_flag = [False]  # set by a command's --debug, read by the group's last-resort handler
+
+
 def debug_enabled() -> bool:
-    return os.environ.get("MIGRATE_DEBUG", "") not in ("", "0")
+    return _debug_flag[0] or os.environ.get("MIGRATE_DEBUG", "") not in ("", "0")
 
 
 def report_migrate_error(exc: MigrateError, written: str = "nothing was written.") -> None:
@@ -83,7 +88,7 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
             from migrate import progress
 
             progress.configure(quiet=quiet, command=name)
-            debug = debug or debug_enabled()
+            _debug_flag[0] = debug = debug or debug_enabled()
             try:
                 return fn(*args, **kwargs)
             except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
@@ -97,6 +102,14 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
                 if debug:
                     raise
                 _fail(name, "interrupted", INTERRUPTED)
+            except Interrupted as exc:  # SIGINT/SIGTERM turned into an exception by us
+                if debug:
+                    raise
+                _fail(name, str(exc), INTERRUPTED)
+            except GitError as exc:  # git itself failed on valid input (not a bug of ours)
+                if debug:
+                    raise
+                _fail(name, f"could not run: {_one_line(exc)}", REFUSED)
             except (OSError, UnicodeError) as exc:
                 if debug or (isinstance(exc, OSError) and exc.filename is None):
                     return _internal(name, exc, debug)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from migrate.errors import MigrateError
@@ -14,16 +14,86 @@ from migrate.relocate import Relocation, build_relocation
 
 @dataclass
 class Prepared:
-    plan: Plan
+    plan: Plan  # with the op-id renames derived from kernels changing group appended
     index: RepoIndex
     relocation: Relocation
+    followed: object = None  # rewrite.op_id_follow.Followed: derived renames and edits
+    derived_op_ids: dict[str, str] = field(default_factory=dict)
+    derived_moves: dict[str, str] = field(default_factory=dict)  # tests following kernels
+
+
+def plan_paths(plan_path) -> list:
+    """One plan path or several (a chain: list, tuple, or `a.yaml,b.yaml` as recorded)."""
+    if isinstance(plan_path, (list, tuple)):
+        return list(plan_path)
+    text = str(plan_path)
+    if "," in text and not Path(text).exists():
+        return text.split(",")
+    return [plan_path]
+
+
+def load_chain(plan_path, index: RepoIndex | None = None) -> tuple[Plan, list]:
+    """The plans of a chain, loaded and composed in order (see plan/compose.py); without
+    an index only the hash of the chain is meaningful."""
+    from dataclasses import replace
+
+    from migrate.plan.compose import chain_sha, compose_all
+
+    loaded = [load_plan(p) for p in plan_paths(plan_path)]
+    plans, errors = [p for p, _ in loaded], [e for _, errs in loaded for e in errs]
+    if len(plans) == 1:
+        return plans[0], errors
+    if index is None:
+        return replace(plans[0], sha256=chain_sha(plans)), errors
+    return compose_all(plans, index), errors
 
 
 def prepare(plan_path: str | Path, repo: str | Path) -> Prepared:
-    """Load, index and validate; raise `MigrateError` with every problem at once."""
-    plan, errors = load_plan(plan_path)
-    index = build_index(repo, plan.roots)
+    """Load, index and validate; raise `MigrateError` with every problem at once.
+
+    Several plans (a chain) are composed into one relocation from the tree as it is."""
+    paths = plan_paths(plan_path)
+    if len(paths) == 1:
+        plan, errors = load_plan(paths[0])
+        index = build_index(repo, plan.roots)
+    else:
+        roots = tuple(dict.fromkeys(r for p in paths for r in load_plan(p)[0].roots))
+        index = build_index(repo, roots)
+        plan, errors = load_chain(paths, index)
     errors = errors + validate_plan(plan, index)
     if errors:
-        raise MigrateError(sorted(errors, key=lambda d: (d.pos.file, d.pos.line, d.pos.col)))
-    return Prepared(plan, index, build_relocation(plan, index))
+        raise MigrateError(_sorted(errors))
+    return follow(Prepared(plan, index, build_relocation(plan, index)))
+
+
+def _with_test_moves(prep: Prepared) -> list:
+    """Tests whose kernels change group move with them: as path moves of the plan."""
+    from dataclasses import replace
+
+    from migrate.rewrite.tests_follow import follow_tests
+
+    moves, notes = follow_tests(prep.index, prep.relocation, prep.plan)
+    if moves:
+        prep.plan = replace(prep.plan, moves=prep.plan.moves + tuple(moves))
+        prep.relocation = build_relocation(prep.plan, prep.index)
+        prep.derived_moves = {m.src: m.dst for m in moves}
+    return notes
+
+
+def _sorted(errors):
+    return sorted(errors, key=lambda d: (d.pos.file, d.pos.line, d.pos.col))
+
+
+def follow(prep: Prepared) -> Prepared:
+    """Op ids follow kernels that change group (see rewrite/op_id_follow.py)."""
+    from migrate.rewrite.op_id_follow import follow_op_ids, with_followed_op_ids
+
+    notes = _with_test_moves(prep)
+    followed = follow_op_ids(prep.index, prep.relocation, prep.plan)
+    followed.notes = notes
+    if followed.errors:
+        raise MigrateError(_sorted(followed.errors))
+    prep.plan = with_followed_op_ids(prep.plan, followed)
+    prep.followed = followed
+    prep.derived_op_ids = {old: new for old, (new, _) in sorted(followed.renames.items())}
+    return prep

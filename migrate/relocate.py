@@ -1,4 +1,8 @@
-"""The relocation map: answers "where does this old name or path live now?".
+"""The relocation map: the one answer to "what is this called now?".
+
+Dotted names (`module`, `dotted`, `target`), paths repo- or root-relative (`path`,
+`spelled_path`) and registered op ids (`op_id`). Every consumer (the rewriter, verify's
+old-names check, `stale`, `fix`, the report's leftovers through `migrate.oldnames`) asks it.
 
 Built from a validated plan and the index. Package moves expand to every file of the
 package (Python and data files); a module move nested in a package move overrides it
@@ -10,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrate.index.repo import RepoIndex, module_name
+from migrate.index.repo import RepoIndex, module_name, root_of_path
 from migrate.plan.model import Plan
 
 
@@ -40,6 +44,7 @@ class Relocation:
     files: dict[str, str] = field(default_factory=dict)  # every moved file: old path -> new
     path_prefixes: dict[str, str] = field(default_factory=dict)  # plan path moves + packages
     moved_modules: dict[str, str] = field(default_factory=dict)  # every moved module, exact
+    op_ids: dict[str, str] = field(default_factory=dict)  # registered op id -> new op id
 
     def module(self, name: str) -> str | None:
         """New dotted name for module/package `name` or anything inside it, else None."""
@@ -76,6 +81,27 @@ class Relocation:
         hit = _prefix_lookup(self.path_prefixes, path.rstrip("/"), "/")
         return hit[1] if hit else None
 
+    def spelled_path(self, token: str, roots: tuple[str, ...]) -> tuple[str, bool] | None:
+        """(new spelling, exact) of a path spelled repo-relative or relative to one of
+        `roots` (`sglang/jit_kernel/a.cuh` under root `python`), in the same form; `exact`
+        is False when the new location left that root (then spelled repo-relative)."""
+        new = self.path(token)
+        if new is not None:
+            return new, True
+        for root in roots:
+            if root in (".", ""):
+                continue
+            new = self.path(f"{root}/{token}")
+            if new is not None:
+                if new.startswith(root + "/"):
+                    return new[len(root) + 1 :], True
+                return new, False
+        return None
+
+    def op_id(self, op_id: str) -> str | None:
+        """The new id of a registered op id the plan renames, else None."""
+        return self.op_ids.get(op_id)
+
 
 def _root_of(index: RepoIndex, name: str) -> str:
     """The import root that holds module or package `name`."""
@@ -90,8 +116,9 @@ def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
     the rule with the longest matching source, whatever kind of move made it. So a
     module or path move nested in a package move overrides it for what it names.
     """
-    rel = Relocation()
+    rel = Relocation(op_ids={o.src: o.dst for o in plan.op_ids})
     rules: dict[str, str] = {}  # source path (file or directory) -> target path
+    path_rules: set[str] = set()  # the rules that path moves made
     for mv in plan.moves:
         if mv.is_symbol:
             mod, sym = mv.src.split(":")
@@ -100,6 +127,7 @@ def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
             src, dst = mv.src.rstrip("/"), mv.dst.rstrip("/")
             rel.path_prefixes[src] = dst
             rules[src] = dst
+            path_rules.add(src)
         else:
             rel.modules[mv.src] = mv.dst
             root = _root_of(index, mv.src)
@@ -111,18 +139,25 @@ def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
             else:
                 rules[index.modules[mv.src]] = module_to_path(mv.dst, root, package=False)
 
+    by_path: set[str] = set()  # files that a path move carries
     for src in rules:
         for f in [src] if src in index.files else index.files_under(src):
             hit = _prefix_lookup(rules, f, "/")
             if hit is not None:
                 rel.files[f] = hit[1]
+                if hit[0] in path_rules:
+                    by_path.add(f)
 
     for old_path, new_path in rel.files.items():
         info = index.files.get(old_path)
         if info is not None and info.module:
-            new_mod = module_name(new_path, info.root or ".")
+            new_root = root_of_path(index.roots, new_path)  # a path move may change roots
+            new_mod = module_name(new_path, new_root) if new_root is not None else None
             if new_mod:
                 rel.moved_modules[info.module] = new_mod
+                if old_path in by_path and new_mod != info.module:
+                    # a Python module moved by path is a module move: its importers follow
+                    rel.modules.setdefault(info.module, new_mod)
     return rel
 
 
@@ -134,7 +169,7 @@ def plan_relocation(plan: Plan, index: RepoIndex | None = None) -> Relocation:
     With the index of a tree already in the new layout, submodules found under a new
     name are known under their old name too.
     """
-    rel = Relocation()
+    rel = Relocation(op_ids={o.src: o.dst for o in plan.op_ids})
     for mv in plan.moves:
         if mv.is_path:
             rel.path_prefixes[mv.src.rstrip("/")] = mv.dst.rstrip("/")

@@ -6,16 +6,12 @@ not the engine: one safe code edit, one string edit marked for review, one prose
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
-import pytest
-from conftest import GOLDEN, REPO_ROOT
+from helpers import GOLDEN, REPO_ROOT, assert_golden
 
 from migrate.changes import ChangeSet, Edit, FileMove
-
-UPDATE = os.environ.get("MIGRATE_UPDATE_GOLDENS") == "1"
 
 PLAN = """\
 version: 1
@@ -118,10 +114,4 @@ def normalise(text: str, data, repo: Path) -> str:
 
 
 def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / "report" / name
-    if UPDATE or not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if not UPDATE:
-            pytest.fail(f"{path} was missing and has been written; review and commit it")
-    assert text == path.read_text(encoding="utf-8"), f"{name} differs from golden (see docstring)"
+    assert_golden(GOLDEN / "report" / name, text)

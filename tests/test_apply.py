@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import git
+from helpers import git
 
 from migrate.changes import ChangeSet, Edit, FileMove
 from migrate.cli import main
+from migrate.git import parse_trailers
 from migrate.git_steps import engine
-from migrate.git_steps.message import parse_trailers
 from migrate.git_steps.trees import step_trees
 
 PLAN = """\
@@ -71,7 +71,7 @@ def make_sample(make_repo) -> Path:
     repo = make_repo(FILES, git_init=False)
     os.chmod(repo / "pkg/old/run.sh", 0o755)
     os.symlink("mod.py", repo / "pkg/old/link.py")
-    from conftest import init_repo
+    from helpers import init_repo
 
     return init_repo(repo)
 

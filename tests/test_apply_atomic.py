@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import REPO_ROOT, git
+from helpers import REPO_ROOT, git
 from test_apply import PLAN, make_sample
 
 from migrate.cli import main

@@ -11,8 +11,6 @@ from migrate.cli import main
 from migrate.git_steps import engine
 from migrate.pipeline import prepare
 
-pytestmark = pytest.mark.skipif(not PLAN.exists(), reason="sample plan not written yet")
-
 
 @pytest.fixture(scope="module")
 def sample_changes(tmp_path_factory):

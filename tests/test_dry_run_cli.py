@@ -10,7 +10,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conftest import PLANS, SAMPLE
+from helpers import PLANS, SAMPLE
 
 
 def _migrate(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

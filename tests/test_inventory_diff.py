@@ -6,7 +6,7 @@ import json
 import subprocess
 
 from click.testing import CliRunner
-from conftest import git
+from helpers import git
 
 from migrate.cli import main
 from migrate.tests_split.inventory import inventory_of_texts

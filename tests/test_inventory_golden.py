@@ -6,9 +6,8 @@ Regenerate with `MIGRATE_UPDATE_GOLDENS=1 pytest tests/test_inventory_golden.py`
 from __future__ import annotations
 
 import json
-import os
 
-from conftest import GOLDEN
+from helpers import GOLDEN, assert_golden
 
 from migrate.tests_split.inventory import inventory_of_texts
 from migrate.tests_split.render import inventory_text
@@ -16,7 +15,6 @@ from migrate.tests_split.render import inventory_text
 HERE = GOLDEN / "inventory"
 # The registered test file of the tree is the split golden's source, shared, not copied.
 MIXED = ("test/registered/kernels/test_mixed.py", GOLDEN / "split" / "mixed_groups" / "source.py")
-UPDATE = os.environ.get("MIGRATE_UPDATE_GOLDENS") == "1"
 
 
 def test_inventory_matches_golden():
@@ -29,6 +27,4 @@ def test_inventory_matches_golden():
         "expected.json": json.dumps(inv.to_json(), indent=2) + "\n",
     }
     for name, text in got.items():
-        if UPDATE:
-            (HERE / name).write_text(text)
-        assert (HERE / name).read_text() == text, f"{name} differs (MIGRATE_UPDATE_GOLDENS=1)"
+        assert_golden(HERE / name, text)

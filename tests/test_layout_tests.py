@@ -60,7 +60,7 @@ def test_misplaced_kernel_tests_are_findings_on_the_plans_tree(make_repo, tmp_pa
     plan.write_text(PLAN)
     tree, source = plan_tree(plan, repo)
     assert source == "engine"
-    found = {(f.rule, f.pos.file, f.severity) for f in run_rules(tree, {"KO502", "KO103"})}
+    found = {(f.check, f.pos.file, f.severity) for f in run_rules(tree, {"KO502", "KO103"})}
     assert found == {
         ("KO502", "test/registered/kernels/ops/layernorm/bench_norm.py", "warning"),
         ("KO103", "test/registered/kernels/ops/norms/", "error"),

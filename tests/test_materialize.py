@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git
+from helpers import git
 
 from migrate.changes import ChangeSet, ContractError, Edit, FileMove
 from migrate.materialize import StepError, iter_steps, materialize

@@ -6,8 +6,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import git, init_repo, write_tree
-from test_parity_fixtures import dirty_move, pure_move, write_base
+from helpers import git, init_repo, write_tree
+from parity_fixtures import dirty_move, pure_move, write_base
 
 from migrate.cli import main
 from migrate.parity.discover import discover
@@ -64,6 +64,7 @@ def test_discover_maps_renamed_modules_and_tests(base_repo):
         ("pkg.old.act", "pkg.new.act"),
     }
     assert found.targets["base"]["pkg.old.kern"] == {
+        "_scale_kernel": "pkg.new.kern:_scale_kernel",  # recorded when a test launches it
         "scale": "pkg.new.kern:scale",
         "scale_into": "pkg.new.kern:scale_into",
     }
@@ -229,3 +230,78 @@ def test_parity_refuses_ok_when_no_call_was_compared(tmp_path):
     assert r.problems == [
         "nothing was compared: no call of a moved kernel was recorded on both sides"
     ]
+
+
+EXT_OPS = {
+    "launch": "pkg.new.ext:_triple_kernel",
+    "torch.ops": "pkg.new.ext:torch.ops.parity_fixture.triple",
+    "fused op": "pkg.new.ext:TripleOp.forward_triton",
+    "registry": "pkg.new.ext:Codec.encode",
+}
+
+
+@pytest.mark.parametrize("changed", [False, True], ids=["pure", "changed-kernel"])
+def test_parity_sees_launches_torch_ops_fused_ops_and_dotted_targets(tmp_path, changed):
+    """Calls that bypass the module's public functions are recorded and compared too."""
+    from test_parity_fixtures import EXT_FILES, ext_move
+
+    repo = init_repo(write_tree(tmp_path / "ext", EXT_FILES))
+    ext_move(repo, changed_kernel=changed)
+    code, r = _parity(repo)
+    ops = {o["op"]: o for o in r["ops"]}
+    for what, op in EXT_OPS.items():
+        assert op in ops and ops[op]["calls"] == 1, (what, sorted(ops))
+        assert ops[op]["status"] == ("different" if changed else "identical"), (what, ops[op])
+    assert ops[EXT_OPS["launch"]]["old"] == "pkg.old.ext:_triple_kernel"
+    assert ops[EXT_OPS["fused op"]]["kernels"] == ["_triple_kernel"]
+    if changed:
+        assert code == 1 and not r["ok"]
+        assert any(
+            "_triple_kernel [tests/new/test_ext.py::test_launch_directly" in p
+            for p in r["problems"]
+        )
+    else:
+        assert code == 0 and r["ok"], r["problems"]
+        launch = [c for c in r["calls"] if c["op"] == EXT_OPS["launch"]]
+        assert launch[0]["status"] == "identical"
+
+
+def test_source_facts_find_fused_ops_custom_ops_and_members():
+    """The entry points that bypass module functions are read from the AST, with their kernels."""
+    from migrate.parity.discover import _entry_points, _kernels_of
+
+    text = (
+        "import torch, triton\nfrom torch.library import Library, custom_op\n"
+        "from pkg.fused import BaseFusedOp\n"
+        "@triton.jit\ndef _k(x): pass\n"
+        "def _run(x): _k[(1,)](x)\n"
+        '@custom_op("ns::one", mutates_args=())\ndef one(x: torch.Tensor) -> torch.Tensor:\n'
+        "    return _run(x)\n"
+        'LIB = Library("ns2", "DEF")\nLIB.define("two(Tensor x) -> Tensor")\n'
+        'torch.library.define("ns3::three(Tensor x) -> Tensor")\n'
+        "class Op(BaseFusedOp):\n    def forward_triton(self, x):\n"
+        "        return torch.ops.ns.one(x)\n    def helper(self): pass\n"
+        "class SubOp(Op):\n    def forward_torch(self, x): return x\n"
+        "class Codec:\n    enc = staticmethod(_run)\n"
+        "OP = Op()\n"
+    )
+    facts = read_module(text, "p.m")
+    assert facts.fused_methods == ["Op.forward_triton", "SubOp.forward_torch"]
+    assert facts.custom_ops == {"ns::one": "one", "ns2::two": "", "ns3::three": ""}
+    assert facts.instances["OP"] == "Op"
+    found = _entry_points(facts, {"Codec.enc", "OP.forward_triton", "Nowhere.x", "_run"})
+    assert found == {
+        "one",
+        "Op.forward_triton",
+        "SubOp.forward_torch",
+        "Codec.enc",
+        "OP.forward_triton",
+        "_run",
+        "torch.ops.ns.one",
+        "torch.ops.ns2.two",
+        "torch.ops.ns3.three",
+    }
+    assert _kernels_of(facts, "Codec.enc") == ["_k"]
+    assert _kernels_of(facts, "OP.forward_triton") == ["_k"]  # through torch.ops.ns.one
+    assert _kernels_of(facts, "torch.ops.ns.one") == ["_k"]
+    assert _kernels_of(facts, "SubOp.forward_torch") == []

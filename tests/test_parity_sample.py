@@ -1,7 +1,8 @@
 """End to end on kernels_sample/: `migrate apply` the sample plan, then `migrate parity`.
 
 The default suite runs a focused subset (GEMM with its tuning configs, RMSNorm whose tests
-were split across files); bench/parity_sample.sh runs every moved kernel.
+were split across files, activation and int8 quant for the entry points that bypass a
+module's functions); bench/parity_sample.sh runs every moved kernel.
 """
 
 from __future__ import annotations
@@ -11,12 +12,11 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
-from conftest import PLANS, SAMPLE, git, init_repo
+from helpers import PLANS, SAMPLE, git, init_repo
 
 from migrate.cli import main
 
 PLAN = PLANS / "sample-jit-to-ops.yaml"
-pytestmark = pytest.mark.skipif(not PLAN.exists(), reason="sample plan not written yet")
 pytest.importorskip("triton")
 
 
@@ -35,18 +35,25 @@ def test_sample_subset_is_bit_identical(applied):
     repo, base = applied
     args = ["parity", f"{base}..HEAD", "--repo", str(repo), "--plan", str(PLAN)]
     args += ["--device", "cpu", "--json", "--only", "*.gemm.*", "--only", "*.layernorm.norm"]
+    args += ["--only", "*.activation.activation", "--only", "*.quantization.int8"]
     res = CliRunner().invoke(main, args)
     r = json.loads(res.output)
     assert res.exit_code == 0 and r["ok"], r["problems"]
     assert {m["new"] for m in r["modules"]} == {
+        "sglang.kernels.ops.activation.activation",
         "sglang.kernels.ops.gemm.scaled_mm",
         "sglang.kernels.ops.layernorm.norm",
+        "sglang.kernels.ops.quantization.int8",
     }
     ops = {o["op"]: o for o in r["ops"]}
     for op in (
         "gemm.scaled_mm:scaled_mm",
         "layernorm.norm:rmsnorm",
         "layernorm.norm:fused_add_rmsnorm",
+        "activation.activation:_silu_and_mul_kernel",  # launched by a test itself
+        "activation.activation:torch.ops.sglang.gelu_tanh_and_mul",  # a torch.library op
+        "activation.activation:GeluTanhAndMulOp.forward_triton",  # a BaseFusedOp backend
+        "quantization.int8:PerTokenInt8.dequant",  # a dotted registry target
     ):
         o = ops[f"sglang.kernels.ops.{op}"]
         assert o["status"] == "identical" and o["calls"] > 0 and o["devices"] == ["cpu"], o
@@ -57,3 +64,4 @@ def test_sample_subset_is_bit_identical(applied):
     split = "test/registered/kernels/ops/layernorm/test_fused_add_rmsnorm.py::"
     assert any(t["nodeid"].startswith(split) and t["base"] == "passed" for t in r["tests"])
     assert not r["head"]["env"]["cuda_available"]
+    assert not r["warnings"], r["warnings"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import PLANS
+from helpers import PLANS
 from ruamel.yaml import YAML
 
 from migrate.plan import parse_plan

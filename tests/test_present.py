@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import GOLDEN
+from helpers import GOLDEN, assert_golden
 from prep_helpers import prepared
 
 from migrate.changes import ChangeSet, Edit, FileMove
@@ -20,7 +19,6 @@ from migrate.present import SCHEMA, summary, to_json, unified_diff
 from migrate.present.diff import blob_id, similarity
 from migrate.rewrite.spans import make_edit
 
-UPDATE = os.environ.get("MIGRATE_UPDATE_GOLDENS") == "1"
 GOLDEN_DIR = GOLDEN / "present"
 
 FILES = {
@@ -40,13 +38,8 @@ moves:
 
 
 def golden(name: str, actual: str) -> None:
-    """Compare with golden/present/<name>; MIGRATE_UPDATE_GOLDENS=1 rewrites it."""
-    path = GOLDEN_DIR / name
-    if UPDATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(actual.encode("utf-8"))
-    assert path.exists(), f"missing golden {path}; run with MIGRATE_UPDATE_GOLDENS=1"
-    assert actual == path.read_bytes().decode("utf-8")
+    """Compare with golden/present/<name>."""
+    assert_golden(GOLDEN_DIR / name, actual)
 
 
 def _edit(prep, path, old_path, needle, new, kind, applicability="safe"):
@@ -240,7 +233,6 @@ def test_edit_type_is_changes_edit(scene):
 
 def test_sample_dry_run_diff_applies_with_git(sample_repo):
     """End to end: the engine's whole change on kernels_sample, as a patch git accepts."""
-    pytest.importorskip("migrate.rewrite.engine")
     from migrate.pipeline import prepare
 
     prep = prepare(

@@ -31,7 +31,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, git, init_repo
+from helpers import REPO_ROOT, git, init_repo
 from realtrees import CACHE, Unavailable
 
 pytestmark = pytest.mark.slow

@@ -4,7 +4,7 @@ downloaded once and cached, put in a git repo here) with the real plan."""
 from __future__ import annotations
 
 import pytest
-from conftest import PLANS, git, init_repo
+from helpers import PLANS, git, init_repo
 
 from migrate.git_steps import apply_plan
 from migrate.verify import verify

@@ -86,3 +86,69 @@ def test_readme_drop_keeps_and_last_and_regenerates_drift():
     e = _readme_edit(text, "R.md", [], frozenset({"b"}), ["a", "c", "d"])
     assert apply_edits(text, [e]) == "Operator groups (all populated): `a`, `c` and `d`.\n"
     assert e.applicability == "review"
+
+
+RULES_TREE = {
+    **TREE,
+    "python/sglang/kernels/ops/layernorm/__init__.py": (
+        "from sglang.kernels.registry import register_kernel\n"
+        "from sglang.kernels.spec import KernelBackend, KernelSpec\n\n"
+        'register_kernel(\n    KernelSpec(\n        op="layernorm.rmsnorm",\n'
+        "        backend=KernelBackend.TRITON,\n"
+        '        target="sglang.kernels.ops.layernorm.norm:rmsnorm",\n    )\n)\n'
+    ),
+    "python/sglang/kernels/ops/layernorm/norm.py": "def rmsnorm(x):\n    return x\n",
+}
+BAD_OP_ID = """\
+version: 1
+roots: [python, .]
+op_ids:
+  - {from: layernorm.rmsnorm, to: attention.rmsnorm}
+"""
+
+
+def test_dry_run_shows_and_apply_refuses_rule_errors_the_plan_introduces(make_repo, tmp_path):
+    from click.testing import CliRunner
+    from conftest import git
+
+    from migrate.cli import main
+
+    repo = make_repo(RULES_TREE)
+    plan = tmp_path / "bad.yaml"
+    plan.write_text(BAD_OP_ID)
+    head = git(repo, "rev-parse", "HEAD")
+    res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo)])
+    assert res.exit_code == 1, res.output
+    assert "KO202" in res.output and "introduced by the plan" in res.output
+    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
+    assert res.exit_code == 2, res.output
+    assert "KO202" in res.output
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
+    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo), "--allow-rule-errors"])
+    assert res.exit_code == 0, res.output
+    assert git(repo, "rev-parse", "HEAD") != head
+
+
+def test_existing_rule_errors_are_not_blamed_on_the_plan(make_repo, tmp_path):
+    from click.testing import CliRunner
+
+    from migrate.cli import main
+
+    tree = dict(RULES_TREE)
+    init = "python/sglang/kernels/ops/layernorm/__init__.py"
+    tree[init] = tree[init].replace('op="layernorm.rmsnorm"', 'op="attention.rmsnorm"')
+    repo = make_repo(tree)
+    plan = tmp_path / "ok.yaml"
+    plan.write_text(RENAME_OPS_ONLY)
+    res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo)])
+    assert "introduced by the plan" not in res.output, res.output
+    base = CliRunner().invoke(main, ["check", "--repo", str(repo)])
+    assert base.exit_code == 1 and "KO202" in base.output  # the error is there, in BASE
+
+
+RENAME_OPS_ONLY = """\
+version: 1
+roots: [python, .]
+op_ids:
+  - {from: unrelated.op, to: unrelated.op2}
+"""

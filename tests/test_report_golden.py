@@ -11,7 +11,7 @@ import json
 import shutil
 
 import jsonschema
-from conftest import REPO_ROOT, SAMPLE, init_repo
+from helpers import REPO_ROOT, SAMPLE, init_repo
 from report_fixtures import check_golden, normalise
 
 from migrate.git_steps import apply_plan
@@ -42,7 +42,6 @@ def test_sample_report_golden(tmp_path):
 def test_sample_preview_golden(sample_copy):
     prep = prepare(REPO_ROOT / PLAN, sample_copy)
     data = collect_preview(prep)
-    assert data.summary.edits_status == "ok"
     jsonschema.validate(json.loads(to_json(data)), SCHEMA)
     md = to_markdown(data)
     check_golden("sample-preview.md", normalise(md, data, sample_copy))

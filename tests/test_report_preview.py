@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
 import report_fixtures as rf
 from click.testing import CliRunner
 
 from migrate.changes import ChangeSet
 from migrate.cli import main
-from migrate.commands.run import DRY_RUN_FORMATS
 from migrate.pipeline import prepare
 from migrate.report import collect_preview, render_preview_md, to_markdown, verdict
 
@@ -46,9 +44,7 @@ def test_preview_names_what_an_incomplete_changeset_leaves_behind(make_repo, tmp
     ]
 
 
-def test_dry_run_format_md_when_the_cli_offers_it(make_repo, tmp_path):
-    if "md" not in DRY_RUN_FORMATS:  # the `run --dry-run` owner wires render_preview_md in
-        pytest.skip("`migrate PLAN --dry-run --format md` is not wired in migrate/cli.py yet")
+def test_dry_run_format_md(make_repo, tmp_path):
     repo = make_repo(rf.FILES, git_init=False)
     plan = rf.write_plan(tmp_path)
     res = CliRunner().invoke(main, [str(plan), "--dry-run", "--format", "md", "--repo", str(repo)])

@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 import report_fixtures as rf
 from click.testing import CliRunner
-from conftest import REPO_ROOT, git
+from helpers import REPO_ROOT, git
 
 from migrate.cli import main
 from migrate.git_steps import apply_plan, engine
@@ -30,7 +30,6 @@ SCHEMA = json.loads((REPO_ROOT / "docs/report-schema.json").read_text())
 def applied(make_repo, tmp_path, monkeypatch):
     """(repo, plan, base sha) after `apply_plan` with the fixed fixture ChangeSet."""
     monkeypatch.setattr(engine, "plan_changeset", rf.changeset)
-    monkeypatch.setattr(collect, "_changeset", lambda prep: (rf.changeset(prep), True))
     repo = make_repo(rf.FILES)
     plan = rf.write_plan(tmp_path)
     res = apply_plan(plan, repo)
@@ -78,7 +77,6 @@ def test_clean_migration_needs_review_for_prose_and_patch_target(applied):
 
 def test_plan_found_from_trailer_when_plan_is_in_repo(make_repo, monkeypatch):
     monkeypatch.setattr(engine, "plan_changeset", rf.changeset)
-    monkeypatch.setattr(collect, "_changeset", lambda prep: (rf.changeset(prep), True))
     repo = make_repo({**rf.FILES, "plans/p.yaml": rf.PLAN})
     res = apply_plan(repo / "plans/p.yaml", repo)
     data = collect_range(repo, f"{res.base}..HEAD", wheel_check=False)
@@ -210,7 +208,7 @@ def test_cli_reads_check_json_and_can_skip_verify(applied, tmp_path):
     doc = json.loads(res.output)
     assert doc["checks"]["verify"] == "not_run"
     assert doc["rules"]["findings"] == [
-        {k: f[k] for k in ("file", "line", "rule", "severity", "message", "fix")}
+        {k: f[k] for k in ("file", "line", "check", "severity", "message", "fix")}
         for f in json.loads(check.output)["findings"]
     ]
     assert "not run: verify" in " ".join(doc["verdict"]["reasons"])

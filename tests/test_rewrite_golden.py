@@ -1,32 +1,21 @@
 """Golden cases: golden/rewrite/<case>/{plan.yaml, before/} -> after/ and edits.txt.
 
-Goldens are only rewritten on request: MIGRATE_UPDATE_GOLDENS=1.
+Goldens are only rewritten on request: MIGRATE_UPDATE_GOLDENS=1. Every case runs twice:
+the second run, on the tree the first produced, must change nothing.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 
 import pytest
-from conftest import GOLDEN, init_repo
-from test_rewrite_support import apply_changeset
+from helpers import GOLDEN, assert_golden, assert_golden_dir, files_below, init_repo
+from rewrite_helpers import apply_changeset, second_run_edits
 
-from migrate.index import build_index
 from migrate.pipeline import prepare
 from migrate.rewrite.engine import plan_changes
-from migrate.rewrite.fix_mode import fix_changes
 
 CASES = sorted(p.name for p in (GOLDEN / "rewrite").iterdir() if (p / "before").is_dir())
-UPDATE = os.environ.get("MIGRATE_UPDATE_GOLDENS") == "1"
-
-
-def _files(root) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and ".git" not in p.relative_to(root).parts
-    }
 
 
 def _edits_txt(cs) -> str:
@@ -54,13 +43,7 @@ def test_golden(case, tmp_path):
     shutil.copytree(repo, out, ignore=shutil.ignore_patterns(".git"))
     apply_changeset(out, prep, cs)
     edits = _edits_txt(cs).replace(str(here), "<case>")
-    if UPDATE:
-        shutil.rmtree(here / "after", ignore_errors=True)
-        shutil.copytree(out, here / "after")
-        (here / "edits.txt").write_text(edits)
-    assert (here / "after").is_dir(), "missing golden; run with MIGRATE_UPDATE_GOLDENS=1"
-    assert _files(out) == _files(here / "after")
-    assert edits == (here / "edits.txt").read_text()
-    # Idempotence: the same plan finds nothing more to change in its own output.
-    again = fix_changes(prep.plan, build_index(out, prep.plan.roots))
-    assert again.edits == []
+    assert_golden_dir(here / "after", files_below(out))
+    assert_golden(here / "edits.txt", edits)
+    # The second run: the rewriter finds nothing more to change in its own output.
+    assert second_run_edits(prep, out) == []

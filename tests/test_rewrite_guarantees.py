@@ -4,10 +4,11 @@ idempotence, new packages, data that must move with its loader, deletes, the poo
 import shutil
 
 import pytest
-from test_rewrite_support import apply_changeset, changes, new_text, plan_yaml
+from rewrite_helpers import apply_changeset, changes, new_text, plan_yaml
 
 from migrate.errors import MigrateError
 from migrate.index import build_index
+from migrate.oldnames import OldNames
 from migrate.plan import load_plan
 from migrate.rewrite import engine, scan
 from migrate.rewrite.cstfacts import PARSE_COUNT
@@ -168,8 +169,8 @@ def test_prefilter_is_a_superset_and_bare_parents_are_not_candidates(make_repo):
     files["app/child.py"] = "from pkg.old import (\n    norm,\n)\n"
     files["app/computed.py"] = 'name = f"pkg.old.{x}"\nother = "pkg.old." + x\n'
     prep, _ = changes(make_repo, files, MOVE)
-    regex = scan.old_name_regex(prep.relocation, prep.plan)
-    quick = scan.prefilter_regex(prep.relocation, prep.plan)
+    names = OldNames(prep.relocation, prep.plan)
+    regex, quick = names.regex, names.prefilter
     for path in prep.index.files:
         text = prep.index.text(path) or ""
         assert not regex.search(text) or quick.search(text), path

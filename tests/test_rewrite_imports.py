@@ -1,6 +1,6 @@
 """Absolute imports and attribute chains: before/after, and what must not change."""
 
-from test_rewrite_support import assert_rewrite, changes, new_text
+from rewrite_helpers import assert_rewrite, changes, new_text
 
 BASE = {
     "pkg/__init__.py": "",

@@ -11,9 +11,10 @@ import ast
 import shutil
 
 import pytest
-from conftest import PLANS, init_repo
-from test_rewrite_support import apply_changeset
+from helpers import PLANS, init_repo
+from rewrite_helpers import apply_changeset
 
+from migrate.oldnames import OldNames
 from migrate.pipeline import prepare
 from migrate.rewrite import scan
 from migrate.rewrite.engine import plan_changes
@@ -51,7 +52,7 @@ def test_no_stale_python_reference_left_unreported(real):
     prep, cs, out = real
     regex = scan.old_name_regex(prep.relocation, prep.plan)
     flagged = {(n.pos.file, n.pos.line) for n in cs.notes}
-    parents = scan.parent_names(prep.relocation, prep.plan)
+    parents = OldNames(prep.relocation, prep.plan).parents
     left = []
     for path in sorted(out.rglob("*.py")):
         rel = path.relative_to(out).as_posix()

@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_rewrite_support import changes, new_text
+from rewrite_helpers import changes, new_text
 
 from migrate.rewrite.relative import relative_spelling, resolve, spell
 

@@ -13,19 +13,14 @@ import subprocess
 import sys
 
 import pytest
-from conftest import PLANS, SAMPLE
-from test_rewrite_support import apply_changeset
+from helpers import PLANS, SAMPLE
+from rewrite_helpers import apply_changeset
 
 from migrate.index import build_index
 from migrate.pipeline import prepare
 from migrate.rewrite import scan
 from migrate.rewrite.engine import plan_changes
 from migrate.rewrite.fix_mode import fix_changes
-
-pytestmark = pytest.mark.skipif(
-    not (PLANS / "sample-jit-to-ops.yaml").exists() or not SAMPLE.exists(),
-    reason="kernels_sample/ or its plan is missing",
-)
 
 IMPORT_ALL = """
 import importlib, pathlib
@@ -56,7 +51,7 @@ def _env() -> dict:
 
 @pytest.fixture(scope="module")
 def migrated(tmp_path_factory):
-    from conftest import init_repo
+    from helpers import init_repo
 
     src = tmp_path_factory.mktemp("sample") / "kernels_sample"
     shutil.copytree(SAMPLE, src, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))

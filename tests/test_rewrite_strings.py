@@ -1,6 +1,6 @@
 """String references in code (kind `string`), op ids, table registrations, prose."""
 
-from test_rewrite_support import changes, dedent, new_text
+from rewrite_helpers import changes, dedent, new_text
 
 BASE = {
     "pkg/__init__.py": "",

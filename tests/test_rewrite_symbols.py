@@ -1,7 +1,7 @@
 """Symbol moves: the definition moves with its imports and private helpers; references follow."""
 
 import pytest
-from test_rewrite_support import changes, dedent, new_text
+from rewrite_helpers import changes, dedent, new_text
 
 from migrate.errors import MigrateError
 

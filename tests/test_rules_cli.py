@@ -45,7 +45,17 @@ def test_json_output(make_repo):
     doc = json.loads(res.output)
     assert doc["errors"] >= 1 and doc["tree"] == "checkout"
     f = doc["findings"][0]
-    assert {"file", "line", "rule", "severity", "message", "evidence", "fix"} <= set(f)
+    assert {
+        "file",
+        "line",
+        "col",
+        "check",
+        "name",
+        "severity",
+        "message",
+        "evidence",
+        "fix",
+    } <= set(f)
 
 
 def test_plan_checks_the_tree_the_plan_would_produce(make_repo, tmp_path):

@@ -2,14 +2,13 @@
 tree (including the contract's negative cases) produces nothing.
 
 Refresh snapshots after an intended change:
-    MIGRATE_UPDATE_SNAPSHOTS=1 pytest tests/test_rules_fixtures.py
+    MIGRATE_UPDATE_GOLDENS=1 pytest tests/test_rules_fixtures.py
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
+from helpers import assert_golden
 from rules_fixtures import FIXTURES, fixture_tree
 
 from migrate.rules import all_rules, run_rules
@@ -20,7 +19,7 @@ RULES = {r.check.__module__.rsplit(".", 1)[1]: r for r in all_rules()}
 def render(findings) -> str:
     lines = []
     for f in findings:
-        lines.append(f"{f.pos.file}:{f.pos.line}: {f.rule} [{f.severity}] {f.message}")
+        lines.append(f"{f.pos.file}:{f.pos.line}: {f.check} [{f.severity}] {f.message}")
         if f.evidence:
             lines.append(f"    evidence: {f.evidence}")
         if f.fix:
@@ -39,12 +38,10 @@ def test_bad_fixture_matches_snapshot(name):
     rule = RULES[name]
     findings = run_rules(fixture_tree(name, "bad"), {rule.id})
     assert findings, f"{rule.id} found nothing in its bad fixture"
-    assert all(f.rule == rule.id for f in findings)
+    assert all(f.check == rule.id for f in findings)
     snapshot = FIXTURES / name / "bad.expected"
     got = render(findings)
-    if os.environ.get("MIGRATE_UPDATE_SNAPSHOTS") or not snapshot.exists():
-        snapshot.write_text(got, encoding="utf-8")
-    assert got == snapshot.read_text(encoding="utf-8")
+    assert_golden(snapshot, got)
 
 
 @pytest.mark.parametrize("name", sorted(RULES))

@@ -10,7 +10,7 @@ from migrate.rules.load import plan_tree, repo_tree
 
 
 def key(f):
-    return (f.pos.file, f.pos.line, f.rule, f.message)
+    return (f.pos.file, f.pos.line, f.check, f.message)
 
 
 def test_prediction_equals_the_applied_tree(sample_repo, tmp_path):

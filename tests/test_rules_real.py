@@ -35,11 +35,11 @@ def test_real_0_5_17_kernels_tree():
     findings = run_rules(tree)
     cpu = time.process_time() - t0
     assert cpu < 20, f"rules took {cpu:.1f} s of CPU on {len(tree.paths)} files"
-    rules = {f.rule for f in findings}
+    rules = {f.check for f in findings}
     # targets into other distributions (sgl_kernel) are not "unresolved"
     assert "KO204" not in rules
     # the README really omits two groups of _GROUPS in 0.5.17
-    drift = [f.message for f in findings if f.rule == "KO102"]
+    drift = [f.message for f in findings if f.check == "KO102"]
     assert any("'mm'" in m for m in drift)
 
 
@@ -57,6 +57,6 @@ def test_real_0_5_15_suggest_draft_covers_the_legacy_package():
 
 def test_real_0_5_16_stale_registry_target_is_found():
     tree = _tree("0.5.16")
-    stale = [f for f in run_rules(tree) if f.rule == "KO204"]
+    stale = [f for f in run_rules(tree) if f.check == "KO204"]
     assert [f.pos.file for f in stale] == ["sglang/kernels/ops/kvcache/__init__.py"]
     assert "trtllm_fp8_kv_kernel" in stale[0].message

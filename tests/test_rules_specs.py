@@ -7,8 +7,8 @@ import textwrap
 
 from rules_fixtures import tree_of
 
+from migrate.index.registry import registrations
 from migrate.rules.context import Context
-from migrate.rules.specs import registrations
 
 HDR = "from sglang.kernels.spec import KernelBackend, KernelSpec\n"
 

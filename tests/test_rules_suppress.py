@@ -15,7 +15,7 @@ SRC = (
 
 def rules_for(head: str = "", tail: str = "") -> set[str]:
     tree = tree_of({FP8: SRC.format(head=head, tail=tail)})
-    return {f.rule for f in run_rules(tree) if f.pos.file == FP8}
+    return {f.check for f in run_rules(tree) if f.pos.file == FP8}
 
 
 def test_reported_without_suppression():

@@ -73,10 +73,10 @@ def test_virtual_tree_applies_moves_edits_writes_and_removals(make_repo):
     assert t.text("python/sglang/kernels/README.md").startswith("Operator groups")
     # Before: the target resolves into the legacy package (which KO601 reports).
     before = run_rules(tree_from_index(index))
-    assert {f.rule for f in before} >= {"KO601"}
+    assert {f.check for f in before} >= {"KO601"}
     # After: nothing left of the legacy layout, and the rewritten target resolves.
     after = run_rules(t)
-    assert not [f for f in after if f.rule in ("KO601", "KO204")], after
+    assert not [f for f in after if f.check in ("KO601", "KO204")], after
 
 
 def test_virtual_tree_without_the_edit_reports_the_stale_target(make_repo):
@@ -89,7 +89,7 @@ def test_virtual_tree_without_the_edit_reports_the_stale_target(make_repo):
             )
         ]
     )
-    stale = [f for f in run_rules(virtual_tree(index, cs)) if f.rule == "KO204"]
+    stale = [f for f in run_rules(virtual_tree(index, cs)) if f.check == "KO204"]
     assert len(stale) == 1 and "sglang.jit_kernel.norm does not exist" in stale[0].message
 
 
@@ -105,4 +105,4 @@ def test_plan_findings_for_the_dry_run_and_report(make_repo, tmp_path):
     )
     prep = prepare(plan, repo)
     findings = plan_findings(prep, fallback_changeset(prep))
-    assert any(f.rule == "KO101" and f.pos.file.endswith("ops/norm.py") for f in findings)
+    assert any(f.check == "KO101" and f.pos.file.endswith("ops/norm.py") for f in findings)

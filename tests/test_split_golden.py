@@ -12,14 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GOLDEN, write_tree
+from helpers import GOLDEN, assert_golden_dir, write_tree
 
 from migrate.plan.load import parse_plan
 from migrate.tests_split.cases import parse_cases
 from migrate.tests_split.split import SplitResult, split_file
 
 SPLIT_GOLDEN = GOLDEN / "split"
-UPDATE = os.environ.get("MIGRATE_UPDATE_GOLDENS") == "1"
 CASES = sorted(p.name for p in SPLIT_GOLDEN.iterdir() if (p / "plan.yaml").exists())
 
 # A stand-in for sglang's CI module: registrations are runtime no-ops.
@@ -95,15 +94,7 @@ def run_pytest(root: Path, args: list[str], **env: str) -> tuple[int, list[str],
 def test_split_matches_golden(case):
     _, res = run_split(case)
     expected = SPLIT_GOLDEN / case / "expected"
-    got = {**res.outputs, "SUMMARY.txt": summary(res)}
-    if UPDATE:
-        for path, text in got.items():
-            (expected / path).parent.mkdir(parents=True, exist_ok=True)
-            (expected / path).write_text(text)
-    have = {p.relative_to(expected).as_posix() for p in expected.rglob("*") if p.is_file()}
-    assert have == set(got), "outputs differ from golden (MIGRATE_UPDATE_GOLDENS=1 to regenerate)"
-    for path, text in got.items():
-        assert (expected / path).read_text() == text, f"{case}/{path} differs from golden"
+    assert_golden_dir(expected, {**res.outputs, "SUMMARY.txt": summary(res)})
 
 
 def test_split_is_idempotent_on_its_outputs():

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import REPO_ROOT
+from helpers import REPO_ROOT
 from ruamel.yaml import YAML
 
 from migrate.cli import main

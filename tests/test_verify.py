@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import git
+from helpers import git
 from test_apply import PLAN, full_changeset, make_sample
 
 from migrate.git_steps import apply_plan, engine

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import git
+from helpers import git
 from test_apply import PLAN, make_sample
 
 from migrate.verify import verify

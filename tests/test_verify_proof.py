@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import git, write_tree
+from helpers import git, write_tree
 
 from migrate.cli import main
 

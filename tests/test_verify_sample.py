@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import PLANS, SAMPLE, git, init_repo
+from helpers import PLANS, SAMPLE, git, init_repo
 from test_verify import rebuild_with_hand_edit
 
 from migrate.cli import main
@@ -23,8 +23,6 @@ from migrate.verify import reproduce, verify
 
 PLAN = PLANS / "sample-jit-to-ops.yaml"
 STEPS = ["relocate", "code", "string", "prose", "tests", "delete", "blame-ignore-revs"]
-
-pytestmark = pytest.mark.skipif(not PLAN.exists(), reason="sample plan not written yet")
 
 
 def fresh_sample(dst: Path, edit=None) -> Path:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import PLANS, REPO_ROOT, SAMPLE, git, init_repo
+from helpers import PLANS, REPO_ROOT, SAMPLE, git, init_repo
 
 from migrate.cli import main
 

@@ -1,9 +1,10 @@
 """Fixtures shared by every test under test/.
 
-Kernel tests run on CPU through the Triton interpreter. TRITON_INTERPRET must be set
-before `triton` is first imported; this conftest is loaded before any test module,
-so it sets it when no GPU is present (running with TRITON_INTERPRET=1 in the
-environment does the same thing explicitly).
+Kernel tests run on the GPU when there is one, and on the CPU through the Triton
+interpreter otherwise (`sglang.test.kernels.device.DEVICE`). TRITON_INTERPRET must be set
+before `triton` is first imported; this conftest is loaded before any test module, so it
+sets it when no GPU is present (running with TRITON_INTERPRET=1 in the environment does
+the same thing explicitly, also on a GPU host).
 """
 
 import os
@@ -24,4 +25,6 @@ def _seed_everything():
 
 @pytest.fixture
 def device() -> str:
-    return "cuda" if torch.cuda.is_available() else "cpu"
+    from sglang.test.kernels.device import DEVICE
+
+    return DEVICE

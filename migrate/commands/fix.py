@@ -29,23 +29,29 @@ def write_edits(root: Path, index, cs) -> list[str]:
 @handle_errors(
     problems="(not used by fix: what it cannot rewrite is a note)", refused="(not used by fix)"
 )
-@click.argument("plan", type=click.Path(dir_okay=False, exists=True))
+@click.argument("plan", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
 @click.option("--dry-run", is_flag=True, help="List the edits; write nothing.")
 @click.option("--skip-unparsable", is_flag=True, help="Skip files libcst cannot parse.")
-def command(plan: str, repo: str, dry_run: bool, skip_unparsable: bool) -> None:
+def command(plan: tuple[str, ...], repo: str, dry_run: bool, skip_unparsable: bool) -> None:
     """Rewrite references to PLAN's old names in a tree already in the new layout.
+
+    Several plans are a chain (`fix A.yaml B.yaml`): names from before A and from between
+    A and B are both fixed forward to where B leaves them.
 
     For branches written against the old layout: same engine as `apply`, edits in place,
     no file moves, no commit.
     """
     from migrate.index import build_index
     from migrate.plan import load_plan
+    from migrate.plan.compose import compose_all
     from migrate.rewrite.fix_mode import fix_changes
 
-    p, errors = load_plan(plan)
+    loaded = [load_plan(x) for x in plan]
+    errors = [e for _, errs in loaded for e in errs]
     if errors:
         raise MigrateError(errors)
+    p = compose_all([x for x, _ in loaded], None)
     index = build_index(repo, p.roots)
     cs = fix_changes(p, index, skip_unparsable)
     for e in cs.edits:

@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import click
 
 from migrate.cli_errors import handle_errors
-
-
-def _export(repo: Path, rev: str, dest: Path) -> None:
-    archive = subprocess.run(
-        ["git", "archive", "--format=tar", rev], cwd=repo, check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
 
 
 @click.command("inventory")
@@ -80,18 +71,19 @@ def command(repo, as_json, collect, pythonpath, rev, plan) -> None:
             json.dumps(inv.to_json(), indent=2) if as_json else inventory_text(inv), nl=not as_json
         )
         return
-    res = _diff(root, rev, plan, inv)
+    from migrate.git import resolve_revision
+
+    res = _diff(root, resolve_revision(root, rev, "--diff-from"), plan, inv)
     click.echo(json.dumps(res.to_dict(), indent=2) if as_json else diff_text(res), nl=not as_json)
     sys.exit(0 if res.ok else 1)
 
 
 def _diff(root: Path, rev: str, plan: str | None, after):
+    from migrate.git import exported
     from migrate.tests_split.inventory import build_inventory
     from migrate.tests_split.inventory_diff import inventory_diff, mapping_from_plan
 
-    with tempfile.TemporaryDirectory(prefix="migrate-inv-") as tmp:
-        before_dir = Path(tmp)
-        _export(root, rev, before_dir)
+    with exported(root, rev) as before_dir:
         before = build_inventory(before_dir)
         mapping: dict = {}
         if plan:

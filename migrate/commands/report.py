@@ -13,12 +13,30 @@ from pathlib import Path
 import click
 
 from migrate.cli_errors import handle_errors
+from migrate.errors import Diagnostic, MigrateError, Pos
 
 
-def _load(path: str | None):
+def _load(path: str | None, option: str):
+    """A stage's JSON output, or a positioned error naming the file (exit 2)."""
     if path is None:
         return None
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    try:
+        data = json.loads(Path(path).read_bytes().decode("utf-8"))
+    except json.JSONDecodeError as exc:
+        raise MigrateError(
+            Diagnostic(Pos(path, exc.lineno, exc.colno), f"{option}: not valid JSON: {exc.msg}")
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise MigrateError(
+            Diagnostic(Pos(path), f"{option}: not UTF-8 (byte {exc.start})")
+        ) from None
+    if not isinstance(data, dict):
+        raise MigrateError(
+            Diagnostic(
+                Pos(path, 1, 1), f"{option}: expected a JSON object, got {type(data).__name__}"
+            )
+        )
+    return data
 
 
 @click.command("report")
@@ -92,11 +110,17 @@ def command(
     from migrate.report import Given, collect_range, to_json, to_markdown, verdict
     from migrate.report.verdict import LEVELS
 
+    if plan:  # a plan given explicitly must load; one found in the trailers is reported on
+        from migrate.plan import load_plan
+
+        _, errors = load_plan(plan)
+        if errors:
+            raise MigrateError(errors)
     given = Given(
-        verify=_load(verify_json),
-        inventory=_load(inventory_json),
-        rules=_load(check_json),
-        parity=_load(parity_json),
+        verify=_load(verify_json, "--verify-json"),
+        inventory=_load(inventory_json, "--inventory-json"),
+        rules=_load(check_json, "--check-json"),
+        parity=_load(parity_json, "--parity-json"),
     )
     data = collect_range(
         repo,

@@ -15,9 +15,9 @@ DRY_RUN_FORMATS = ["text", "json", "md"]
 
 
 def _plan_changes(prep, durations=None):
-    from migrate.rewrite.engine import plan_changes
+    from migrate.git_steps import engine  # the same function, and gate, as apply's
 
-    return plan_changes(prep, durations=durations)
+    return engine.plan_changeset(prep, durations=durations)
 
 
 @click.command("run")
@@ -26,7 +26,7 @@ def _plan_changes(prep, durations=None):
     "as `migrate apply`",
     refused="refused (without --dry-run: as `migrate apply`)",
 )
-@click.argument("plan", type=click.Path(dir_okay=False))
+@click.argument("plan", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
 @click.option("--dry-run", is_flag=True, help="Show what the plan would do; write nothing.")
 @click.option("--diff", "show_diff", is_flag=True, help="With --dry-run: add the unified diff.")
@@ -47,7 +47,13 @@ def _plan_changes(prep, durations=None):
 )
 @click.pass_context
 def command(
-    ctx, plan: str, repo: str, dry_run: bool, show_diff: bool, fmt: str, durations: str | None
+    ctx,
+    plan: tuple[str, ...],
+    repo: str,
+    dry_run: bool,
+    show_diff: bool,
+    fmt: str,
+    durations: str | None,
 ) -> None:
     """Run PLAN: with --dry-run, preview it; otherwise the same as `migrate apply PLAN`."""
     if not dry_run:
@@ -60,8 +66,11 @@ def command(
     from migrate.pipeline import prepare
     from migrate.present import summary, to_json, unified_diff
 
-    prep = prepare(plan, repo)
+    prep = prepare(plan[0] if len(plan) == 1 else list(plan), repo)
     changes = _plan_changes(prep, durations=durations)
+    from migrate.rules.load import introduced_error_notes
+
+    changes.notes.extend(introduced_error_notes(prep, changes))
     if fmt == "json":
         data = to_json(changes, prep)
         if show_diff:
@@ -79,5 +88,7 @@ def command(
         if show_diff:
             click.echo("")
             click.echo(unified_diff(changes, prep.index), nl=False)
-    if any(getattr(n, "severity", "") == "error" for n in changes.notes):
+    from migrate.git_steps.engine import refusals
+
+    if refusals(changes):
         sys.exit(PROBLEMS)

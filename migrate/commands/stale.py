@@ -42,23 +42,32 @@ def command(args: tuple[str, ...], repo: str) -> None:
         raise click.UsageError("give at least one plan file (YAML with `version: 1`)")
     plans, errors = [], []
     for a in plan_args:
-        try:
-            plan, errs = load_plan(a)
-        except MigrateError as exc:
-            errs, plan = exc.diagnostics, None
+        plan, errs = load_plan(a)
         errors += errs
-        if plan is not None:
-            plans.append(plan)
+        plans.append(plan)
     if errors:
-        for d in errors:
-            click.echo(str(d), err=True)
-        sys.exit(2)
+        raise MigrateError(errors)
     repo_dir = Path(repo).resolve()
-    files = [str((Path.cwd() / f).resolve()) for f in files] if files else None
-    findings = stale_references(repo_dir, plans, files)
+    checked = [_file_in_repo(f, repo_dir) for f in files] if files else None
+    if len(plans) > 1:  # a chain: names from before A and between A and B go to the end
+        from migrate.plan.compose import compose_all
+
+        plans = [compose_all(plans, None)]
+    findings = stale_references(repo_dir, plans, checked)
     for f in findings:
         click.echo(f"{f.file}:{f.line}: {f.message} ({f.fix})")
     if findings:
         n = len(findings)
         click.echo(f"{n} stale reference{'s' if n != 1 else ''} to moved names.", err=True)
         sys.exit(1)
+
+
+def _file_in_repo(arg: str, repo_dir: Path) -> str:
+    """An existing file inside the repository, absolute; else a bad argument naming it."""
+    path = (Path.cwd() / arg).resolve()
+    if not path.is_file():
+        why = "is a directory" if path.is_dir() else "does not exist"
+        raise click.BadParameter(f"{arg!r} {why}", param_hint="FILE")
+    if not path.is_relative_to(repo_dir):
+        raise click.BadParameter(f"{arg!r} is outside the repository {repo_dir}", param_hint="FILE")
+    return str(path)

@@ -12,8 +12,9 @@ from migrate.cli_errors import INTERRUPTED, handle_errors
 
 @click.command("verify")
 @handle_errors(
-    problems="a commit does not reproduce or a check failed",
-    refused="(not used by verify)",
+    problems="FAIL: a commit does not reproduce, is foreign, or a check found new breakage",
+    refused="could not check: a check could not run (e.g. no wheel could be built); the "
+    "reason is printed, nothing failed",
 )
 @click.argument("rev_range", metavar="BASE..HEAD")
 @click.option(
@@ -49,17 +50,11 @@ def command(
     """Prove BASE..HEAD mechanical and unbroken, reading both from git objects only.
 
     Every commit in the range must be a Migrate-Step commit that reproduces from its
-    parent and the plan; HEAD must have no breakage that BASE did not have.
-
-    \b
-    Exit status:
-      0  PASS: every commit reproduces and every check passes
-      1  FAIL: a commit does not reproduce, is foreign, or a check found new breakage
-      2  bad input: not BASE..HEAD, unknown revision, empty or reversed range
-      3  could not check: a check could not run (e.g. no wheel could be built); the
-         reason is printed, nothing failed
+    parent and the plan; HEAD must have no breakage that BASE did not have. Bad input
+    (exit 2) includes a range that is not BASE..HEAD, an unknown revision, an empty or
+    reversed range.
     """
-    from migrate.git_steps.transaction import Interrupted, signals_raise
+    from migrate.interrupts import Interrupted, signals_raise
     from migrate.verify import verify
     from migrate.verify.text import render
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import re
 from pathlib import Path
 
-from migrate.git_steps.gitio import run_git
-from migrate.git_steps.message import parse_trailers
+from migrate.errors import Diagnostic
+from migrate.git import BLAME_FILE, parse_trailers, run_git
+from migrate.git.reads import message
 from migrate.index import RepoIndex, build_index
 from migrate.plan import Plan, load_plan
+from migrate.plan.model import OPS
 from migrate.plan.validate import top_level_names
 
 
@@ -21,8 +25,7 @@ def commit_with_plan(repo_dir: str | Path, plan_sha256: str, rev: str = "HEAD") 
         .split()
     )
     for sha in out:
-        msg = run_git(repo_dir, "log", "-1", "--format=%B", sha).decode("utf-8", "replace")
-        t = parse_trailers(msg)
+        t = parse_trailers(message(repo_dir, sha))
         if t and t.plan_sha256 == plan_sha256:
             return sha
     return None
@@ -61,6 +64,83 @@ def moves_done(plan: Plan, index: RepoIndex) -> bool:
     return True
 
 
-def looks_applied(plan_path: str | Path, repo_dir: str | Path) -> bool:
+def _quoted_anywhere(index: RepoIndex, token: str, skip: set[str]) -> str | None:
+    """`path:line` of the first quoted spelling of `token` ("jit.rmsnorm"), or None."""
+    pattern = re.compile(r"[\"']" + re.escape(token) + r"[\"']")
+    for path in sorted(index.files):
+        if path in skip or index.files[path].is_symlink:
+            continue
+        text = index.text(path)
+        if text is None or token not in text:
+            continue
+        m = pattern.search(text)
+        if m:
+            return f"{path}:{text.count(chr(10), 0, m.start()) + 1}"
+    return None
+
+
+def parts_not_in_effect(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
+    """Every part of `plan` besides its moves that the tree does not show done.
+
+    "Already applied" must mean the whole plan: op id renames (the old id is no longer
+    spelled as a string), splits (every output exists, the source is gone unless kept),
+    groups added or removed, packages deleted.
+    """
+    out: list[Diagnostic] = []
+    skip = {BLAME_FILE}
+    with contextlib.suppress(ValueError):
+        skip.add(Path(plan.path).resolve().relative_to(index.root).as_posix())
+    for op in plan.op_ids:
+        where = _quoted_anywhere(index, op.src, skip)
+        if where:
+            out.append(
+                Diagnostic(
+                    op.pos,
+                    f"op id {op.src} -> {op.dst} is not in effect: "
+                    f"{op.src!r} is still used at {where}",
+                )
+            )
+    for sp in plan.splits:
+        outputs = {o.path for o in sp.into}
+        missing = sorted(p for p in outputs if p not in index.files)
+        if missing:
+            out.append(
+                Diagnostic(
+                    sp.pos, f"split of {sp.file} is not in effect: {missing[0]} does not exist"
+                )
+            )
+        elif sp.file in index.files and sp.file not in outputs:
+            out.append(
+                Diagnostic(sp.pos, f"split of {sp.file} is not in effect: {sp.file} still exists")
+            )
+    for name, pos in zip(plan.groups_add, plan.groups_add_pos, strict=False):
+        if not index.is_package(f"{OPS}.{name}"):
+            out.append(
+                Diagnostic(pos, f"group {name} is not in effect: {OPS}.{name} does not exist")
+            )
+    for name, pos in zip(plan.groups_remove, plan.groups_remove_pos, strict=False):
+        if index.is_package(f"{OPS}.{name}"):
+            out.append(
+                Diagnostic(
+                    pos, f"removing group {name} is not in effect: {OPS}.{name} still exists"
+                )
+            )
+    for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
+        if index.is_package(name):
+            out.append(Diagnostic(pos, f"delete {name} is not in effect: the package still exists"))
+    return out
+
+
+def applied_state(plan_path: str | Path, repo_dir: str | Path) -> tuple[bool, list[Diagnostic]]:
+    """(are the moves in effect, the other parts of the plan that are not).
+
+    Already applied means both: moves done and nothing missing. Moves done with parts
+    missing is a plan partly in effect, refused with what is missing.
+    """
     plan, errors = load_plan(plan_path)
-    return not errors and moves_done(plan, build_index(repo_dir, plan.roots))
+    if errors:
+        return False, []
+    index = build_index(repo_dir, plan.roots)
+    if not moves_done(plan, index):
+        return False, []
+    return True, parts_not_in_effect(plan, index)

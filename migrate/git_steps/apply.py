@@ -12,23 +12,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from migrate.changes import ChangeSet
-from migrate.errors import MigrateError
-from migrate.git_steps import engine, hooks
-from migrate.git_steps.applied import commit_with_plan, looks_applied
-from migrate.git_steps.gitio import GitObjects, listing_with, run_git
-from migrate.git_steps.message import (
+from migrate.errors import Diagnostic, MigrateError, Pos
+from migrate.git import (
     BLAME_FILE,
     BLAME_STEP,
+    GitObjects,
     blame_file_text,
-    blame_message,
+    listing_with,
     plan_ref,
-    step_message,
+    run_git,
 )
+from migrate.git_steps import engine, hooks
+from migrate.git_steps.applied import applied_state, commit_with_plan
+from migrate.git_steps.lock import LockHeld, RepoLock
+from migrate.git_steps.message import blame_message, step_message
 from migrate.git_steps.preflight import problems
-from migrate.git_steps.transaction import Interrupted, Transaction, signals_raise
+from migrate.git_steps.recover import Recovery, lock_path, recover
+from migrate.git_steps.transaction import SwitchRefused, Transaction
 from migrate.git_steps.trees import needed_paths, step_trees
-from migrate.pipeline import prepare
-from migrate.plan import load_plan
+from migrate.interrupts import Interrupted, signals_raise
+from migrate.pipeline import load_chain, plan_paths, prepare
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class ApplyResult:
     branch: str | None = None
     commits: list[StepCommit] = field(default_factory=list)
     reason: str = ""
+    recovered: Recovery | None = None  # what an earlier, interrupted apply left
 
 
 class ApplyRefused(Exception):
@@ -57,7 +61,12 @@ class ApplyRefused(Exception):
 
 
 class ApplyFailed(Exception):
-    """Apply stopped; the repository is back at its starting state."""
+    """Apply stopped; the repository is back at its starting state (or `left`/`failed`
+    say what is not, and how to restore it)."""
+
+    def __init__(self, message: str, left=(), failed=()):
+        self.left, self.failed = list(left), list(failed)
+        super().__init__(message)
 
 
 def build_commits(
@@ -123,15 +132,37 @@ def _check_repo(repo_dir: Path, branch: str | None) -> None:
 
 
 def apply_plan(
-    plan_path: str | Path, repo_dir: str | Path, branch: str | None = None, hook=hooks.checkpoint
+    plan_path: str | Path,
+    repo_dir: str | Path,
+    branch: str | None = None,
+    hook=hooks.checkpoint,
+    allow_rule_errors: bool = False,
 ) -> ApplyResult:
     """Apply a plan as step commits.
 
     Raises MigrateError (invalid plan), ApplyRefused (dirty repo) or ApplyFailed (restored).
     """
     repo_dir = Path(repo_dir).resolve()
+    _check_top(repo_dir)
+    try:
+        recovered = recover(repo_dir)
+        with RepoLock(lock_path(repo_dir)):
+            result = _locked(plan_path, repo_dir, branch, hook, allow_rule_errors)
+    except LockHeld as exc:
+        raise ApplyRefused([str(exc)]) from None
+    result.recovered = recovered if recovered.done else None
+    return result
+
+
+def _check_top(repo_dir: Path) -> None:
+    top = run_git(repo_dir, "rev-parse", "--show-toplevel", check=False).decode().strip()
+    if not top or Path(top).resolve() != repo_dir:
+        raise ApplyRefused([f"{repo_dir} is not the top of a git work tree"])
+
+
+def _locked(plan_path, repo_dir: Path, branch, hook, allow_rule_errors=False) -> ApplyResult:
     _check_repo(repo_dir, branch)
-    plan, errors = load_plan(plan_path)
+    plan, errors = load_chain(plan_path)  # a chain of plans is recorded under one hash
     base = run_git(repo_dir, "rev-parse", "HEAD").decode().strip()
     if not errors:
         prior = commit_with_plan(repo_dir, plan.sha256)
@@ -146,42 +177,70 @@ def apply_plan(
     objs = GitObjects(repo_dir)
     try:
         with signals_raise():
-            return _apply(plan_path, repo_dir, branch, base, objs, hook)
+            return _apply(plan_path, repo_dir, branch, base, objs, hook, allow_rule_errors)
     finally:
         objs.close()
 
 
-def _apply(plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook) -> ApplyResult:
+def _apply(
+    plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook, allow_rule_errors=False
+) -> ApplyResult:
     try:
         prep = prepare(plan_path, repo_dir)
-    except MigrateError:
-        if looks_applied(plan_path, repo_dir):
-            reason = "every move source is gone and every target exists"
+    except MigrateError as exc:
+        moved, missing = applied_state(plan_paths(plan_path)[-1], repo_dir)
+        if moved and not missing:
+            reason = "every move, op id, split, group and delete of the plan is in effect"
             return ApplyResult("already-applied", base, base, branch, reason=reason)
+        if moved:  # partly in effect: say what is missing rather than claim it is done
+            raise MigrateError(
+                [*missing, *exc.diagnostics]
+                + [
+                    Diagnostic(
+                        Pos(str(plan_path), 1, 1),
+                        "the plan's moves are already in effect but the parts above are not; "
+                        "apply a plan without the moves for the rest",
+                    )
+                ]
+            ) from None
         raise
     except Interrupted as exc:
         raise ApplyFailed(f"{exc} while reading the plan; nothing was changed") from exc
     try:
         cs = engine.plan_changeset(prep)
-        commits = build_commits(
-            objs, base, cs, plan_ref(plan_path, repo_dir), prep.plan.sha256, hook
-        )
+        errors = engine.refusals(cs)
+        if errors:  # the dry run shows these and exits non-zero: apply writes nothing
+            raise MigrateError(errors)
+        if not allow_rule_errors:
+            from migrate.rules.load import introduced_error_notes
+
+            rule_errors = introduced_error_notes(prep, cs)
+            if rule_errors:
+                raise MigrateError(rule_errors)
+        ref = ",".join(plan_ref(p, repo_dir) for p in plan_paths(plan_path))  # a chain: a,b
+        commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
     except MigrateError:
         raise
     except BaseException as exc:
         raise ApplyFailed(f"building commits failed ({exc}); nothing was changed") from exc
     if not commits:
         return ApplyResult("nothing-to-do", base, base, branch, reason="the plan changes nothing")
-    tip, tx = commits[-1].sha, None
+    tip = commits[-1].sha
+    tx = Transaction(repo_dir, base, branch, hook)
     try:
-        tx = Transaction(repo_dir, base, branch)
         tx.prepare(tip)
-        tx.switch(tip, hook)
+        tx.switch(tip)
+    except SwitchRefused as exc:
+        tx.rollback()
+        raise ApplyRefused(exc.reasons) from None
     except BaseException as exc:
-        if tx is not None:
-            tx.rollback()
+        report = tx.rollback()
+        if report.complete:
+            where = f"HEAD, index and work tree are restored to {base[:12]}"
+        else:
+            where = "the repository could not be fully restored (see below)"
         raise ApplyFailed(
-            f"switching to the new commits failed ({exc}); HEAD, index and work tree "
-            f"are restored to {base[:12]}"
+            f"switching to the new commits failed ({exc}); {where}", report.left, report.failed
         ) from exc
+    tx.finish()
     return ApplyResult("applied", base, tip, branch, commits)

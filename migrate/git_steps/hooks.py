@@ -1,12 +1,16 @@
-"""Test-only fault injection: `MIGRATE_FAIL_AT=<point>` raises, `MIGRATE_SLOW_AT=<point>:<s>`
+"""Test-only fault injection: `MIGRATE_FAIL_AT=<point>[:<ERRNO>][,...]` raises there (an
+`InjectedFailure`, or an OSError such as ENOSPC or EACCES), `MIGRATE_SLOW_AT=<point>:<s>`
 sleeps (after printing `migrate: at <point>` to stderr so a test knows when to signal).
 
-Points: each step name (after its commit object is built), `blame-ignore-revs`, `ref`
-(after the branch moved) and `checkout` (after index and work tree were switched).
+Points: each step name (after its commit object is built), `blame-ignore-revs`, `journal`
+(the journal is written, nothing visible changed), `ref` (after the branch moved),
+`checkout` (after index and work tree were switched), and in a rollback `rollback-refs`,
+`rollback-index`, `rollback-files` (before each of its steps).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import time
@@ -16,6 +20,15 @@ class InjectedFailure(RuntimeError):
     pass
 
 
+def _faults() -> dict[str, str]:
+    out = {}
+    for item in os.environ.get("MIGRATE_FAIL_AT", "").split(","):
+        name, _, kind = item.strip().partition(":")
+        if name:
+            out[name] = kind
+    return out
+
+
 def checkpoint(point: str) -> None:
     slow = os.environ.get("MIGRATE_SLOW_AT", "")
     if slow:
@@ -23,5 +36,10 @@ def checkpoint(point: str) -> None:
         if name == point:
             print(f"migrate: at {point}", file=sys.stderr, flush=True)
             time.sleep(float(secs or 30))
-    if os.environ.get("MIGRATE_FAIL_AT") == point:
+    faults = _faults()
+    if point in faults:
+        kind = faults[point]
+        if kind:
+            code = getattr(errno, kind)
+            raise OSError(code, f"{os.strerror(code)} (injected at {point})")
         raise InjectedFailure(f"injected failure at {point}")

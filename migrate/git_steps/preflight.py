@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from migrate.git_steps.gitio import run_git
-
-
-def git_path(repo_dir: str | Path, name: str) -> Path:
-    out = run_git(repo_dir, "rev-parse", "--git-path", name).decode().strip()
-    p = Path(out)
-    return p if p.is_absolute() else Path(repo_dir) / p
+from migrate.git import git_path, run_git
 
 
 def unmerged_files(repo_dir: str | Path) -> list[str]:

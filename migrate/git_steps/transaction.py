@@ -1,110 +1,226 @@
 """Move HEAD, index and work tree from the base commit to the new tip, or not at all.
 
-The commits already exist as objects; this is the only phase with visible effects. A
-snapshot taken first (HEAD's ref, the index file's bytes, which directories existed)
-lets `rollback` put every byte back after an exception or a signal at any point.
+The commits already exist as objects; this is the only phase with visible effects.
+
+- `prepare(tip)` checks every path the switch will write, remove or need as a directory
+  (nothing untracked or ignored in the way, no file or symlink where a directory goes,
+  no submodule), then writes a journal under the git dir: the refs, the index bytes,
+  and the original bytes and mode of every path the switch touches (hard links, so a big
+  move copies nothing). Nothing visible has changed yet.
+- `switch(tip)` moves the ref by compare-and-swap and runs `read-tree -m -u`.
+- `rollback()` works from the journal alone, so the next invocation can finish it after a
+  SIGKILL (`recover`). It restores the recorded bytes and modes (never a re-checkout
+  through filters), leaves a file someone changed meanwhile as it is and says so, runs
+  every step even when one fails, and lists what it could not restore and how to.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import json
 import os
 import shutil
-import signal
-import threading
-from contextlib import contextmanager
+import stat
+import tempfile
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from migrate.git_steps.gitio import ZERO, run_git
-from migrate.git_steps.preflight import git_path
+from migrate.git import ZERO, git_path, run_git
+from migrate.interrupts import signals_held
+
+STATE_DIR = "migrate-journal"  # under the git dir: journal.json, index, files/<n>
+GITLINK, SYMLINK = 0o160000, 0o120000
 
 
-class Interrupted(BaseException):
-    """A SIGINT/SIGTERM arrived; raised where Python was, so `finally` blocks run."""
+class SwitchRefused(Exception):
+    """Something in the work tree is in the switch's way; nothing was changed."""
 
-    def __init__(self, signum: int):
-        self.signum = signum
-        super().__init__(f"interrupted by {signal.Signals(signum).name}")
-
-
-_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+    def __init__(self, reasons: list[str]):
+        self.reasons = reasons
+        super().__init__("\n".join(reasons))
 
 
-@contextmanager
-def signals_raise():
-    """Turn SIGINT/SIGTERM into `Interrupted` (main thread only)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+@dataclass(frozen=True)
+class Entry:
+    """One path the switch changes: its (mode, sha) at base and at tip (0/ZERO: absent)."""
 
-    def handler(signum, frame):
-        for s in _SIGNALS:  # one is enough: a second must not interrupt the cleanup
-            signal.signal(s, signal.SIG_IGN)
-        raise Interrupted(signum)
+    path: str
+    base_mode: int
+    base_sha: str
+    tip_mode: int
+    tip_sha: str
 
-    old = {s: signal.signal(s, handler) for s in _SIGNALS}
+
+def diff_entries(repo: Path, base: str, tip: str) -> list[Entry]:
+    out = run_git(repo, "diff-tree", "-r", "-z", "--no-renames", base, tip)
+    recs = out.split(b"\0")
+    entries = []
+    for meta, path in zip(recs[0::2], recs[1::2], strict=False):
+        if not meta:
+            continue
+        old_mode, new_mode, old_sha, new_sha, _status = meta[1:].decode().split()
+        entries.append(
+            Entry(
+                path.decode("utf-8", "surrogateescape"),
+                int(old_mode, 8),
+                old_sha,
+                int(new_mode, 8),
+                new_sha,
+            )
+        )
+    return entries
+
+
+def _parents(path: str) -> list[str]:
+    parts = path.split("/")
+    return ["/".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
+
+
+def preflight(repo: Path, entries: list[Entry]) -> list[str]:
+    """What stands in the way of the switch (empty: nothing; the switch may run)."""
+    tracked = {e.path for e in entries if e.base_mode}
+    problems: list[str] = []
+    checked: set[str] = set()
+    for e in entries:
+        if GITLINK in (e.base_mode, e.tip_mode):
+            problems.append(f"{e.path}: a submodule the plan would move or change (refused)")
+            continue
+        if not e.tip_mode:
+            continue
+        full = repo / e.path
+        if not e.base_mode and os.path.lexists(full):
+            is_dir = full.is_dir() and not full.is_symlink()
+            if not (is_dir and any(t.startswith(e.path + "/") for t in tracked)):
+                what = "an untracked directory" if is_dir else "an untracked or ignored file"
+                problems.append(f"{e.path}: {what} is in the way of a new path")
+        for d in _parents(e.path):
+            if d in checked:
+                break
+            checked.add(d)
+            fd = repo / d
+            if fd.is_symlink():
+                if d not in tracked:
+                    problems.append(f"{d}: a symlink where {e.path} needs a directory")
+            elif os.path.lexists(fd) and not fd.is_dir() and d not in tracked:
+                problems.append(f"{d}: an untracked or ignored file where a directory is needed")
+    return problems
+
+
+@dataclass
+class Journal:
+    """Everything rollback needs, on disk before anything visible changes."""
+
+    base: str
+    tip: str
+    head_ref: str | None  # None: detached HEAD
+    branch: str | None  # a new branch the switch creates
+    pid: int = field(default_factory=os.getpid)
+    started: float = field(default_factory=time.time)
+    phase: str = "prepared"  # prepared | switching | switched | rollback-incomplete
+    had_index: bool = True
+    entries: list[list] = field(default_factory=list)  # [path, bm, bsha, tm, tsha, backup]
+    new_dirs: list[str] = field(default_factory=list)  # deepest first
+    dir_modes: dict[str, int] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+
+    def save(self, state: Path) -> None:
+        tmp = state / "journal.json.tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(vars(self), fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, state / "journal.json")
+
+    @classmethod
+    def load(cls, state: Path) -> Journal | None:
+        try:
+            data = json.loads((state / "journal.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        return cls(**data)
+
+
+def state_dir(repo: Path) -> Path:
+    return git_path(repo, STATE_DIR)
+
+
+def _save_original(full: Path, backup: Path) -> list:
+    """Keep a path's original: ["link", target] or ["file", name, st_mode, size, mtime, ino]."""
+    st = full.lstat()
+    if stat.S_ISLNK(st.st_mode):
+        return ["link", os.readlink(full)]
     try:
-        yield
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
+        os.link(full, backup)
+    except OSError:
+        shutil.copy2(full, backup)  # no hard links here (another file system): copy
+    return ["file", backup.name, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino]
 
 
-@contextmanager
-def signals_held():
-    """Ignore SIGINT/SIGTERM while restoring; a half-done rollback is the worst outcome."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = {s: signal.signal(s, signal.SIG_IGN) for s in _SIGNALS}
-    try:
-        yield
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
-
-
-def _changed_paths(repo_dir: Path, old: str, new: str) -> tuple[list[str], list[str]]:
-    """(paths only in `new`, paths of `old` that differ or vanish) between two commits."""
-    out = run_git(repo_dir, "diff-tree", "-r", "-z", "--no-renames", "--name-status", old, new)
-    recs = [r.decode("utf-8", "surrogateescape") for r in out.split(b"\0") if r]
-    added, touched = [], []
-    for status, path in zip(recs[::2], recs[1::2], strict=True):
-        (added if status == "A" else touched).append(path)
-    return added, touched
+def _fsync_dir(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 class Transaction:
     """Fast-forward the current branch (or a new one) from `base` to a new tip."""
 
-    def __init__(self, repo_dir: str | Path, base: str, branch: str | None = None):
+    def __init__(self, repo_dir: str | Path, base: str, branch: str | None = None, hook=None):
         self.dir = Path(repo_dir)
         self.base = base
         self.branch = branch
+        self.hook = hook or (lambda point: None)
         ref = run_git(self.dir, "symbolic-ref", "-q", "HEAD", check=False).decode().strip()
-        self.head_ref = ref or None  # None: detached HEAD
-        self.index = git_path(self.dir, "index")
-        self.index_bytes = self.index.read_bytes() if self.index.exists() else None
-        self.lock = git_path(self.dir, "index.lock")
-        self.added: list[str] = []
-        self.touched: list[str] = []
-        self.new_dirs: list[Path] = []
+        self.head_ref = ref or None
+        self.state = state_dir(self.dir)
+        self.journal: Journal | None = None
 
     def prepare(self, tip: str) -> None:
-        """Record what the switch will touch, before touching anything."""
-        self.added, self.touched = _changed_paths(self.dir, self.base, tip)
-        dirs = {(self.dir / p).parent for p in self.added}
-        missing = set()
-        for d in dirs:
-            while d != self.dir and not d.exists():
-                missing.add(d)
-                d = d.parent
-        self.new_dirs = sorted(missing, key=lambda d: len(d.parts), reverse=True)
-        blocked = [p for p in self.added if os.path.lexists(self.dir / p)]
-        if blocked:
-            raise RuntimeError("ignored files are in the way of new paths: " + ", ".join(blocked))
+        """Check the way is free, then record everything the switch will touch."""
+        entries = diff_entries(self.dir, self.base, tip)
+        problems = preflight(self.dir, entries)
+        if problems:
+            raise SwitchRefused(problems)
+        j = Journal(self.base, tip, self.head_ref, self.branch)
+        if self.state.exists():
+            shutil.rmtree(self.state)  # a dead run's leftovers, after `recover` saw them
+        (self.state / "files").mkdir(parents=True)
+        index = git_path(self.dir, "index")
+        j.had_index = index.exists()
+        if j.had_index:
+            shutil.copyfile(index, self.state / "index")
+        new_dirs: set[str] = set()
+        for n, e in enumerate(entries):
+            backup: list = []
+            full = self.dir / e.path
+            if e.base_mode and os.path.lexists(full):
+                backup = _save_original(full, self.state / "files" / str(n))
+            for d in _parents(e.path):
+                fd = self.dir / d
+                if e.tip_mode and not (fd.is_dir() and not fd.is_symlink()):
+                    new_dirs.add(d)
+                elif e.base_mode and d not in j.dir_modes and fd.is_dir():
+                    j.dir_modes[d] = fd.stat().st_mode & 0o7777
+            j.entries.append([e.path, e.base_mode, e.base_sha, e.tip_mode, e.tip_sha, backup])
+        j.new_dirs = sorted(new_dirs, key=lambda d: d.count("/"), reverse=True)
+        _fsync_dir(self.state / "files")
+        # A hard link changes the file's ctime, which the index records: refresh, or
+        # read-tree takes the linked files for modified ones.
+        run_git(self.dir, "update-index", "-q", "--refresh", check=False)
+        j.save(self.state)
+        self.journal = j  # from here on, rollback (or the next `recover`) has what it needs
+        self.hook("journal")
 
-    def switch(self, tip: str, hook=lambda point: None) -> None:
+    def switch(self, tip: str) -> None:
+        j = self.journal
         msg = "migrate apply"
+        j.phase = "switching"
+        j.save(self.state)
         if self.branch:
             run_git(self.dir, "update-ref", "-m", msg, f"refs/heads/{self.branch}", tip, ZERO)
             run_git(self.dir, "symbolic-ref", "-m", msg, "HEAD", f"refs/heads/{self.branch}")
@@ -112,43 +228,224 @@ class Transaction:
             run_git(self.dir, "update-ref", "-m", msg, self.head_ref, tip, self.base)
         else:
             run_git(self.dir, "update-ref", "--no-deref", "-m", msg, "HEAD", tip, self.base)
-        hook("ref")
+        self.hook("ref")
         run_git(self.dir, "read-tree", "-m", "-u", self.base, tip)
-        hook("checkout")
+        self.hook("checkout")
+        j.phase = "switched"
+        j.save(self.state)
 
-    def rollback(self) -> None:
-        """Restore the exact starting state; safe to call at any point of `switch`."""
-        with signals_held():
-            if self.lock.exists():
-                self.lock.unlink()  # preflight proved it absent: a killed git left it
-            if self.branch:
-                if self.head_ref:
-                    run_git(self.dir, "symbolic-ref", "HEAD", self.head_ref)
-                else:
-                    run_git(self.dir, "update-ref", "--no-deref", "HEAD", self.base)
-                run_git(self.dir, "update-ref", "-d", f"refs/heads/{self.branch}", check=False)
-            elif self.head_ref:
-                run_git(self.dir, "update-ref", self.head_ref, self.base)
+    def finish(self) -> None:
+        """The switch is complete: drop the journal and the originals it kept."""
+        shutil.rmtree(self.state, ignore_errors=True)
+
+    def rollback(self) -> RollbackReport:
+        if self.journal is None:  # refused or failed before the journal: nothing visible
+            with signals_held():
+                saved = self.state / "index"
+                if saved.exists():  # the stat refresh may have run: put the bytes back
+                    _restore_index(self.dir, self.state, Journal(self.base, "", None, None))
+                shutil.rmtree(self.state, ignore_errors=True)
+            return RollbackReport()
+        return rollback(self.dir, self.journal, self.hook)
+
+
+@dataclass
+class RollbackReport:
+    left: list[str] = field(default_factory=list)  # changed meanwhile: left as they are
+    failed: list[str] = field(default_factory=list)  # could not restore: how to do it
+
+    @property
+    def complete(self) -> bool:
+        return not self.failed
+
+
+def _wait_for_index_lock(repo: Path, seconds: float = 10.0) -> None:
+    """A git we started may still be finishing (it runs in its own session)."""
+    lock = git_path(repo, "index.lock")
+    deadline = time.monotonic() + seconds
+    while lock.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    lock.unlink(missing_ok=True)
+
+
+def _restore_refs(repo: Path, j: Journal) -> list[str]:
+    """Put HEAD and the branch back, by compare-and-swap: never over someone else's move."""
+    left = []
+
+    def current(ref: str) -> str:
+        return run_git(repo, "rev-parse", "-q", "--verify", ref, check=False).decode().strip()
+
+    if j.branch:
+        ref = f"refs/heads/{j.branch}"
+        if j.head_ref:
+            run_git(repo, "symbolic-ref", "HEAD", j.head_ref)
+        else:
+            run_git(repo, "update-ref", "--no-deref", "HEAD", j.base)
+        now = current(ref)
+        if now == j.tip:
+            run_git(repo, "update-ref", "-d", ref, j.tip)
+        elif now:
+            left.append(f"branch {j.branch} was moved to {now[:12]} meanwhile; left as it is")
+        return left
+    ref, args = (j.head_ref, []) if j.head_ref else ("HEAD", ["--no-deref"])
+    now = current(ref)
+    if now == j.tip:
+        run_git(repo, "update-ref", *args, ref, j.base, j.tip)
+    elif now != j.base:
+        left.append(f"{ref} was moved to {now[:12]} meanwhile; left as it is")
+    return left
+
+
+def _restore_index(repo: Path, state: Path, j: Journal) -> None:
+    index = git_path(repo, "index")
+    if not j.had_index:
+        index.unlink(missing_ok=True)
+        return
+    tmp = index.with_name("index.migrate-restore")
+    try:
+        shutil.copyfile(state / "index", tmp)
+        os.replace(tmp, index)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _as_switched(repo: Path, entries: list[list]) -> set[str]:
+    """Paths that hold exactly what the switch wrote there, by git's own comparison.
+
+    A throwaway index holds the tip's entries of these paths; refreshing it hashes each
+    file through the repository's filters (eol and autocrlf rules included, as `git status`
+    would), and `diff-files` then names the ones that differ.
+    """
+    wanted = [e for e in entries if e[3] and os.path.lexists(repo / e[0])]
+    if not wanted:
+        return set()
+    with tempfile.TemporaryDirectory(prefix="migrate-rollback-") as tmp:
+        env = dict(os.environ, GIT_INDEX_FILE=str(Path(tmp) / "index"))
+        info = b"".join(
+            b"%o %s\t%s\0" % (e[3], e[4].encode(), e[0].encode("utf-8", "surrogateescape"))
+            for e in wanted
+        )
+        run_git(repo, "update-index", "-z", "--index-info", input=info, env=env)
+        run_git(repo, "update-index", "-q", "--refresh", env=env, check=False)  # hash them
+        out = run_git(repo, "diff-files", "-z", "--name-only", env=env)
+    differ = {p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p}
+    return {e[0] for e in wanted} - differ
+
+
+def _put(full: Path, backup: list, state: Path) -> None:
+    """Put an original back in place (atomically: link or copy to a temp name, rename)."""
+    full.parent.mkdir(parents=True, exist_ok=True)
+    tmp = full.with_name(full.name + ".migrate-restore")
+    tmp.unlink(missing_ok=True)
+    try:
+        if backup[0] == "link":
+            os.symlink(backup[1], tmp)
+        else:
+            src = state / "files" / backup[1]
+            try:
+                os.link(src, tmp)
+            except OSError as exc:
+                if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EROFS):
+                    raise
+                shutil.copy2(src, tmp)
+                os.chmod(tmp, backup[2] & 0o7777)
+        if full.is_dir() and not full.is_symlink():
+            os.rmdir(full)  # the switch made a directory here; emptied above
+        os.replace(tmp, full)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def _same_original(full: Path, backup: list, state: Path) -> bool:
+    st = full.lstat()
+    if backup[0] == "link":
+        return stat.S_ISLNK(st.st_mode) and os.readlink(full) == backup[1]
+    if st.st_ino == backup[5]:
+        return True  # the very inode: the switch never replaced it
+    src = state / "files" / backup[1]
+    return (
+        stat.S_ISREG(st.st_mode)
+        and st.st_mode == backup[2]
+        and st.st_size == backup[3]
+        and full.read_bytes() == src.read_bytes()
+    )
+
+
+def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) -> None:
+    entries = j.entries
+    ours = _as_switched(repo, entries)
+
+    def is_ours(e) -> bool:
+        """Does the path hold exactly what the switch wrote there?"""
+        return e[0] in ours
+
+    for e in entries:  # first what the switch added: only files that are still ours
+        path, base_mode, tip_mode = e[0], e[1], e[3]
+        full = repo / path
+        if base_mode or not tip_mode or not os.path.lexists(full):
+            continue
+        try:
+            if is_ours(e):
+                full.unlink()
             else:
-                run_git(self.dir, "update-ref", "--no-deref", "HEAD", self.base)
-            if self.index_bytes is None:
-                self.index.unlink(missing_ok=True)
-            else:
-                tmp = self.index.with_name("index.migrate-restore")
-                tmp.write_bytes(self.index_bytes)
-                os.replace(tmp, self.index)
-            for p in self.added:
-                full = self.dir / p
-                if full.is_symlink() or full.is_file():
-                    full.unlink()
-            for d in self.new_dirs:
-                shutil.rmtree(d, ignore_errors=True)
-            if self.touched:
-                run_git(
-                    self.dir,
-                    "checkout-index",
-                    "-f",
-                    "-z",
-                    "--stdin",
-                    input=b"\0".join(p.encode("utf-8", "surrogateescape") for p in self.touched),
-                )
+                report.left.append(f"{path}: changed or created by someone else while apply ran")
+        except OSError as exc:
+            report.failed.append(f"{path}: could not remove ({exc.strerror}); remove it by hand")
+    for d in j.new_dirs:
+        with contextlib.suppress(OSError):
+            os.rmdir(repo / d)  # only when empty: never a file we did not create
+    for e in entries:  # then the originals, byte for byte, mode for mode
+        path, base_mode, _bsha, tip_mode, _tsha, backup = e
+        if not base_mode or not backup:
+            continue
+        full = repo / path
+        try:
+            if os.path.lexists(full):
+                if _same_original(full, backup, state):
+                    continue
+                made_dir = full.is_dir() and not full.is_symlink()  # emptied above
+                if (not tip_mode or not is_ours(e)) and not made_dir:
+                    report.left.append(f"{path}: changed while apply ran; left as you have it")
+                    continue
+            _put(full, backup, state)
+        except OSError as exc:
+            how = (
+                f"ln -sfn {backup[1]!r} {path!r}"
+                if backup[0] == "link"
+                else f"cp -p {state / 'files' / backup[1]} {path!r}"
+            )
+            report.failed.append(f"{path}: could not restore ({exc.strerror or exc}); run: {how}")
+    for d, mode in sorted(j.dir_modes.items()):
+        with contextlib.suppress(OSError):
+            if (repo / d).is_dir() and (repo / d).stat().st_mode & 0o7777 != mode:
+                os.chmod(repo / d, mode)
+
+
+def rollback(repo: Path, j: Journal, hook=None) -> RollbackReport:
+    """Undo a switch from its journal; every step runs even if another failed."""
+    hook = hook or (lambda point: None)
+    state = state_dir(repo)
+    report = RollbackReport()
+    with signals_held():
+        _wait_for_index_lock(repo)
+        steps = [
+            ("refs", lambda: report.left.extend(_restore_refs(repo, j)), "git update-ref"),
+            ("index", lambda: _restore_index(repo, state, j), f"cp {state / 'index'} .git/index"),
+            ("files", lambda: _restore_files(repo, state, j, report), "migrate recover"),
+        ]
+        for name, step, how in steps:
+            try:
+                hook(f"rollback-{name}")
+                step()
+            except Exception as exc:
+                why = getattr(exc, "strerror", None) or exc
+                report.failed.append(f"{name}: could not restore ({why}); retry: {how}")
+        if report.complete:
+            shutil.rmtree(state, ignore_errors=True)
+        else:
+            j.phase = "rollback-incomplete"
+            j.failures = report.failed
+            with contextlib.suppress(OSError):
+                j.save(state)
+    return report

@@ -3,32 +3,20 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
 from pathlib import Path
 
+from migrate.git.runner import run_git
+
 
 def _git_ls(args: list[str], cwd: Path, env: dict | None = None) -> list[str]:
-    out = subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        env=env,
-        check=True,
-        capture_output=True,
-    ).stdout
+    out = run_git(cwd, *args, env=env)
     return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
 def is_git_work_tree(root: Path) -> bool:
-    res = subprocess.run(
-        ["git", "rev-parse", "--show-toplevel"],
-        cwd=root,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    if res.returncode != 0:
-        return False
-    return Path(res.stdout.decode().strip()).resolve() == root.resolve()
+    top = run_git(root, "rev-parse", "--show-toplevel", check=False).decode().strip()
+    return bool(top) and Path(top).resolve() == Path(root).resolve()
 
 
 def list_repo_files(root: Path) -> list[str]:
@@ -43,7 +31,7 @@ def list_repo_files(root: Path) -> list[str]:
         files = _git_ls(args, root)
     else:
         with tempfile.TemporaryDirectory(prefix="migrate-gitdir-") as gd:
-            subprocess.run(["git", "init", "-q", "--bare", gd], check=True)
+            run_git(gd, "init", "-q", "--bare", gd)
             env = dict(os.environ, GIT_DIR=gd, GIT_WORK_TREE=str(root))
             files = _git_ls(args, root, env)
     # Deleted-but-tracked files are listed by --cached; keep only what exists.

@@ -25,6 +25,8 @@ class ImportRef:
     def at_import_time(self) -> bool:
         return not self.local and not self.type_checking
 
+    toplevel = at_import_time  # verify's name for it
+
     def candidates(self) -> Iterator[str]:
         """The module and, for `from m import x`, the possible submodule `m.x`."""
         yield self.module
@@ -39,16 +41,39 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def absolute(module: str | None, level: int, current: str, is_package: bool) -> str:
-    """Absolute name of `from <level dots><module> import ...` inside module `current`."""
+def resolve_relative(package: str | None, level: int, module: str | None) -> str | None:
+    """THE relative-import resolver: the absolute name of `from <level dots><module> import`
+    written in package `package` (the file's own package: itself for an `__init__.py`).
+
+    None when unresolvable, as Python says: a file outside the import roots (`package` is
+    None), a top-level module (`""`: no parent package), or dots that climb above the top
+    package (`from ...x import y` two levels down). Every stage (rewrite, rules, verify,
+    parity, the index's code facts) resolves through here.
+    """
     if level == 0:
-        return module or ""
-    package = current if is_package else current.rpartition(".")[0]
+        return module or None
+    if package is None:
+        return None
     parts = package.split(".") if package else []
-    if level - 1 > len(parts):
-        return module or ""
+    if level > len(parts):
+        return None
     base = parts[: len(parts) - (level - 1)]
     return ".".join([*base, module] if module else base)
+
+
+def package_of(current: str | None, is_package: bool) -> str | None:
+    """The package a module's relative imports start from (None outside the roots)."""
+    if not current:
+        return None
+    return current if is_package else current.rpartition(".")[0]
+
+
+def absolute(module: str | None, level: int, current: str | None, is_package: bool) -> str:
+    """Absolute name of `from <level dots><module> import ...` inside module `current`
+    (`""` for a file outside the import roots); `""` when unresolvable."""
+    if level == 0:
+        return module or ""
+    return resolve_relative(package_of(current, is_package), level, module) or ""
 
 
 _BODIES = ("body", "orelse", "finalbody", "handlers")
@@ -65,6 +90,8 @@ def imports_of(tree: ast.Module, current: str, is_package: bool) -> list[ImportR
                     out.append(ImportRef(a.name, (), node.lineno, node.col_offset + 1, local, tc))
             elif isinstance(node, ast.ImportFrom):
                 mod = absolute(node.module, node.level, current, is_package)
+                if not mod:
+                    continue  # an unresolvable relative import names no module
                 names = tuple(a.name for a in node.names)
                 out.append(ImportRef(mod, names, node.lineno, node.col_offset + 1, local, tc))
             elif isinstance(node, ast.If) and _is_type_checking(node.test):

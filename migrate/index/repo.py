@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from migrate.index.facts import FactsCache
 from migrate.index.files import list_repo_files
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -75,6 +76,12 @@ def module_name(path: str, root: str) -> str | None:
     return ".".join(parts)
 
 
+def root_of_path(roots, path: str) -> str | None:
+    """The import root (of `roots`) that holds repo-relative `path`: the longest, or None."""
+    inside = [r for r in roots if r in (".", "") or path.startswith(r.rstrip("/") + "/")]
+    return max(inside, key=lambda r: 0 if r in (".", "") else len(r), default=None)
+
+
 def _git_mode(p: Path) -> int:
     st = p.lstat()
     if stat.S_ISLNK(st.st_mode):
@@ -83,7 +90,10 @@ def _git_mode(p: Path) -> int:
 
 
 @dataclass
-class RepoIndex:
+class RepoIndex(FactsCache):
+    """The checkout's files and modules; `facts(path)` gives a file's code facts
+    (`migrate.index.facts`), parsed once."""
+
     root: Path
     roots: tuple[str, ...]
     files: dict[str, FileInfo]
@@ -136,6 +146,8 @@ class RepoIndex:
 
     def exists(self, name: str) -> bool:
         return name in self.modules or name in self.packages
+
+    is_module = exists  # the tree protocol's name (`index.facts.CodeTree`)
 
     def path_of(self, name: str) -> str | None:
         return self.modules.get(name)

@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from migrate.errors import Diagnostic, MigrateError, Pos
-from migrate.parity import gitio, spec
+from migrate.git import resolve_range, worktrees
+from migrate.parity import spec
 from migrate.parity.compare import (
     judge,
     match_nodeids,
@@ -20,14 +21,6 @@ from migrate.parity.compare import (
 from migrate.parity.discover import Discovery, discover
 from migrate.parity.model import ParityResult, SideRun
 from migrate.parity.runner import SideOutput, probe_cuda, run_side
-
-
-def split_range(spec: str) -> tuple[str, str]:
-    if ".." in spec:
-        base, _, head = spec.partition("..")
-        head = head.lstrip(".")
-        return base or "HEAD", head or "HEAD"
-    return spec, "HEAD"
 
 
 def _relocation(plan: str, repo: Path, tree: Path):
@@ -66,9 +59,10 @@ def run_parity(
     default_device: str | None = None,
 ) -> ParityResult | None:
     repo = Path(repo).resolve()
-    base_rev, head_rev = split_range(rev_range)
-    shas = {"base": gitio.rev_parse(repo, base_rev), "head": gitio.rev_parse(repo, head_rev)}
-    with gitio.worktrees(repo, shas) as trees:
+    rng = resolve_range(repo, rev_range)
+    base_rev, head_rev = rng.base_name, rng.head_name
+    shas = {"base": rng.base, "head": rng.head}
+    with worktrees(repo, shas, prefix="migrate-parity-") as trees:
         relocation = None
         if plan:
             relocation, plan_roots = _relocation(plan, repo, trees["base"])

@@ -148,8 +148,15 @@ def summarize_ops(modules: list[MovedModule], calls: list[CallResult]) -> list[O
             ops[f"{m.new}:{fn}"] = OpResult(
                 op=f"{m.new}:{fn}", old=f"{m.old}:{fn}", kernels=m.kernels_of.get(fn, [])
             )
+    by_new = {m.new: m for m in modules}
     for c in calls:
-        op = ops.setdefault(c.op, OpResult(op=c.op, old="?"))
+        if c.op not in ops:  # a kernel launched by a test itself
+            mod, _, attr = c.op.partition(":")
+            m = by_new.get(mod)
+            old = f"{m.old}:{attr}" if m else "?"
+            kernels = [attr] if m and attr in m.kernels else []
+            ops[c.op] = OpResult(op=c.op, old=old, kernels=kernels)
+        op = ops[c.op]
         op.calls += 1
         op.devices = sorted(set(op.devices) | set(c.devices))
         if c.status == "identical":

@@ -10,15 +10,21 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-import subprocess
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 
+from migrate.git import run_git
+from migrate.git.reads import ls_names, read_texts, renames
 from migrate.index.repo import module_name
-from migrate.parity import gitio
 from migrate.parity.model import MovedModule
-from migrate.parity.source import ModuleFacts, imported_names, read_module
+from migrate.parity.source import (
+    ModuleFacts,
+    imported_names,
+    kernels_reached,
+    read_module,
+    torch_ops_path,
+)
 
 _CONFIGS = re.compile(r"""["']configs["'/]""")
 _TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test)\.py$")
@@ -58,19 +64,43 @@ def _registered(repo: Path, rev: str, modules: list[str]) -> dict[str, set[str]]
     if not modules:
         return {}
     alt = "|".join(re.escape(m) for m in sorted(modules))
-    pattern = rf"({alt}):[A-Za-z_][A-Za-z0-9_]*"
-    res = subprocess.run(
-        ["git", "grep", "-h", "-o", "-E", "-e", pattern, rev, "--", "*.py"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-    )
+    pattern = rf"({alt}):[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"
+    out = run_git(repo, "grep", "-h", "-o", "-E", "-e", pattern, rev, "--", "*.py", ok=(0, 1))
     found: dict[str, set[str]] = {}
-    for line in res.stdout.splitlines():
+    for line in out.decode("utf-8", "replace").splitlines():
         hit = line.split(":", 1)[1] if line.startswith(f"{rev}:") else line
         mod, _, attr = hit.rpartition(":")
         found.setdefault(mod, set()).add(attr)
     return found
+
+
+def _entry_points(facts: ModuleFacts, registered: set[str]) -> set[str]:
+    """What a caller can reach in one module, as attribute paths the recorder wraps: public
+    functions, registry targets (`fn`, `Class.method`, `_INSTANCE.forward_triton`), the
+    `forward_<backend>` methods of fused ops, and `torch.ops.<ns>.<name>` of the custom ops
+    it registers with torch.library."""
+    functions = set(facts.wrappers + facts.private_functions)
+    found = set(facts.wrappers) | set(facts.fused_methods)
+    for attr in registered:
+        head = attr.split(".", 1)[0]
+        if attr in functions or ("." in attr and head in facts.top_names):
+            found.add(attr)
+    found |= {torch_ops_path(q) for q in facts.custom_ops}
+    return found
+
+
+def _kernels_of(facts: ModuleFacts, entry: str) -> list[str]:
+    """Kernels an entry point reaches: through its function, class member or op impl."""
+    if entry in facts.kernels_of:
+        return facts.kernels_of[entry]
+    if entry.startswith("torch.ops."):
+        impls = [f for q, f in facts.custom_ops.items() if torch_ops_path(q) == entry and f]
+        return sorted({k for f in impls for k in facts.kernels_of.get(f, [])})
+    owner, _, attr = entry.partition(".")
+    node = facts.members.get(entry)
+    if node is None and owner in facts.instances:  # `_INSTANCE.method`: through its class
+        node = facts.members.get(f"{facts.instances[owner]}.{attr}")
+    return kernels_reached(facts, node) if node is not None else []
 
 
 def _relevant(imports: set[str], modules: set[str]) -> bool:
@@ -83,7 +113,7 @@ def _find_tests(
     repo: Path, rev: str, files: set[str], modules: set[str], roots: list[str] | None
 ) -> list[str]:
     cands = sorted(p for p in files if _TEST_FILE.search(p))
-    texts = gitio.read_blobs(repo, rev, cands)
+    texts = read_texts(repo, rev, cands)
     keys = {m.rpartition(".")[2] for m in modules} | {m.rpartition(".")[0] for m in modules}
     tests = []
     for path, text in texts.items():
@@ -109,8 +139,8 @@ def discover(
 ) -> Discovery:
     """Everything parity needs to know about the move from `base` to `head` (both shas)."""
     out = Discovery()
-    files = {"base": gitio.ls_tree(repo, base), "head": gitio.ls_tree(repo, head)}
-    path_moves = gitio.renames(repo, base, head)
+    files = {"base": set(ls_names(repo, base)), "head": set(ls_names(repo, head))}
+    path_moves = renames(repo, base, head)
     if relocation is not None:
         for old, new in relocation.files.items():
             if old in files["base"] and new in files["head"]:
@@ -129,8 +159,8 @@ def discover(
             side_roots["base"].add(old_root)
             side_roots["head"].add(new_root)
 
-    srcs_base = gitio.read_blobs(repo, base, [p[1] for p in pairs.values()])
-    srcs_head = gitio.read_blobs(repo, head, [p[2] for p in pairs.values()])
+    srcs_base = read_texts(repo, base, [p[1] for p in pairs.values()])
+    srcs_head = read_texts(repo, head, [p[2] for p in pairs.values()])
     facts: dict[str, tuple[ModuleFacts, ModuleFacts]] = {}
     for old_mod, (new_mod, old_path, new_path) in pairs.items():
         fb = read_module(srcs_base.get(old_path, ""), old_mod, old_path.endswith("__init__.py"))
@@ -158,14 +188,15 @@ def discover(
     for old_mod in sorted(chosen):
         new_mod, old_path, new_path = pairs[old_mod]
         fb, fh = facts[old_mod]
-        head_fns = set(fh.wrappers) | (
-            reg_head.get(new_mod, set()) & set(fh.wrappers + fh.private_functions)
-        )
-        base_fns = set(fb.wrappers) | (
-            reg_base.get(old_mod, set()) & set(fb.wrappers + fb.private_functions)
-        )
-        out.targets["head"][new_mod] = {f: f"{new_mod}:{f}" for f in sorted(head_fns)}
-        out.targets["base"][old_mod] = {f: f"{new_mod}:{f}" for f in sorted(base_fns)}
+        head_fns = _entry_points(fh, reg_head.get(new_mod, set()))
+        base_fns = _entry_points(fb, reg_base.get(old_mod, set()))
+        # kernels are recorded when a test launches one itself (`_kernel[grid](...)`)
+        out.targets["head"][new_mod] = {
+            f: f"{new_mod}:{f}" for f in sorted(head_fns | set(fh.kernels))
+        }
+        out.targets["base"][old_mod] = {
+            f: f"{new_mod}:{f}" for f in sorted(base_fns | set(fb.kernels))
+        }
         out.modules.append(
             MovedModule(
                 old=old_mod,
@@ -174,7 +205,7 @@ def discover(
                 new_path=new_path,
                 kernels=sorted(fh.kernels),
                 wrappers=sorted(head_fns),
-                kernels_of={f: fh.kernels_of.get(f, []) for f in sorted(head_fns)},
+                kernels_of={f: _kernels_of(fh, f) for f in sorted(head_fns)},
                 uses_configs=bool(_CONFIGS.search(srcs_base.get(old_path, ""))),
             )
         )

@@ -17,7 +17,7 @@ class MovedModule:
     old_path: str
     new_path: str
     kernels: list[str] = field(default_factory=list)  # @triton.jit functions (HEAD)
-    wrappers: list[str] = field(default_factory=list)  # public wrappers (HEAD)
+    wrappers: list[str] = field(default_factory=list)  # recorded entry points (HEAD)
     kernels_of: dict[str, list[str]] = field(default_factory=dict)  # wrapper -> kernels used
     uses_configs: bool = False  # source names a "configs" directory (tuning lookups)
 

@@ -148,12 +148,21 @@ def _input_hash(snap: dict[str, dict]) -> str:
 
 
 # -- wrapping -------------------------------------------------------------------------
-def _record_call(op: str, fn, args, kwargs):
+_NO_GRID = object()
+
+
+def _record_call(op: str, fn, args, kwargs, grid=_NO_GRID):
+    """Call `fn`, recording inputs, outputs and the tensors it wrote. With `grid`, `fn` is a
+    kernel launch: its results are the tensors it wrote, and the contents of those (often
+    `torch.empty` buffers) are not part of its inputs."""
     nodeid = _current["nodeid"]
     key = (nodeid, op)
     ordinal = _ordinals.get(key, 0)
     _ordinals[key] = ordinal + 1
+    launch = grid is not _NO_GRID
     before = _snapshot(args, kwargs)
+    if launch and isinstance(grid, (int, tuple, list)):
+        before.update({p: _describe(v) for p, v in _leaves(grid, "grid")})
     tensors_before = {p: v for p, v in _leaves(list(args), "args") if _is_tensor(v)}
     tensors_before.update(
         {p: v for p, v in _leaves({k: kwargs[k] for k in sorted(kwargs)}, "kwargs")}
@@ -165,6 +174,8 @@ def _record_call(op: str, fn, args, kwargs):
         "inputs": before,
         "input_hash": _input_hash(before),
     }
+    if launch:
+        record["launch"] = True
     try:
         result = fn(*args, **kwargs)
     except BaseException as exc:
@@ -173,7 +184,7 @@ def _record_call(op: str, fn, args, kwargs):
         raise
     outputs: dict[str, dict] = {}
     saved = {}
-    for path, value in _leaves(result, "return"):
+    for path, value in [] if launch else _leaves(result, "return"):
         outputs[path] = _describe(value)
         if _is_tensor(value):
             saved[path] = value.detach().cpu().clone()
@@ -184,6 +195,9 @@ def _record_call(op: str, fn, args, kwargs):
         if after != before[path]["hash"]:
             outputs[path] = dict(_describe(value), mutated=True)
             saved[path] = value.detach().cpu().clone()
+    if launch:  # what a launch wrote is its output; what was there before is not an input
+        written = {p: dict(d, hash="written") for p, d in before.items() if p in outputs}
+        record["input_hash"] = _input_hash({**before, **written})
     record["outputs"] = outputs
     if saved:
         _seq[0] += 1
@@ -194,22 +208,118 @@ def _record_call(op: str, fn, args, kwargs):
     return result
 
 
+def _outermost(op: str, fn, args, kwargs, grid=_NO_GRID):
+    """Record only the outermost recorded call: what a wrapper does inside is its business."""
+    if getattr(_state, "busy", False):
+        return fn(*args, **kwargs)
+    _state.busy = True
+    try:
+        return _record_call(op, fn, args, kwargs, grid)
+    finally:
+        _state.busy = False
+
+
 def _wrap(fn, op: str):
     if getattr(fn, "__migrate_parity_op__", None):
         return fn
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if getattr(_state, "busy", False):  # record only the outermost wrapper call
-            return fn(*args, **kwargs)
-        _state.busy = True
-        try:
-            return _record_call(op, fn, args, kwargs)
-        finally:
-            _state.busy = False
+        return _outermost(op, fn, args, kwargs)
 
     wrapper.__migrate_parity_op__ = op
     return wrapper
+
+
+_LAUNCH_OP = "_migrate_parity_launch_op"
+_launch_classes: dict[type, type] = {}
+
+
+def _is_triton_kernel(obj) -> bool:
+    """A `@triton.jit` function (compiled or interpreted, autotuned or not)."""
+    cls = type(obj)
+    return cls.__module__.startswith("triton.") and hasattr(cls, "__getitem__")
+
+
+def _launch_class(cls: type) -> type:
+    """`cls` whose `kernel[grid]` returns a recording launcher. The kernel object keeps its
+    identity (other kernels call it as a device function, Triton hashes its globals), only
+    its class changes."""
+    if cls not in _launch_classes:
+
+        def __getitem__(self, grid):
+            launch = cls.__getitem__(self, grid)
+            op = self.__dict__.get(_LAUNCH_OP)
+            if op is None:
+                return launch
+            return lambda *args, **kwargs: _outermost(op, launch, args, kwargs, grid)
+
+        attrs = {"__getitem__": __getitem__, "__module__": cls.__module__}
+        _launch_classes[cls] = type(cls.__name__, (cls,), attrs)
+    return _launch_classes[cls]
+
+
+class _OpProxy:
+    """Stands in for `torch.ops.<ns>.<name>` (and its overloads): records each call."""
+
+    def __init__(self, target, op: str):
+        self._target, self._op = target, op
+
+    def __call__(self, *args, **kwargs):
+        return _outermost(self._op, self._target, args, kwargs)
+
+    def __getattr__(self, name):
+        attr = getattr(self._target, name)
+        if type(attr).__name__ == "OpOverload":
+            return _OpProxy(attr, self._op)
+        return attr
+
+
+def _instrument_torch_op(path: str, op: str) -> bool:
+    torch = _torch()
+    parts = path.split(".")
+    if torch is None or len(parts) != 4:
+        return False
+    try:
+        namespace = getattr(torch.ops, parts[2])
+        target = getattr(namespace, parts[3])
+    except (AttributeError, RuntimeError):
+        return False
+    if not isinstance(target, _OpProxy):
+        setattr(namespace, parts[3], _OpProxy(target, op))
+    return True
+
+
+def _instrument_attr(module, path: str, op: str) -> bool:
+    """Wrap `module.<path>`: a function, a class member (`Class.method`, static or not), a
+    method of a module-level instance (`_OP.forward_triton`), a kernel, a torch op."""
+    if path.startswith("torch.ops."):
+        return _instrument_torch_op(path, op)
+    *owners, leaf = path.split(".")
+    owner = module
+    for part in owners:
+        owner = getattr(owner, part, None)
+        if owner is None:
+            return False
+    obj = getattr(owner, leaf, None)
+    if _is_triton_kernel(obj):
+        if _LAUNCH_OP in obj.__dict__:  # already instrumented (module imported twice)
+            obj.__dict__[_LAUNCH_OP] = op
+            return True
+        try:
+            obj.__dict__[_LAUNCH_OP] = op
+            obj.__class__ = _launch_class(type(obj))
+        except (AttributeError, TypeError):
+            return False
+        return True
+    raw = owner.__dict__.get(leaf) if isinstance(owner, type) else None
+    if isinstance(raw, (staticmethod, classmethod)):
+        setattr(owner, leaf, type(raw)(_wrap(raw.__func__, op)))
+    elif callable(obj):
+        setattr(owner, leaf, _wrap(obj, op))
+    else:
+        return False
+    return True
 
 
 def _configs_info(module) -> dict:
@@ -224,12 +334,7 @@ def _configs_info(module) -> dict:
 
 def _instrument(module) -> None:
     targets = _cfg["targets"].get(module.__name__, {})
-    found = []
-    for attr, op in sorted(targets.items()):
-        fn = getattr(module, attr, None)
-        if callable(fn):
-            setattr(module, attr, _wrap(fn, op))
-            found.append(attr)
+    found = [attr for attr, op in sorted(targets.items()) if _instrument_attr(module, attr, op)]
     _emit(
         "modules",
         {

@@ -53,7 +53,8 @@ def render(r: ParityResult) -> str:
     out.append(f"moved Triton modules: {len(r.modules)}")
     for m in r.modules:
         out.append(f"  {m.old} -> {m.new}")
-        out.append(f"    kernels: {', '.join(m.kernels) or '-'}; wrappers: {', '.join(m.wrappers)}")
+        kernels, entries = ", ".join(m.kernels) or "-", ", ".join(m.wrappers)
+        out.append(f"    kernels: {kernels}; entry points: {entries}")
     for name, run in (("BASE", r.base), ("HEAD", r.head)):
         counts = Counter(getattr(t, name.lower()) for t in r.tests)
         counts.pop("absent", None)

@@ -7,15 +7,17 @@ pass; semantic checks against the repository live in `validate.py`.
 from __future__ import annotations
 
 import hashlib
+import keyword
 import re
 from pathlib import Path
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from migrate.errors import Diagnostic, MigrateError, Pos
-from migrate.plan.model import OPS, Move, OpIdRename, Plan, Split, SplitOutput
+from migrate.layout.names import OPS_PKG as OPS
+from migrate.plan.model import Move, OpIdRename, Plan, Split, SplitOutput
 
 TOP_KEYS = {"version", "roots", "moves", "op_ids", "splits", "groups", "delete", "keep_prose"}
 DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -114,8 +116,16 @@ def _name_kind(value: str) -> str:
     return "dotted"
 
 
+def keyword_part(dotted: str) -> str | None:
+    """The first component of `a.b:c` that is a Python keyword (`class`, `None`), if any."""
+    return next((p for p in re.split(r"[.:]", dotted) if keyword.iskeyword(p)), None)
+
+
 def _check_name(r: _Reader, value: str, pos: Pos, field: str) -> bool:
     kind = _name_kind(value)
+    if kind != "path" and (kw := keyword_part(value)) is not None:
+        r.error(pos, f"{field} {value!r} contains the Python keyword {kw!r}: not importable")
+        return False
     if kind == "path":
         if value.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", value):
             r.error(pos, f"{field} {value!r} is an absolute path; paths are repo-relative")
@@ -148,7 +158,15 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = Pos(file, mark.line + 1, mark.column + 1) if mark else Pos(file, 1, 1)
-        raise MigrateError(Diagnostic(pos, f"invalid YAML: {exc.problem or exc}")) from None
+        what = " ".join(str(exc.problem or exc).split())
+        raise MigrateError(Diagnostic(pos, f"invalid YAML: {what}")) from None
+    except YAMLError as exc:  # the reader's errors (control characters) carry an offset
+        raise MigrateError(
+            Diagnostic(_yaml_error_pos(exc, text, file), _yaml_message(exc))
+        ) from None
+    except (ValueError, TypeError, RecursionError) as exc:  # malformed tags, deep nesting
+        what = " ".join(str(exc).split())[:200]
+        raise MigrateError(Diagnostic(Pos(file, 1, 1), f"invalid YAML: {what}")) from None
     if doc is None:
         raise MigrateError(Diagnostic(Pos(file, 1, 1), "plan is empty"))
     top = r.mapping(doc, "plan", Pos(file, 1, 1), TOP_KEYS)
@@ -156,11 +174,11 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         raise MigrateError(r.errors)
 
     version = top.get("version")
-    if version != 1:
+    if type(version) is not int or version != 1:  # not `true`, not `1.0`
         pos = r.value_pos(top, "version") if "version" in top else Pos(file, 1, 1)
         r.error(pos, f"version must be 1 (got {version!r})")
 
-    roots = []
+    roots, roots_pos = [], []
     for i, root in enumerate(r.seq(top, "roots", "roots")):
         pos = r.item_pos(top["roots"], i)
         if not isinstance(root, str):
@@ -169,8 +187,10 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
             r.error(pos, f"root {root!r} leaves the repository")
         else:
             roots.append(root.rstrip("/") or ".")
+            roots_pos.append(pos)
 
     moves = []
+    sources: dict[str, Pos] = {}
     for i, item in enumerate(r.seq(top, "moves", "moves")):
         pos = r.item_pos(top["moves"], i)
         m = r.mapping(item, f"moves[{i}]", pos, {"from", "to"})
@@ -191,7 +211,13 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         if ok and _name_kind(src) == "dotted" and _name_kind(dst) == "path":
             r.error(dp, f"move target {dst!r} must be a dotted module name like its source")
             ok = False
+        key = src.rstrip("/")
+        if ok and key in sources:
+            first = sources[key]
+            r.error(sp, f"move source {src!r} listed twice (first at line {first.line})")
+            ok = False
         if ok:
+            sources[key] = sp
             moves.append(Move(src, dst, pos, sp, dp))
 
     op_ids = []
@@ -206,6 +232,7 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
             op_ids.append(OpIdRename(src, dst, pos))
 
     splits = []
+    split_files: dict[str, Pos] = {}
     for i, item in enumerate(r.seq(top, "splits", "splits")):
         pos = r.item_pos(top["splits"], i)
         m = r.mapping(item, f"splits[{i}]", pos, {"file", "into"})
@@ -239,16 +266,22 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
                 outputs.append(SplitOutput(path, tuple(take), opos))
         if file_ and "into" in m and not outputs:
             r.error(pos, f"splits[{i}] has no outputs")
-        if file_:
+        if file_ and file_ in split_files:
+            first = split_files[file_].line
+            r.error(
+                r.value_pos(m, "file"), f"split file {file_!r} listed twice (first at line {first})"
+            )
+        elif file_:
+            split_files[file_] = r.value_pos(m, "file")
             splits.append(Split(file_, tuple(outputs), pos))
 
-    groups_add, groups_remove, groups_remove_pos = [], [], []
+    groups_add, groups_add_pos, groups_remove, groups_remove_pos = [], [], [], []
     if "groups" in top:
         g = r.mapping(
             top["groups"], "groups", r.value_pos(top, "groups"), {"add", "remove", "rename"}
         )
         if g is not None:
-            groups_add = _group_names(r, g, "add")
+            groups_add, groups_add_pos = _group_names(r, g, "add", positions=True)
             for name, gpos in zip(*_group_names(r, g, "remove", positions=True), strict=True):
                 groups_remove.append(name)
                 groups_remove_pos.append(gpos)
@@ -267,12 +300,15 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
                     groups_remove.append(old)
                     groups_remove_pos.append(sp)
                     groups_add.append(new)
+                    groups_add_pos.append(dp)
 
     delete, delete_pos = [], []
     for i, name in enumerate(r.seq(top, "delete", "delete")):
         dpos = r.item_pos(top["delete"], i)
         if not isinstance(name, str) or not DOTTED.match(name):
             r.error(dpos, f"delete entry {name!r} must be a dotted package name")
+        elif (kw := keyword_part(name)) is not None:
+            r.error(dpos, f"delete entry {name!r} contains the Python keyword {kw!r}")
         else:
             delete.append(name)
             delete_pos.append(dpos)
@@ -289,10 +325,12 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         version=1,
         roots=tuple(roots) or (".",),
+        roots_pos=tuple(roots_pos),
         moves=tuple(moves),
         op_ids=tuple(op_ids),
         splits=tuple(splits),
         groups_add=tuple(groups_add),
+        groups_add_pos=tuple(groups_add_pos),
         groups_remove=tuple(groups_remove),
         groups_remove_pos=tuple(groups_remove_pos),
         delete=tuple(delete),
@@ -309,18 +347,51 @@ def _group_names(r: _Reader, g, key: str, positions: bool = False):
         gpos = r.item_pos(g[key], i)
         if not isinstance(name, str) or not GROUP.match(name):
             r.error(gpos, f"group {name!r} must be a lower_snake_case identifier")
+        elif keyword.iskeyword(name):
+            r.error(gpos, f"group {name!r} is a Python keyword: not importable")
         else:
             names.append(name)
             where.append(gpos)
     return (names, where) if positions else names
 
 
+def _yaml_error_pos(exc: YAMLError, text: str, file: str) -> Pos:
+    offset = getattr(exc, "position", None)
+    if not isinstance(offset, int):
+        return Pos(file, 1, 1)
+    line = text.count("\n", 0, offset) + 1
+    return Pos(file, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
+
+
+def _yaml_message(exc: YAMLError) -> str:
+    char = getattr(exc, "character", None)
+    if isinstance(char, str):
+        return f"invalid YAML: character {ord(char):#06x} is not allowed in a plan"
+    return "invalid YAML: " + " ".join(str(exc).split())[:200]
+
+
+def decode_plan(data: bytes, file: str) -> str:
+    """The plan's text; bytes that are not UTF-8 are a positioned error, not a traceback."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        col = len(data[line_start : exc.start].decode("utf-8", "replace")) + 1
+        bad = data[exc.start : exc.start + 1].hex()
+        raise MigrateError(
+            Diagnostic(
+                Pos(file, line, col),
+                f"plan is not UTF-8 (byte 0x{bad}); save it as UTF-8 (comments too)",
+            )
+        ) from None
+
+
 def load_plan(path: str | Path) -> tuple[Plan, list[Diagnostic]]:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
-        raise MigrateError(
-            Diagnostic(Pos(str(path)), f"cannot read plan: {exc.strerror}")
-        ) from None
-    return parse_plan(text, str(path))
+        what = exc.strerror or str(exc)
+        raise MigrateError(Diagnostic(Pos(str(path)), f"cannot read plan: {what}")) from None
+    return parse_plan(decode_plan(data, str(path)), str(path))

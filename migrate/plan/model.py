@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from migrate.errors import Pos
-
-OPS = "sglang.kernels.ops"  # the package whose subpackages are the operator groups
 
 
 @dataclass(frozen=True)
 class Move:
-    """One `moves:` entry.
-
-    `kind` is decided against the repository index: `module`, `package`, `symbol`
-    (`from` has `module:name`) or `path` (`from` contains `/`).
-    """
+    """One `moves:` entry: a module or package (dotted), a symbol (`module:name`) or a
+    path (`from` contains `/`); which of module and package is decided by the index."""
 
     src: str
     dst: str
     pos: Pos
     src_pos: Pos
     dst_pos: Pos
-    kind: str = ""
 
     @property
     def is_path(self) -> bool:
@@ -64,13 +58,14 @@ class Plan:
     sha256: str
     version: int
     roots: tuple[str, ...] = (".",)
+    roots_pos: tuple[Pos, ...] = ()  # one per root given; none for the default (".",)
     moves: tuple[Move, ...] = ()
     op_ids: tuple[OpIdRename, ...] = ()
     splits: tuple[Split, ...] = ()
     groups_add: tuple[str, ...] = ()
+    groups_add_pos: tuple[Pos, ...] = ()
     groups_remove: tuple[str, ...] = ()
     groups_remove_pos: tuple[Pos, ...] = ()
     delete: tuple[str, ...] = ()
     delete_pos: tuple[Pos, ...] = ()
     keep_prose: tuple[str, ...] = ()
-    positions: dict[str, Pos] = field(default_factory=dict, compare=False)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
+from migrate.plan.load import keyword_part
 from migrate.plan.model import Plan
 from migrate.plan.validate_groups import group_removal_problems
 from migrate.relocate import build_relocation
@@ -46,9 +47,13 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
     def err(pos: Pos, msg: str) -> None:
         errors.append(Diagnostic(pos, msg))
 
-    for root in plan.roots:
+    for root, pos in zip(plan.roots, plan.roots_pos, strict=False):
         if root != "." and not any(p.startswith(root + "/") for p in index.files):
-            err(plan.positions.get("roots", Pos(plan.path, 1, 1)), f"root {root!r} holds no files")
+            err(pos, f"root {root!r} holds no files")
+
+    errors.extend(_check_name_limits(plan, index))
+    if errors:  # an over-long name cannot even be looked up on disk
+        return errors
 
     targets: dict[str, Pos] = {}
     sources_moved: set[str] = set()
@@ -68,8 +73,12 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
                     ),
                 )
                 continue
+            dst = mv.dst.rstrip("/")
+            if dst == src or dst.startswith(src + "/"):
+                err(mv.dst_pos, f"move target {mv.dst} is inside its own source {mv.src}")
+                continue
             sources_moved.add(src)
-            key = mv.dst.rstrip("/")
+            key = dst
             dst_exists = key in index.files or bool(index.files_under(key))
         elif mv.is_symbol:
             mod, sym = mv.src.split(":")
@@ -128,6 +137,8 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
     if not errors:
         rel = build_relocation(plan, index)
         errors.extend(_check_file_collisions(plan, index, rel))
+        errors.extend(_check_modules_stay_importable(plan, index, rel))
+        errors.extend(_check_target_limits(plan, index, rel))
 
     op_from: dict[str, Pos] = {}
     for op in plan.op_ids:
@@ -164,13 +175,13 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
     by_target: dict[str, list[str]] = defaultdict(list)
     for old, new in rel.files.items():
         by_target[new].append(old)
-    out = []
+    out = _file_dir_conflicts(plan, index, rel)
     moved = set(rel.files)
     for new, olds in sorted(by_target.items()):
         if len(olds) > 1:
             out.append(
                 Diagnostic(
-                    Pos(plan.path, 1, 1),
+                    _move_pos_for(plan, olds[-1], index),
                     f"{len(olds)} files would move to {new}: {', '.join(olds)}",
                 )
             )
@@ -178,6 +189,47 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
             out.append(
                 Diagnostic(
                     _move_pos_for(plan, olds[0], index), f"moving {olds[0]} would overwrite {new}"
+                )
+            )
+    return out
+
+
+def _kind(index: RepoIndex, path: str) -> str:
+    return "symlink" if (index.root / path).is_symlink() else "file"
+
+
+def _file_dir_conflicts(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
+    """A moved file needs every parent to be a directory, and its own path not to be one.
+
+    A file (or symlink) left at a parent of a target would be silently replaced by a
+    directory in git's tree, and a target at a path where files stay would bury them.
+    """
+    moved = set(rel.files)
+    final = (set(index.files) - moved) | set(rel.files.values())
+    dirs: set[str] = set()
+    for p in final:
+        parts = p.split("/")
+        dirs.update("/".join(parts[:i]) for i in range(1, len(parts)))
+    out = []
+    for old, new in sorted(rel.files.items()):
+        parts = new.split("/")
+        for i in range(1, len(parts)):
+            parent = "/".join(parts[:i])
+            if parent in final:
+                what = _kind(index, parent) if parent in index.files else "moved file"
+                out.append(
+                    Diagnostic(
+                        _move_pos_for(plan, old, index),
+                        f"moving {old} to {new} needs {parent} to be a directory, "
+                        f"but it is a {what}",
+                    )
+                )
+                break
+        if new in dirs:
+            out.append(
+                Diagnostic(
+                    _move_pos_for(plan, old, index),
+                    f"moving {old} to {new}: {new} is a directory that still holds files",
                 )
             )
     return out
@@ -219,3 +271,100 @@ def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
                 )
             )
     return out
+
+
+def _check_modules_stay_importable(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
+    """A moved Python module must land under an import root with an importable name.
+
+    Otherwise its importers would break with nothing to rewrite them to (a path move
+    out of `python/`, a target directory named `class` or `my-ops`).
+    """
+    from migrate.index.repo import module_name, root_of_path
+
+    out = []
+    for old, new in sorted(rel.files.items()):
+        info = index.files.get(old)
+        if info is None or not info.module:
+            continue
+        root = root_of_path(index.roots, new)
+        new_mod = module_name(new, root) if root is not None else None
+        pos = _move_dst_pos_for(plan, old, index)
+        if root is None:
+            shown = ", ".join(index.roots)
+            out.append(
+                Diagnostic(
+                    pos,
+                    f"moving {old} to {new} takes module {info.module} out of every import "
+                    f"root ({shown}); its importers could not be rewritten",
+                )
+            )
+        elif new_mod is None or (kw := keyword_part(new_mod)) is not None:
+            why = f"the Python keyword {kw!r}" if new_mod else "a part that is not an identifier"
+            out.append(
+                Diagnostic(
+                    pos,
+                    f"moving {old} to {new}: its module name under {root} has {why}; "
+                    f"module {info.module} would not be importable",
+                )
+            )
+    return out
+
+
+def _limits(index: RepoIndex) -> tuple[int, int]:
+    """(NAME_MAX, PATH_MAX) in bytes for the repository's file system."""
+    try:
+        name_max = os.pathconf(index.root, "PC_NAME_MAX")
+        path_max = os.pathconf(index.root, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):
+        name_max, path_max = 255, 4096
+    return name_max, path_max
+
+
+def _too_long(index: RepoIndex, path: str, limits: tuple[int, int]) -> str | None:
+    name_max, path_max = limits
+    for part in path.split("/"):
+        n = len(os.fsencode(part))
+        if n > name_max:
+            shown = part if len(part) <= 40 else part[:40] + "..."
+            return f"the name {shown} is {n} bytes (this file system allows {name_max})"
+    n = len(os.fsencode(str(index.root / path)))
+    if n >= path_max:
+        return f"the full path is {n} bytes (this file system allows {path_max - 1})"
+    return None
+
+
+def _check_name_limits(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
+    """Every path the plan spells must fit the file system, before anything touches it."""
+    limits = _limits(index)
+    spelled: list[tuple[str, str, Pos]] = []  # (as written, as a path, where)
+    for mv in plan.moves:
+        for name, pos in ((mv.src, mv.src_pos), (mv.dst, mv.dst_pos)):
+            mod = name.split(":")[0]
+            spelled.append((name, mod.rstrip("/") if "/" in mod else mod.replace(".", "/"), pos))
+    for sp in plan.splits:
+        spelled.append((sp.file, sp.file, sp.pos))
+        spelled.extend((out.path, out.path, out.pos) for out in sp.into)
+    out = []
+    for name, path, pos in spelled:
+        why = _too_long(index, path, limits)
+        if why:
+            shown = name if len(name) <= 60 else name[:60] + "..."
+            out.append(Diagnostic(pos, f"{shown}: {why}"))
+    return out
+
+
+def _check_target_limits(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
+    """Every file a move creates must fit the file system (a deep package under a long root)."""
+    limits = _limits(index)
+    out = []
+    for old, new in sorted(rel.files.items()):
+        why = _too_long(index, new, limits)
+        if why:
+            out.append(Diagnostic(_move_dst_pos_for(plan, old, index), f"moving {old}: {why}"))
+    return out
+
+
+def _move_dst_pos_for(plan: Plan, path: str, index: RepoIndex) -> Pos:
+    """The `to:` position of the move that carries `path` (longest source wins)."""
+    pos = _move_pos_for(plan, path, index)
+    return next((mv.dst_pos for mv in plan.moves if mv.pos == pos), pos)

@@ -12,7 +12,8 @@ import difflib
 
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
-from migrate.plan.model import OPS, Plan
+from migrate.layout.names import OPS_PKG as OPS
+from migrate.plan.model import Plan
 
 
 def declared_groups(index: RepoIndex, ops: str = OPS) -> list[str] | None:

@@ -65,6 +65,14 @@ def summary(changeset: ChangeSet, prep) -> str:
                 f"  {w['path']}  [{w['step']}]" + ("  (new)" if w.get("new_file") else "")
                 for w in f[key]
             ]
+    tests = getattr(prep, "derived_moves", None) or {}
+    if tests:
+        out.append(f"\ntests following their kernels to a new group ({len(tests)}):")
+        out += [f"  {old} -> {new}" for old, new in tests.items()]
+    derived = getattr(prep, "derived_op_ids", None) or {}
+    if derived:
+        out.append(f"\nop ids following their kernels to a new group ({len(derived)}):")
+        out += [f"  {old} -> {new}" for old, new in derived.items()]
     review = [e for e in f["edits"] if e["applicability"] == "review"]
     if review:
         out.append(f"\nreview ({len(review)}):")

@@ -3,29 +3,33 @@
 Two entry points: `collect_preview` (a plan before it is applied: the dry run) and
 `collect_range` (an applied migration, BASE..HEAD). Results of other stages are taken
 as given (objects or their JSON); a stage that is cheap and read-only is run here when
-its result is not given; a stage that is missing from this build is `not_available`.
+its result is not given; one that is neither given nor run is `not_run`.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from migrate.errors import MigrateError
-from migrate.report import facts, gitrange, sources
+from migrate.git import exported, parse_trailers, resolve_range
+from migrate.git.reads import RevReader, grep_files, ls_names, messages
+from migrate.oldnames import OldNames
+from migrate.report import facts, sources
 from migrate.report.data import (
-    NOT_AVAILABLE,
     NOT_RUN,
     OK,
+    CommitInfo,
     InventorySection,
     LeftoverSection,
     Meta,
     ReportData,
     RulesSection,
 )
-from migrate.report.leftovers import old_names, prefilter, scan_leftovers
+from migrate.report.leftovers import scan_leftovers
+from migrate.rules import run_rules
+from migrate.rules.tree import Tree, virtual_tree
 
 
 @dataclass
@@ -38,13 +42,6 @@ class Given:
     parity: object = None
 
 
-def available(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        return False
-
-
 def tool_version() -> str:
     try:
         return version("migrate")
@@ -55,11 +52,11 @@ def tool_version() -> str:
 def _changeset(prep):
     from migrate.git_steps.engine import plan_changeset
 
-    return plan_changeset(prep), available("migrate.rewrite.engine")
+    return plan_changeset(prep)
 
 
-def _fill_plan_facts(data: ReportData, prep, cs, edits_known: bool) -> None:
-    data.summary = facts.summarize(cs, prep.plan, prep.relocation, edits_known=edits_known)
+def _fill_plan_facts(data: ReportData, prep, cs) -> None:
+    data.summary = facts.summarize(cs, prep.plan, prep.relocation)
     prefixes = prep.relocation.path_prefixes
     data.moves, data.moves_not_drawn = facts.move_edges(
         cs, prep.plan.roots, tuple(prefixes), tuple(prefixes.values())
@@ -70,9 +67,6 @@ def _fill_plan_facts(data: ReportData, prep, cs, edits_known: bool) -> None:
 def _rules(tree, given) -> RulesSection:
     if given is not None:
         return sources.rules_section(given)
-    if tree is None or not available("migrate.rules.registry"):
-        return RulesSection(NOT_AVAILABLE)
-    from migrate.rules import run_rules
 
     return sources.rules_section(run_rules(tree))
 
@@ -80,34 +74,26 @@ def _rules(tree, given) -> RulesSection:
 def collect_preview(prep, cs=None, given: Given | None = None) -> ReportData:
     """The report of a plan not yet applied: what it would do to the checkout in `prep`."""
     given = given or Given()
-    edits_known = True
     if cs is None:
-        cs, edits_known = _changeset(prep)
+        cs = _changeset(prep)
     data = ReportData(
         Meta("preview", prep.plan.path, prep.plan.sha256, tool_version=tool_version())
     )
-    _fill_plan_facts(data, prep, cs, edits_known)
-    tree = None
-    if available("migrate.rules.tree"):
-        from migrate.rules.tree import virtual_tree
-
-        tree = virtual_tree(prep.index, cs)
+    _fill_plan_facts(data, prep, cs)
+    tree = virtual_tree(prep.index, cs)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory,
-        prep if edits_known else None,
+        prep,
         lambda: _inventory_of(prep.index.python_files(), prep.index.text),
         lambda: _inventory_of([p for p in tree.paths if p.endswith(".py")], tree.text),
     )
-    if edits_known and tree is not None:
-        skip = {_display_path(prep.index.root, prep.plan.path)}
-        items = scan_leftovers(tree.paths, tree.text, prep.relocation, prep.plan, skip=skip)
-        noted = {(r.file, r.line) for r in data.review if r.kind == "note"}
-        for item in items:
-            item.flagged = (item.file, item.line) in noted
-        data.leftovers = LeftoverSection(OK, items, "the tree the plan would produce")
-    else:
-        data.leftovers = LeftoverSection(NOT_AVAILABLE, where="no rewrite engine: edits unknown")
+    skip = {_display_path(prep.index.root, prep.plan.path)}
+    items = scan_leftovers(tree.paths, tree.text, prep.relocation, prep.plan, skip=skip)
+    noted = {(r.file, r.line) for r in data.review if r.kind == "note"}
+    for item in items:
+        item.flagged = (item.file, item.line) in noted
+    data.leftovers = LeftoverSection(OK, items, "the tree the plan would produce")
     _fill_given(data, given)
     return data
 
@@ -116,8 +102,6 @@ def _inventory(given, prep, before, after) -> InventorySection:
     """The given inventory diff, else one computed here (static: nothing is imported)."""
     if given is not None:
         return sources.inventory_section(given)
-    if not available("migrate.tests_split.inventory_diff"):
-        return InventorySection(NOT_AVAILABLE)
     if prep is None:
         return InventorySection(NOT_RUN)
     from migrate.tests_split.inventory_diff import inventory_diff, mapping_from_plan
@@ -129,8 +113,6 @@ def _inventory(given, prep, before, after) -> InventorySection:
 def _fill_given(data: ReportData, given: Given) -> None:
     if given.parity is not None:
         data.parity = sources.parity_section(given.parity)
-    elif not available("migrate.parity.check"):
-        data.parity.status = NOT_AVAILABLE
 
 
 def _plan_path(repo: Path, plan: str | None, commits) -> str | None:
@@ -154,7 +136,7 @@ def _apply_verify(data: ReportData, given) -> None:
     if given is None:
         if data.verify.error:
             return
-        data.verify.status = NOT_AVAILABLE if not available("migrate.verify") else NOT_RUN
+        data.verify.status = NOT_RUN
         return
     data.verify, per_commit = sources.verify_section(given)
     for c in data.commits:
@@ -183,46 +165,54 @@ def collect_range(
     """
     repo = Path(repo).resolve()
     given = Given(**vars(given)) if given else Given()
-    base_name, head_name = gitrange.parse_range(range_spec)
-    base, head = gitrange.rev(repo, base_name), gitrange.rev(repo, head_name)
-    commits = gitrange.commits(repo, base, head)
+    rng = resolve_range(repo, range_spec)
+    base, head = rng.base, rng.head
+    commits = [commit_info(sha, msg) for sha, msg in messages(repo, base, head)]
     plan_path = _plan_path(repo, plan, commits)
     data = ReportData(
         Meta("range", base=base, head=head, range_spec=range_spec, tool_version=tool_version()),
         commits=commits,
         commits_status=OK,
     )
-    if given.verify is None and run_verify and available("migrate.verify"):
+    if given.verify is None and run_verify:
         given.verify, data.verify.error = _attempt(
             _run_verify, repo, base, head, plan_path, wheel_check
         )
     _apply_verify(data, given.verify)
     prep = _replay_plan(data, repo, base, plan_path)
-    read_head = gitrange.RevReader(repo, head)
+    read_head = RevReader(repo, head)
     if prep is not None:
-        needles = prefilter(old_names(prep.relocation, prep.plan))
-        files = gitrange.grep_files(repo, head, needles)
+        needles = OldNames(prep.relocation, prep.plan).needles()
+        files = grep_files(repo, head, needles)
         skip = {data.meta.plan_path}
         items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)
         data.leftovers = LeftoverSection(OK, items, f"HEAD {head[:10]}")
-    tree = None
-    if available("migrate.rules.tree"):
-        from migrate.rules.tree import Tree
-
-        roots = prep.plan.roots if prep is not None else (".",)
-        tree = Tree(gitrange.ls_tree(repo, head), read_head, roots)
+    roots = prep.plan.roots if prep is not None else (".",)
+    tree = Tree(ls_names(repo, head), read_head, roots)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory, prep, lambda: _inventory_at(repo, base), lambda: _inventory_at(repo, head)
     )
     parity_error = ""
-    if given.parity is None and parity_device and available("migrate.parity.check"):
+    if given.parity is None and parity_device:
         given.parity, parity_error = _attempt(
             _run_parity, repo, base, head, plan_path, parity_device
         )
     _fill_given(data, given)
     data.parity.error = parity_error
     return data
+
+
+def commit_info(sha: str, message: str) -> CommitInfo:
+    """One commit of the range with what its Migrate-* trailers say."""
+    t = parse_trailers(message)
+    return CommitInfo(
+        sha=sha,
+        subject=message.strip().splitlines()[0] if message.strip() else "",
+        step=t.step if t else None,
+        plan_path=t.plan_path if t else None,
+        plan_sha256=t.plan_sha256 if t else None,
+    )
 
 
 def _attempt(fn, *args) -> tuple[object, str]:
@@ -241,9 +231,9 @@ def _replay_plan(data: ReportData, repo: Path, base: str, plan_path: str | None)
         data.plan_errors.append("no plan: give --plan or commits with a Migrate-Plan trailer")
         return None
     try:
-        with gitrange.exported(repo, base) as base_dir:
+        with exported(repo, base) as base_dir:
             prep = prepare(plan_path, base_dir)
-            cs, edits_known = _changeset(prep)
+            cs = _changeset(prep)
     except MigrateError as exc:
         data.plan_errors += [str(d) for d in exc.diagnostics]
         return None
@@ -252,7 +242,7 @@ def _replay_plan(data: ReportData, repo: Path, base: str, plan_path: str | None)
         return None
     data.meta.plan_path = _display_path(repo, plan_path)
     data.meta.plan_sha256 = prep.plan.sha256
-    _fill_plan_facts(data, prep, cs, edits_known)
+    _fill_plan_facts(data, prep, cs)
     named = {c.plan_sha256 for c in data.commits if c.plan_sha256}
     for sha in sorted(named - {prep.plan.sha256}):
         data.plan_errors.append(

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from migrate.findings import Finding
+
 # Section status: what the reader may conclude from an empty list.
 OK = "ok"  # the producer ran; its results are here (an empty list means "none")
 NOT_RUN = "not_run"  # the producer exists but was not run and no results were given
-NOT_AVAILABLE = "not_available"  # the producer is not part of this build of migrate
-STATUSES = (OK, NOT_RUN, NOT_AVAILABLE)
+STATUSES = (OK, NOT_RUN)
 
 
 @dataclass
@@ -39,7 +40,6 @@ class Summary:
     edits_review: int = 0
     tests_split: int = 0
     groups_added: list[str] = field(default_factory=list)
-    edits_status: str = OK  # NOT_AVAILABLE when no rewrite engine produced edits
 
 
 @dataclass
@@ -77,21 +77,9 @@ class CommitInfo:
 
 
 @dataclass
-class Finding:
-    """A rules or static-check result, flattened for reporting."""
-
-    file: str
-    line: int
-    rule: str
-    severity: str  # error | warning
-    message: str
-    fix: str = ""
-
-
-@dataclass
 class StaticCheck:
     name: str
-    status: str  # PASS | FAIL | SKIP
+    status: str  # PASS | FAIL | SKIP | COULD-NOT-RUN
     findings: list[Finding] = field(default_factory=list)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from migrate.changes import EDIT_KINDS, ChangeSet
-from migrate.report.data import NOT_AVAILABLE, OK, MoveEdge, ReviewItem, Summary
+from migrate.report.data import MoveEdge, ReviewItem, Summary
 
 OPS_MARK = ("kernels", "ops")
 
@@ -43,8 +43,8 @@ def destination(path: str, roots, moved_dirs=()) -> str:
     return _package_of(f"{top}/x", roots) if top else ".".join(parts) or "."
 
 
-def summarize(cs: ChangeSet, plan=None, relocation=None, *, edits_known: bool = True) -> Summary:
-    """Counts a reviewer checks first; `edits_known=False` when no engine produced edits."""
+def summarize(cs: ChangeSet, plan=None, relocation=None) -> Summary:
+    """Counts a reviewer checks first."""
     kinds = Counter()
     for mv in cs.moves:
         if mv.old.endswith("/__init__.py") or mv.old == "__init__.py":
@@ -67,7 +67,6 @@ def summarize(cs: ChangeSet, plan=None, relocation=None, *, edits_known: bool = 
         edits_review=sum(1 for e in cs.edits if e.applicability == "review"),
         tests_split=len(plan.splits) if plan is not None else 0,
         groups_added=list(plan.groups_add) if plan is not None else [],
-        edits_status=OK if edits_known else NOT_AVAILABLE,
     )
 
 

@@ -13,7 +13,7 @@ from migrate.report.data import ReportData
 from migrate.report.verdict import TITLES, sections, verdict
 
 SCHEMA_ID = "urn:migrate:report"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: findings are migrate.findings.Finding (`check`, not `rule`)
 
 
 def to_dict(data: ReportData) -> dict:

@@ -7,17 +7,14 @@ attribute; Python-Markdown's `md_in_html` needs it to render the tables inside).
 
 from __future__ import annotations
 
-from migrate.report.data import NOT_AVAILABLE, OK, ReportData
+from migrate.report.data import OK, ReportData
 from migrate.report.mermaid import graph
 from migrate.report.verdict import TITLES, verdict
 
 ICONS = {"safe": "🟢", "review": "🟡", "broken": "🔴"}
 FOLD_OVER = 5  # lists longer than this fold into <details>
 MAX_ROWS = 200  # rows shown per list; the JSON carries them all
-NOT_RUN_TEXT = {
-    "not_run": "not run",
-    NOT_AVAILABLE: "not available in this build of migrate",
-}
+NOT_RUN_TEXT = {"not_run": "not run"}
 
 
 def cell(text) -> str:
@@ -86,11 +83,7 @@ def header(d: ReportData) -> list[str]:
 
 def summary(d: ReportData) -> list[str]:
     s = d.summary
-    edits = (
-        f"{s.edits['code']} code · {s.edits['string']} string · {s.edits['prose']} prose"
-        if s.edits_status == OK
-        else "not available (no rewrite engine)"
-    )
+    edits = f"{s.edits['code']} code · {s.edits['string']} string · {s.edits['prose']} prose"
     rows = [
         ["modules moved", str(s.modules_moved)],
         ["packages moved", str(s.packages_moved)],
@@ -164,7 +157,7 @@ def commits(d: ReportData, link_base: str | None) -> list[str]:
     return out
 
 
-MARKS = {"PASS": "✅", "FAIL": "❌", "SKIP": "⏭️"}
+MARKS = {"PASS": "✅", "FAIL": "❌", "SKIP": "⏭️", "COULD-NOT-RUN": "⚠️"}
 
 
 def static_checks(d: ReportData, link_base: str | None) -> list[str]:
@@ -203,7 +196,7 @@ def rules(d: ReportData, link_base: str | None) -> list[str]:
     if not r.findings:
         return out + ["No findings.", ""]
     rows = [
-        [where(f.file, f.line, link_base), code(f.rule), f.severity, cell(f.message), cell(f.fix)]
+        [where(f.file, f.line, link_base), code(f.check), f.severity, cell(f.message), cell(f.fix)]
         for f in r.findings
     ]
     body = table(["where", "rule", "severity", "finding", "fix"], rows)
@@ -300,8 +293,6 @@ def parity(d: ReportData) -> list[str]:
 
 def review(d: ReportData, link_base: str | None) -> list[str]:
     out = ["### Needs a human", ""]
-    if d.summary.edits_status != OK and not d.review:
-        return out + status_line(d.summary.edits_status, "edits")
     if not d.review:
         return out + ["Nothing: every edit is mechanical and marked safe.", ""]
     rows = [

@@ -1,17 +1,18 @@
-"""Adapters: other stages' results (objects or their JSON) -> the report's sections.
+"""Adapters: other stages' results -> the report's sections.
 
-Each stage owns its result type; the report only reads it. Accepting the JSON form as
-well lets CI run a stage once, keep its `--json` output, and build the report from it.
+Each stage owns its result type and its JSON form (`to_dict()`); the report reads that
+one form, key by key as the stage writes it, so a typed result and its `--json` output
+(CI can run a stage once, keep the JSON and build the report from it) give one section.
+Findings are the one `migrate.findings.Finding`, carried over as they are.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, is_dataclass
 
+from migrate.findings import Finding
 from migrate.report.data import (
     OK,
-    Finding,
     InventorySection,
     LostItem,
     ParityOp,
@@ -23,104 +24,41 @@ from migrate.report.data import (
 )
 
 
-def as_dict(obj) -> dict:
-    """A result as a dict: its own `to_dict()`/`to_json()`, a dataclass, or a dict already."""
-    for name in ("to_dict", "to_json"):
-        fn = getattr(obj, name, None)
-        if callable(fn):
-            out = fn()
-            if isinstance(out, dict):
-                return out
-    if is_dataclass(obj):
-        return asdict(obj)
-    return dict(obj)
+def stage_dict(result) -> dict:
+    """A stage result in its JSON form: the result's own `to_dict()`, or that JSON already."""
+    return result if isinstance(result, dict) else result.to_dict()
 
 
-def finding(d) -> Finding:
-    """A rules `Finding` (object or `to_dict()`), or a verify finding dict."""
-    if not isinstance(d, dict):
-        d = as_dict(d)
-    pos = d.get("pos") or {}
-    return Finding(
-        file=d.get("file") or pos.get("file", ""),
-        line=int(d.get("line") or pos.get("line") or 0),
-        rule=str(d.get("rule") or d.get("check") or d.get("id") or ""),
-        severity=d.get("severity", "error"),
-        message=d.get("message", ""),
-        fix=d.get("fix", "") or "",
-    )
+def finding(f) -> Finding:
+    """A `Finding`, or its `to_dict()` form."""
+    return f if isinstance(f, Finding) else Finding.from_dict(f)
 
 
 def rules_section(findings) -> RulesSection:
-    """`run_rules(tree)` output, or the list `migrate check --format json` prints."""
+    """`run_rules(tree)` output, or the document `migrate check --json` prints."""
     if isinstance(findings, dict):
-        findings = findings.get("findings", [])
+        findings = findings["findings"]
     return RulesSection(OK, [finding(f) for f in findings])
 
 
-def _status(value) -> str:
-    if isinstance(value, bool):
-        return "PASS" if value else "FAIL"
-    s = str(value).upper()
-    if s in ("SKIP", "SKIPPED"):
-        return "SKIP"
-    return "PASS" if s in ("PASS", "OK", "PASSED", "TRUE") else "FAIL"
-
-
 def verify_section(result) -> tuple[VerifySection, dict[str, tuple[str, str]]]:
-    """(static checks, per-commit {sha: (PASS|FAIL, residual diff)}) from a verify result."""
-    d = as_dict(result)
-    per_commit: dict[str, tuple[str, str]] = {}
-    for c in d.get("commits", []):
-        c = c if isinstance(c, dict) else as_dict(c)
-        status = c.get("status", c.get("ok", c.get("passed")))
-        per_commit[c.get("sha", "")] = (
-            _status(status),
-            c.get("residual_diff") or c.get("diff") or "",
-        )
-    checks = []
-    for s in d.get("static_checks", d.get("checks", [])):
-        s = s if isinstance(s, dict) else as_dict(s)
-        fs = [finding(f) for f in s.get("findings", [])]
-        status = s.get("status", s.get("ok", not fs))
-        checks.append(StaticCheck(s.get("name", s.get("check", "")), _status(status), fs))
+    """(static checks, per-commit {sha: (status, residual diff)}) from a `VerifyResult`."""
+    d = stage_dict(result)
+    per_commit = {c["sha"]: (c["status"], c.get("residual_diff", "")) for c in d["commits"]}
+    checks = [
+        StaticCheck(s["name"], s["status"], [finding(f) for f in s["findings"]])
+        for s in d["static_checks"]
+    ]
     section = VerifySection(OK, checks, base=d.get("base") or "", head=d.get("head") or "")
     return section, per_commit
 
 
 def inventory_section(result) -> InventorySection:
-    """An inventory diff: per-suite files/cases/est_time before and after, lost items."""
-    d = as_dict(result)
-    suites = []
-    for s in d.get("suites", []):
-        s = s if isinstance(s, dict) else as_dict(s)
-        before, after = s.get("before", {}), s.get("after", {})
-        suites.append(
-            SuiteDiff(
-                suite=s.get("suite", ""),
-                files_before=s.get("files_before", before.get("files", 0)),
-                files_after=s.get("files_after", after.get("files", 0)),
-                cases_before=s.get("cases_before", before.get("cases", 0)),
-                cases_after=s.get("cases_after", after.get("cases", 0)),
-                est_time_before=s.get("est_time_before", before.get("est_time", 0)),
-                est_time_after=s.get("est_time_after", after.get("est_time", 0)),
-            )
-        )
-    lost = []
-    for kind, key in (("case", "lost_cases"), ("registration", "lost_registrations")):
-        for item in d.get(key, []):
-            if isinstance(item, str):
-                lost.append(_lost_from_text(kind, item))
-            else:
-                item = item if isinstance(item, dict) else as_dict(item)
-                lost.append(
-                    LostItem(
-                        kind,
-                        item.get("file", item.get("path", "")),
-                        item.get("name", item.get("nodeid", item.get("suite", ""))),
-                        item.get("detail", ""),
-                    )
-                )
+    """An inventory diff (`DiffResult`): per-suite files/cases/est_time, lost items."""
+    d = stage_dict(result)
+    suites = [SuiteDiff(**s) for s in d.get("suites", [])]
+    lost = [_lost_from_text("case", item) for item in d.get("lost_cases", [])]
+    lost += [_lost_from_text("registration", item) for item in d.get("lost_registrations", [])]
     # Lost items and budget changes are carried structurally above; keep the rest.
     problems = [str(p) for p in d.get("problems", []) if not _named_elsewhere(str(p))]
     return InventorySection(OK, suites, lost, problems)
@@ -147,31 +85,31 @@ def _named_elsewhere(problem: str) -> bool:
 
 def parity_section(result) -> ParitySection:
     """A `ParityResult` (or its `to_dict()`): per-op outcome and the device that ran it."""
-    d = as_dict(result)
-    env = (d.get("head") or {}).get("env") or (d.get("base") or {}).get("env") or {}
+    d = stage_dict(result)
+    env = d["head"].get("env") or d["base"].get("env") or {}
     ops = [
         ParityOp(
-            op=o.get("op", ""),
-            old=o.get("old", ""),
-            status=o.get("status", ""),
-            calls=o.get("calls", 0),
-            identical=o.get("identical", 0),
-            different=o.get("different", 0),
-            devices=list(o.get("devices", [])),
+            op=o["op"],
+            old=o["old"],
+            status=o["status"],
+            calls=o["calls"],
+            identical=o["identical"],
+            different=o["different"],
+            devices=list(o["devices"]),
         )
-        for o in (x if isinstance(x, dict) else as_dict(x) for x in d.get("ops", []))
+        for o in d["ops"]
     ]
     gpu = ", ".join(env.get("gpus", []))
     if gpu and env.get("capability"):
         gpu += f" ({env['capability']})"
     return ParitySection(
         status=OK,
-        device=d.get("device", ""),
+        device=d["device"],
         gpu_model=gpu,
         torch=str(env.get("torch", "")),
         triton=str(env.get("triton", "")),
         ops=ops,
-        problems=[str(p) for p in d.get("problems", [])],
-        base=(d.get("base") or {}).get("sha", ""),
-        head=(d.get("head") or {}).get("sha", ""),
+        problems=[str(p) for p in d["problems"]],
+        base=d["base"]["sha"],
+        head=d["head"]["sha"],
     )

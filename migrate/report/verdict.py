@@ -32,6 +32,8 @@ def broken_reasons(d: ReportData) -> list[str]:
     for chk in d.verify.static_checks:
         if chk.status == "FAIL":
             r.append(f"verify check {chk.name} failed ({len(chk.findings)} finding(s))")
+        elif chk.status == "COULD-NOT-RUN":  # no proof is not a pass
+            r.append(f"verify check {chk.name} could not run")
     # In a preview, a leftover the engine flagged for a person is work to do, not a defect.
     stale = [x for x in d.leftovers.items if d.meta.mode == "range" or not x.flagged]
     r += _named(
@@ -56,7 +58,7 @@ def broken_reasons(d: ReportData) -> list[str]:
     r += [f"parity: {p}" for p in d.parity.problems]
     r += _named(
         [
-            f"rule {f.rule} at {f.file}:{f.line}: {f.message}"
+            f"rule {f.check} at {f.file}:{f.line}: {f.message}"
             for f in d.rules.findings
             if f.severity == "error"
         ],
@@ -116,7 +118,6 @@ def sections(d: ReportData) -> list[tuple[str, str]]:
     if d.meta.mode == "range":
         out.append(("verify", d.verify.status))
     out += [
-        ("edits", d.summary.edits_status),
         ("rules", d.rules.status),
         ("inventory", d.inventory.status),
         ("parity", d.parity.status),

@@ -21,8 +21,6 @@ class Context:
     gone: frozenset[str] = frozenset()
     # Every module name after the plan (unmoved old ones, moved ones, symbol targets).
     new_modules: frozenset[str] = frozenset()
-    # Old modules and packages (before the plan).
-    old_modules: frozenset[str] = frozenset()
     # (module, symbol) -> top-level functions of `module` that still call `symbol` after a
     # symbol move: a patch of the new location does not reach them.
     symbol_callers: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)

@@ -1,110 +1,169 @@
 """Data found relative to code must move with the code that finds it.
 
 Tuning configs are loaded through `os.path.dirname(__file__)` + `"configs"`; C++ sources
-relative to a package found with `find_spec("pkg")`. A missing config silently falls back
-to a default, so a loader moved without its data is a silent performance regression:
-the plan is refused, naming the path move it lacks. (Checked here rather than in plan
-validation because it reads the code that does the loading.)
+relative to a module found with `find_spec("pkg.mod")`. A missing config silently falls
+back to a default, so a loader moved without its data is a silent performance
+regression: the plan is refused, naming the path move it lacks. (Checked here rather
+than in plan validation because it reads the code that does the loading.)
+
+Only the loader's path expressions are read: `os.path.join(<anchor>, "a", "b", ...)` and
+`<anchor> / "a" / "b"`, where the anchor is the module's directory (`dirname(__file__)`,
+`Path(__file__).parent`, `dirname(spec.origin)` of a `find_spec`), directly or through a
+name bound to it. Other string literals (a dict key such as `table["configs"]`) are not
+paths. Every file below a directory the loader names must land below the directory it
+names once moved, so a nested target (`configs/sp_collective/ ->
+communication/configs/sp_collective/`) is fine when the lookup resolves there.
 """
 
 from __future__ import annotations
 
 import ast
 import posixpath
-import re
 
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
 
-_RELPATH = re.compile(r"^[\w\-][\w.\-]*(?:/[\w.\-]+)*/?$")
-_ANCHORS = {"find_spec", "import_module"}
+_DIRNAME_WRAPPERS = {"realpath", "abspath", "normpath", "resolve", "absolute"}
 
 
-def _directories(index: RepoIndex) -> set[str]:
-    dirs = set()
-    for path in index.files:
-        d = posixpath.dirname(path)
-        while d and d not in dirs:
-            dirs.add(d)
-            d = posixpath.dirname(d)
-    return dirs
-
-
-def _callee(node: ast.Call) -> str:
+def _callee(node: ast.AST) -> str:
+    if not isinstance(node, ast.Call):
+        return ""
     f = node.func
     return f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
 
 
-def _anchors(tree: ast.AST, path: str, index: RepoIndex, uses_file: bool) -> list[str]:
-    dirs = [posixpath.dirname(path)] if uses_file else []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _callee(node) in _ANCHORS and node.args:
-            arg = node.args[0]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                d = index.package_dir(arg.value)
-                if d is not None:
-                    dirs.append(d)
-    return dirs
+class _Paths:
+    """Resolve path expressions of one module to repo-relative paths (or None)."""
+
+    def __init__(self, tree: ast.Module, path: str, index: RepoIndex):
+        self.path, self.index = path, index
+        self.here = posixpath.dirname(path)
+        self.names: dict[str, ast.AST] = {}
+        self.origins: dict[str, str] = {}  # anchor directory -> the file it is the dir of
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                t = node.targets[0]
+                if isinstance(t, ast.Name):
+                    self.names.setdefault(t.id, node.value)
+
+    def _file(self, node: ast.AST, depth: int) -> str | None:
+        """The file a `__file__`-like expression names."""
+        if isinstance(node, ast.Name) and node.id == "__file__":
+            return self.path
+        if isinstance(node, ast.Attribute) and node.attr == "origin":
+            spec = node.value
+            if isinstance(spec, ast.Name) and depth < 4:
+                spec = self.names.get(spec.id, spec)
+            if _callee(spec) == "find_spec" and spec.args:
+                arg = spec.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    return self.index.modules.get(arg.value)
+            return None
+        if _callee(node) in _DIRNAME_WRAPPERS and depth < 8:
+            inner = node.args[0] if node.args else getattr(node.func, "value", None)
+            return self._file(inner, depth + 1) if inner is not None else None
+        if _callee(node) == "Path" and node.args:
+            return self._file(node.args[0], depth + 1)
+        return None
+
+    def resolve(self, node: ast.AST, depth: int = 0) -> str | None:
+        """The repo-relative path an expression names, when it is built from an anchor
+        and literals (a trailing non-literal part is dropped: its parent is named)."""
+        if depth > 8:
+            return None
+        if isinstance(node, ast.Name) and node.id in self.names:
+            return self.resolve(self.names[node.id], depth + 1)
+        if _callee(node) == "dirname" and node.args:
+            f = self._file(node.args[0], depth + 1)
+            if f is not None:
+                self.origins.setdefault(posixpath.dirname(f), f)
+                return posixpath.dirname(f)
+            inner = self.resolve(node.args[0], depth + 1)
+            return posixpath.dirname(inner) if inner else None
+        if isinstance(node, ast.Attribute) and node.attr == "parent":
+            f = self._file(node.value, depth + 1)
+            if f is not None:
+                self.origins.setdefault(posixpath.dirname(f), f)
+                return posixpath.dirname(f)
+            inner = self.resolve(node.value, depth + 1)
+            return posixpath.dirname(inner) if inner else None
+        if _callee(node) in _DIRNAME_WRAPPERS:
+            inner = node.args[0] if node.args else getattr(node.func, "value", None)
+            return self.resolve(inner, depth + 1) if inner is not None else None
+        if _callee(node) == "join" and len(node.args) >= 2:
+            return self._joined(node.args[0], node.args[1:], depth)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            return self._joined(node.left, [node.right], depth)
+        return None
+
+    def _joined(self, base: ast.AST, parts: list[ast.AST], depth: int) -> str | None:
+        anchor = self.resolve(base, depth + 1)
+        if anchor is None:
+            return None
+        out = anchor
+        for p in parts:
+            if not (isinstance(p, ast.Constant) and isinstance(p.value, str)):
+                break
+            out = posixpath.join(out, p.value)
+        return posixpath.normpath(out)
+
+    def lookups(self, tree: ast.Module):
+        """(node, anchor, path) for each outermost path expression with a literal part."""
+        for node in ast.walk(tree):
+            is_join = _callee(node) == "join" and len(node.args) >= 2
+            is_div = isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+            if not (is_join or is_div):
+                continue
+            base, parts = (node.args[0], node.args[1:]) if is_join else (node.left, [node.right])
+            anchor = self.resolve(base)
+            first = parts[0]
+            if anchor is None or not (
+                isinstance(first, ast.Constant) and isinstance(first.value, str)
+            ):
+                continue
+            target = self._joined(base, parts, 0)
+            if target and target != anchor:
+                yield node, anchor, target
 
 
-def _joined_literals(tree: ast.AST) -> list[ast.Constant]:
-    """`os.path.join(<something with __file__>, "..", "configs")` as one `../configs`."""
-    out = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and _callee(node) == "join" and len(node.args) > 2):
-            continue
-        if "__file__" not in ast.unparse(node.args[0]):
-            continue
-        rest = node.args[1:]
-        if all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in rest):
-            joined = ast.Constant(posixpath.join(*(a.value for a in rest)))
-            joined.lineno, joined.col_offset = rest[0].lineno, rest[0].col_offset
-            out.append(joined)
-    return out
+def _problem(path, node, old, anchor, new_anchor, expected, actual) -> Diagnostic:
+    fate = f"moves to {actual}" if actual != old else "stays"
+    return Diagnostic(
+        Pos(path, node.lineno, node.col_offset + 1),
+        f"{path} finds {old} relative to {anchor}, which moves to {new_anchor}, but "
+        f"{old} {fate}: add a move `{old} -> {expected}` so the data moves with its loader",
+    )
 
 
 def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
     problems = []
-    dirs = None
     for path in sorted(index.python_files()):
         text = index.text(path) or ""
-        uses_file = "__file__" in text
-        if not uses_file and "find_spec" not in text and "import_module" not in text:
-            continue
-        if not uses_file and not any(s in text for s in ("/", "configs")):
+        if "__file__" not in text and "find_spec" not in text:
             continue
         try:
             tree = ast.parse(text)
         except SyntaxError:
             continue
-        anchors = _anchors(tree, path, index, uses_file)
-        if not anchors:
-            continue
-        dirs = _directories(index) if dirs is None else dirs
-        for node in [*ast.walk(tree), *_joined_literals(tree)]:
-            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        paths = _Paths(tree, path, index)
+        seen = set()
+        for node, anchor, old in paths.lookups(tree):
+            files = [old] if old in index.files else index.files_under(old)
+            if not files or old == path or (old, anchor) in seen:
                 continue
-            s = node.value
-            if len(s) < 2 or not (_RELPATH.match(s) or _RELPATH.match(s.lstrip("./"))):
-                continue
-            for anchor in anchors:
-                old = posixpath.normpath(posixpath.join(anchor, s))
-                if not (old in index.files or old in dirs) or old == path:
-                    continue
+            seen.add((old, anchor))
+            origin = paths.origins.get(anchor)
+            if origin is not None:  # the directory of a module: it goes where the module goes
+                new_anchor = posixpath.dirname(rel.files.get(origin, origin))
+            else:
                 new_anchor = rel.path(anchor) or anchor
-                if anchor == posixpath.dirname(path):
-                    new_anchor = posixpath.dirname(rel.files.get(path, path))
-                expected = posixpath.normpath(posixpath.join(new_anchor, s))
-                actual = rel.path(old) or old
-                if expected != actual:
-                    fate = f"moves to {actual}" if actual != old else "stays"
-                    problems.append(
-                        Diagnostic(
-                            Pos(path, node.lineno, node.col_offset + 1),
-                            f"{path} finds {old} relative to {anchor}, which moves to "
-                            f"{new_anchor}, but {old} {fate}"
-                            f": add a move `{old} -> {expected}` so the data moves with its loader",
-                        )
-                    )
+            tail = posixpath.relpath(old, anchor)
+            expected = posixpath.normpath(posixpath.join(new_anchor, tail))
+            for f in files:
+                if (rel.path(f) or f) != expected + f[len(old) :]:
+                    actual = rel.path(old) or old
+                    problems.append(_problem(path, node, old, anchor, new_anchor, expected, actual))
+                    break
     return problems

@@ -217,6 +217,9 @@ def plan_changes(
     text_edits, text_notes = _text_file_changes(index, rel, plan, paths - removed)
     pkg_edits, pkg_notes = _packaging_changes(index, rel, plan)
     cs.edits = edits + text_edits + pkg_edits
+    if prep.followed is not None:
+        cs.edits += prep.followed.edits  # computed op ids' literal group prefixes
+        cs.notes += prep.followed.notes
     cs.notes = notes + text_notes + pkg_notes
     symbol_plan.apply(cs, index, rel)
     _group_changes(index, rel, plan, cs)

@@ -34,17 +34,8 @@ class Ref:
 def relocate_path(token: str, ctx: Context) -> str | None:
     """New spelling of a path token, read as repo-relative or relative to an import root."""
     stripped = token.rstrip("/")
-    trail = token[len(stripped) :]
-    new = ctx.relocation.path(stripped)
-    if new is not None:
-        return new + trail
-    for root in ctx.roots:
-        if root in (".", ""):
-            continue
-        new = ctx.relocation.path(f"{root}/{stripped}")
-        if new is not None and new.startswith(root + "/"):
-            return new[len(root) + 1 :] + trail
-    return None
+    hit = ctx.relocation.spelled_path(stripped, ctx.roots)
+    return hit[0] + token[len(stripped) :] if hit is not None and hit[1] else None
 
 
 def _symbol_of(name: str, ctx: Context) -> tuple[str, str] | None:

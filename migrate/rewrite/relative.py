@@ -10,18 +10,9 @@ unchanged, and an import never starts climbing out of the package it used to sta
 
 from __future__ import annotations
 
+from migrate.index.imports import resolve_relative as resolve
 
-def resolve(package: str | None, level: int, module: str | None) -> str | None:
-    """Absolute name of `from <level dots><module> import ...` inside `package`."""
-    if package is None:
-        return None
-    parts = package.split(".") if package else []
-    if level - 1 > len(parts):
-        return None
-    base = parts[: len(parts) - (level - 1)]
-    if module:
-        base.append(module)
-    return ".".join(base) if base else None
+__all__ = ["relative_spelling", "resolve", "spell"]
 
 
 def relative_spelling(target: str, package: str) -> tuple[int, str] | None:

@@ -111,7 +111,6 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         op_ids={o.src: o.dst for o in plan.op_ids},
         gone=frozenset(gone),
         new_modules=frozenset(new_module_names(index, rel)),
-        old_modules=frozenset(set(index.modules) | index.packages),
         symbol_callers=symbol_callers(index, rel, moving or {}),
         package_fallback=package_fallbacks(index, rel, gone),
         reexports=reexports(index, rel, gone),

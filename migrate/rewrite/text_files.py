@@ -228,17 +228,7 @@ def _dotted_changes(names, relocation, text, new_path, kind, pos_file):
 
 def _relocate_path(names, relocation, old: str) -> tuple[str | None, bool]:
     """(new spelling, exact) of a repo- or root-relative path spelling."""
-    new = relocation.path(old)
-    if new is not None:
-        return new, True
-    for r in names.roots:
-        full = f"{r}/{old}"
-        new = relocation.path(full)
-        if new is not None:
-            if new.startswith(r + "/"):
-                return new[len(r) + 1 :], True
-            return new, False
-    return None, True
+    return relocation.spelled_path(old, tuple(names.roots)) or (None, True)
 
 
 def _path_changes(names, relocation, text, new_path, kind, pos_file):
@@ -302,6 +292,7 @@ def text_file_changes(
     index: RepoIndex, relocation: Relocation, plan: Plan, path: str
 ) -> tuple[list[Edit], list[Diagnostic]]:
     """Edits and warnings for one non-Python file (`path` is its old, indexed path)."""
+    from migrate.rewrite.op_ids import prose_op_ids
     from migrate.rewrite.packaging import owned_regions
 
     if not handles(path) or is_kept(plan, path):
@@ -318,6 +309,12 @@ def text_file_changes(
             e, n = produce(names, relocation, text, new_path, kind, path)
             edits += [x for x in e if _outside(claimed, x.start, x.end)]
             notes += n
+    op_ids = {o.src: o.dst for o in plan.op_ids}
+    edits += [
+        e
+        for e in prose_op_ids(new_path, text, 0, len(text), op_ids, kind)
+        if _outside(claimed, e.start, e.end)
+    ]
     regions = owned_regions(path, text)
     kept, last = [], -1
     for e in sorted(edits, key=lambda e: (e.start, -e.end)):

@@ -4,7 +4,8 @@
 tree a plan would produce (`virtual_tree(index, changeset)`).
 """
 
-from migrate.rules.base import Finding, Rule
+from migrate.findings import Finding
+from migrate.rules.base import Rule
 from migrate.rules.registry import all_rules, run_rules
 from migrate.rules.tree import Tree, tree_from_index, virtual_tree
 

@@ -1,4 +1,4 @@
-"""Findings and rules: what a rule reports, and the fixed shape of a rule's documentation.
+"""Rules: what a rule is, and the fixed shape of a rule's documentation.
 
 Each rule lives in its own module whose docstring is the rule's documentation (ruff
 style): a first line `ID name: summary`, then the sections What it does / Why /
@@ -11,45 +11,10 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from migrate.errors import Diagnostic, Pos
+from migrate.findings import Finding
 
 SECTIONS = ("What it does", "Why", "Example", "Fix")
 _HEAD = re.compile(r"^(?P<id>[A-Z]+\d+) (?P<name>[a-z0-9-]+): (?P<summary>.+)$")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One violation: where, which rule, what is wrong, the evidence and the fix if known."""
-
-    pos: Pos
-    rule: str
-    name: str
-    severity: str  # error | warning
-    message: str
-    evidence: str = ""
-    fix: str = ""
-
-    def sort_key(self) -> tuple:
-        return (self.pos.file, self.pos.line, self.pos.col, self.rule, self.message)
-
-    def to_dict(self) -> dict:
-        return {
-            "file": self.pos.file,
-            "line": self.pos.line,
-            "col": self.pos.col,
-            "rule": self.rule,
-            "name": self.name,
-            "severity": self.severity,
-            "message": self.message,
-            "evidence": self.evidence,
-            "fix": self.fix,
-        }
-
-    def to_diagnostic(self) -> Diagnostic:
-        return Diagnostic(self.pos, f"{self.rule} {self.message}", self.severity)
-
-    def __str__(self) -> str:
-        return f"{self.pos}: {self.rule} [{self.severity}] {self.message}"
 
 
 @dataclass(frozen=True)
@@ -74,13 +39,15 @@ class Rule:
     ) -> Finding:
         """A finding of this rule at `path:line`."""
         return Finding(
-            Pos(path, line, col or (1 if line else 0)),
+            path,
+            line,
             self.id,
-            self.name,
-            severity or self.severity,
             message,
-            evidence,
-            fix,
+            fix=fix,
+            severity=severity or self.severity,
+            col=col or (1 if line else 0),
+            evidence=evidence,
+            name=self.name,
         )
 
     def run(self, ctx) -> Iterable[Finding]:

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from migrate.index.registry import Registration, registrations
+from migrate.index.targets import Resolver, bindings
 from migrate.layout.names import (
     KERNELS_PKG,
     LEGACY_PKG,
@@ -18,8 +20,6 @@ from migrate.layout.names import (
 )
 from migrate.layout.signals import Signals, signals_of
 from migrate.layout.tests import group_test_dirs
-from migrate.rules.resolve import Resolver, bindings
-from migrate.rules.specs import Registration, registrations
 from migrate.rules.tree import Tree
 from migrate.suggest.draft import draft_plan
 

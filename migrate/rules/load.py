@@ -27,10 +27,8 @@ def repo_tree(repo: str | Path) -> tuple[RepoIndex, Tree]:
 
 
 def fallback_changeset(prep) -> ChangeSet:
-    """File moves of the relocation plus the legacy packages `delete:` removes.
-
-    Used while the rewrite engine's `plan_changes` is not available.
-    """
+    """File moves of the relocation plus the legacy packages `delete:` removes: what
+    `check --plan` judges when the engine refuses the plan (the moves alone)."""
     cs = ChangeSet(moves=[FileMove(o, n) for o, n in sorted(prep.relocation.files.items())])
     for name in prep.plan.delete:
         d = prep.index.package_dir(name)
@@ -69,3 +67,46 @@ def plan_findings(prep, changeset: ChangeSet | None = None) -> list:
 
     cs = changeset if changeset is not None else plan_changeset(prep)[0]
     return run_rules(virtual_tree(prep.index, cs))
+
+
+def introduced_errors(prep, changeset: ChangeSet) -> list:
+    """Organization-rule errors on the plan's result that BASE does not have already.
+
+    A BASE finding counts as the same when its rule fires on the file at the path the plan
+    moves it to; the result's findings beyond BASE's count per (rule, file) are new. So a
+    plan is judged by what it introduces, not by the tree's existing debt.
+    """
+    from collections import Counter
+
+    from migrate.rules.registry import run_rules
+
+    rel = prep.relocation
+    before = Counter(
+        (f.rule, rel.files.get(f.pos.file, f.pos.file))
+        for f in run_rules(tree_from_index(prep.index))
+        if f.severity == "error"
+    )
+    out = []
+    for f in plan_findings(prep, changeset):
+        if f.severity != "error":
+            continue
+        key = (f.rule, f.pos.file)
+        if before[key]:
+            before[key] -= 1
+        else:
+            out.append(f)
+    return out
+
+
+def introduced_error_notes(prep, changeset: ChangeSet) -> list:
+    """`introduced_errors` as positioned error notes for the dry run and apply's refusal."""
+    from migrate.errors import Diagnostic
+
+    return [
+        Diagnostic(
+            f.pos,
+            f"{f.rule} {f.name}: {f.message} (introduced by the plan: `migrate check --plan` "
+            "flags it; apply refuses unless --allow-rule-errors)",
+        )
+        for f in introduced_errors(prep, changeset)
+    ]

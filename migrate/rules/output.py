@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-from migrate.rules.base import Finding
+from migrate.findings import Finding
 
 
 def format_text(findings: list[Finding]) -> str:
     lines = []
     for f in findings:
-        lines.append(str(f))
+        lines.append(f"{f.pos}: {f.check} [{f.severity}] {f.message}")
         if f.evidence:
             lines.append(f"    evidence: {f.evidence}")
         if f.fix:

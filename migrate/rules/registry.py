@@ -7,8 +7,9 @@ import pkgutil
 import time
 from functools import cache
 
+from migrate.findings import Finding
 from migrate.rules import checks
-from migrate.rules.base import Finding, Rule
+from migrate.rules.base import Rule
 from migrate.rules.context import Context
 from migrate.rules.suppress import unsuppressed
 from migrate.rules.tree import Tree

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from migrate.rules.base import Finding
+from migrate.findings import Finding
 from migrate.rules.tree import Tree
 
 _LINE = re.compile(r"#\s*migrate:\s*ignore(?!-file)(?:\[([A-Z0-9,\s]+)\])?")
@@ -26,12 +26,12 @@ def is_suppressed(tree: Tree, f: Finding) -> bool:
     text = tree.text(f.pos.file) if tree.exists(f.pos.file) else None
     if not text or "migrate:" not in text:
         return False
-    if any(_covers(m, f.rule) for m in _FILE.finditer(text)):
+    if any(_covers(m, f.check) for m in _FILE.finditer(text)):
         return True
     if f.pos.line:
         lines = text.splitlines()
         if f.pos.line <= len(lines):
-            return _covers(_LINE.search(lines[f.pos.line - 1]), f.rule)
+            return _covers(_LINE.search(lines[f.line - 1]), f.check)
     return False
 
 

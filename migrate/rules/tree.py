@@ -7,16 +7,17 @@ so `migrate check --plan` judges the post-migration tree before anything is writ
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Iterable
 
 from migrate.changes import ChangeSet
+from migrate.index.facts import FactsCache
 from migrate.index.repo import RepoIndex, module_name
 from migrate.materialize import materialize
 
 
-class Tree:
-    """A read-only view: sorted repo-relative paths, lazily read text, cached ASTs."""
+class Tree(FactsCache):
+    """A read-only view: sorted repo-relative paths, lazily read text, cached ASTs and
+    code facts (`facts(path)`, the same layer as `RepoIndex.facts`)."""
 
     def __init__(
         self, paths: Iterable[str], read: Callable[[str], str | None], roots=(".",)
@@ -26,7 +27,6 @@ class Tree:
         self.roots: tuple[str, ...] = tuple(r.rstrip("/") or "." for r in roots)
         self._read = read
         self._text: dict[str, str | None] = {}
-        self._ast: dict[str, ast.Module | None] = {}
         self.modules: dict[str, str] = {}  # dotted -> path
         self._packages: set[str] | None = None  # every dotted prefix of a module
         self.module_by_path: dict[str, str] = {}
@@ -43,16 +43,6 @@ class Tree:
         if path not in self._text:
             self._text[path] = self._read(path) if path in self._path_set else None
         return self._text[path]
-
-    def ast(self, path: str) -> ast.Module | None:
-        """Parsed module, or None when unreadable or not valid Python."""
-        if path not in self._ast:
-            text = self.text(path)
-            try:
-                self._ast[path] = ast.parse(text) if text is not None else None
-            except (SyntaxError, ValueError):
-                self._ast[path] = None
-        return self._ast[path]
 
     def exists(self, path: str) -> bool:
         return path in self._path_set

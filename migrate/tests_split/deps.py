@@ -14,7 +14,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import MetadataWrapper, ScopeProvider
 
-from migrate.tests_split.registrations import REGISTER
+from migrate.index.facts import REGISTER
 
 FUTURE = m.SimpleStatementLine(body=[m.ImportFrom(module=m.Name("__future__"))])
 

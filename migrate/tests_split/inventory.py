@@ -7,10 +7,10 @@ any git revision; `collect.py` adds pytest's own node ids on request.
 from __future__ import annotations
 
 import ast
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from migrate.git.reads import cat_objects, ls_tree
 from migrate.index import RepoIndex, build_index
 from migrate.layout.tests import is_test_file
 from migrate.tests_split.cases import TestCase, cases_in
@@ -177,34 +177,16 @@ def build_inventory(tree: RepoIndex | str | Path) -> Inventory:
     return inventory_of_texts({p: index.text(p) for p in index.python_files()})
 
 
-def _git(repo: str | Path, *args: str, data: bytes | None = None) -> bytes:
-    return subprocess.run(
-        ["git", *args], cwd=repo, input=data, check=True, capture_output=True
-    ).stdout
-
-
 def inventory_at_rev(repo: str | Path, rev: str) -> Inventory:
     """Inventory of a git revision, read from the object store (no checkout)."""
-    blobs: list[tuple[str, str]] = []  # (sha, path) of regular .py files
-    for entry in _git(repo, "ls-tree", "-r", "-z", rev).split(b"\0"):
-        if not entry:
-            continue
-        meta, path = entry.split(b"\t", 1)
-        mode, kind, sha = meta.split()
-        name = path.decode("utf-8", "surrogateescape")
-        if kind == b"blob" and mode != b"120000" and name.endswith(".py"):
-            blobs.append((sha.decode(), name))
+    listing = ls_tree(repo, rev)
+    paths = [p for p, (mode, _) in listing.items() if mode in (0o100644, 0o100755)]
+    paths = [p for p in paths if p.endswith(".py")]
+    blobs = cat_objects(repo, [listing[p][1] for p in paths])
     texts: dict[str, str | None] = {}
-    if blobs:
-        out = _git(repo, "cat-file", "--batch", data="".join(f"{s}\n" for s, _ in blobs).encode())
-        pos = 0
-        for _, path in blobs:
-            header_end = out.index(b"\n", pos)
-            size = int(out[pos:header_end].split()[2])
-            data = out[header_end + 1 : header_end + 1 + size]
-            pos = header_end + 1 + size + 1
-            try:
-                texts[path] = data.decode("utf-8")
-            except UnicodeDecodeError:
-                texts[path] = None
+    for path, data in zip(paths, blobs, strict=True):
+        try:
+            texts[path] = data.decode("utf-8") if data is not None else None
+        except UnicodeDecodeError:
+            texts[path] = None
     return inventory_of_texts(texts)

@@ -7,10 +7,10 @@ with literal arguments count, so this module uses `ast` and mirrors those rules.
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import asdict, dataclass, field
 
-REGISTER = re.compile(r"^register_([a-z0-9]+)_ci$")
+from migrate.index.facts import registration_call
+
 # Positional order of the real signature:
 # (est_time, suite=None, nightly=False, disabled=None, *, stage=None, runner_config=None,
 #  in_process_group=None)
@@ -63,17 +63,6 @@ class Registration:
         d["problems"] = list(self.problems)
         d["effective_suite"] = self.effective_suite
         return d
-
-
-def registration_call(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
-    """(backend, call) when `stmt` is a top-level `register_<backend>_ci(...)` call."""
-    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
-        return None
-    func = stmt.value.func
-    if not isinstance(func, ast.Name):
-        return None
-    m = REGISTER.match(func.id)
-    return (m.group(1), stmt.value) if m else None
 
 
 def _comments_above(lines: list[str], line: int) -> tuple[str, ...]:

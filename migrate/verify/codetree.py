@@ -1,33 +1,32 @@
-"""One revision's code as the static checks see it: the index plus lazily parsed facts."""
+"""One revision's code as the static checks see it: queries over the index's code facts.
+
+Not a model of its own: the facts are the index's (`RepoIndex.facts`, see
+`migrate.index.facts`); this adds the questions verify asks of them (is a module the
+repo's own, does `from module import name` work); registry targets resolve through
+the one target resolver, `index.targets.Resolver`, on the same index).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from migrate.index import RepoIndex
-from migrate.verify.pyfacts import ModuleFacts, module_facts
+from migrate.index.facts import CodeFacts
 
 
 @dataclass
 class CodeTree:
     index: RepoIndex
-    _facts: dict[str, ModuleFacts | None] = field(default_factory=dict, repr=False)
 
-    def facts(self, module: str) -> ModuleFacts | None:
+    def facts(self, module: str) -> CodeFacts | None:
         path = self.index.modules.get(module)
         return self.path_facts(path) if path else None
 
-    def path_facts(self, path: str) -> ModuleFacts | None:
+    def path_facts(self, path: str) -> CodeFacts | None:
         """Facts of any Python file; one outside the import roots resolves only absolute
         imports (its relative ones are left unresolved, hence unchecked)."""
-        if path not in self._facts:
-            text = self.index.text(path)
-            module = self.index.module_of(path) or ""
-            self._facts[path] = (
-                module_facts(text, module, path.endswith("__init__.py")) if text else None
-            )
-        return self._facts[path]
+        return self.index.facts(path)
 
     def python_files(self, only: set[str] | None = None) -> list[tuple[str, str]]:
         """(path, module or "") of every Python file (or those in `only`), scripts included."""
@@ -53,13 +52,3 @@ class CodeTree:
             return True
         facts = self.facts(module)
         return facts is not None and (name in facts.names or facts.dynamic)
-
-    def attr_path(self, module: str, attrs: str) -> bool:
-        """`module:a.b` resolves: `a` is bound; `b` too when `a` is a visible class."""
-        head, _, rest = attrs.partition(".")
-        if not self.binds(module, head):
-            return False
-        facts = self.facts(module)
-        if rest and facts and head in facts.classes and not facts.dynamic:
-            return rest.split(".")[0] in facts.classes[head]
-        return True

@@ -3,54 +3,17 @@
 A proof of BASE..HEAD covers every commit in it: a hand-written commit or a merge in
 the range is a change nothing reproduces, so it fails verify by name (or, with
 `--allow-foreign`, is listed as a warning). An empty or reversed range proves nothing
-and is bad input.
+and is bad input (`migrate.git.resolve_range` refuses it).
 """
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-from migrate.git_steps.gitio import run_git
-from migrate.git_steps.message import parse_trailers
+from migrate.git import parse_trailers, run_git
 from migrate.verify.result import FAIL, PASS, CheckResult, Finding
 
 NAME = "range-commits"
-
-
-class BadRange(ValueError):
-    """The range is not BASE..HEAD with BASE a proper ancestor of HEAD (exit 2)."""
-
-
-def _rev(repo: Path, rev: str) -> str:
-    out = run_git(repo, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}", check=False)
-    if not out.strip():
-        raise BadRange(f"unknown revision {rev!r}")
-    return out.decode().strip()
-
-
-def _ancestor_rc(repo: Path, a: str, b: str) -> int:
-    return subprocess.run(
-        ["git", "merge-base", "--is-ancestor", a, b], cwd=repo, capture_output=True
-    ).returncode
-
-
-def parse_range(repo: str | Path, spec: str) -> tuple[str, str]:
-    """(BASE sha, HEAD sha) of `BASE..HEAD`; BadRange for any other shape or order."""
-    repo = Path(repo)
-    if "..." in spec or spec.count("..") != 1:
-        raise BadRange(f"expected BASE..HEAD, got {spec!r}")
-    base_spec, head_spec = spec.split("..")
-    if not base_spec or not head_spec:
-        raise BadRange(f"expected BASE..HEAD with both ends named, got {spec!r}")
-    base, head = _rev(repo, base_spec), _rev(repo, head_spec)
-    if base == head:
-        raise BadRange(f"empty range {spec}: {base_spec} and {head_spec} are the same commit")
-    if _ancestor_rc(repo, head, base) == 0:
-        raise BadRange(f"reversed range {spec}: {head_spec} is an ancestor of {base_spec}")
-    if _ancestor_rc(repo, base, head) != 0:
-        raise BadRange(f"{base_spec} is not an ancestor of {head_spec} in {spec}")
-    return base, head
 
 
 def foreign_commits(repo: str | Path, base: str, head: str) -> list[tuple[str, str]]:

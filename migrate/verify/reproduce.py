@@ -10,24 +10,33 @@ was made). Whatever the commit holds beyond that is its residual: changes made b
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from migrate.changes import ChangeSet
 from migrate.errors import MigrateError
+from migrate.git import (
+    BLAME_FILE,
+    BLAME_STEP,
+    GitError,
+    GitObjects,
+    Listing,
+    Trailers,
+    blob_sha,
+    parse_trailers,
+    run_git,
+    snapshot,
+)
+from migrate.git.reads import message
 from migrate.git_steps import engine
 from migrate.git_steps.apply import blame_contents
 from migrate.git_steps.fingerprint import engine_fingerprint
-from migrate.git_steps.gitio import GitObjects, Listing, blob_sha, run_git
-from migrate.git_steps.message import BLAME_FILE, BLAME_STEP, Trailers, parse_trailers
 from migrate.git_steps.trees import Files, StepError, move_map, needed_paths, step_trees
 from migrate.pipeline import Prepared, prepare
 from migrate.plan import load_plan
 from migrate.verify.residual import residual
 from migrate.verify.result import FAIL, PASS, CommitCheck
-from migrate.verify.worktree import worktree
 
 BASE = "<base>"
 
@@ -51,7 +60,7 @@ def step_commits(repo_dir: Path, base: str, head: str) -> list[tuple[str, str, T
         if not line.strip():
             continue
         sha, *parents = line.split()
-        t = parse_trailers(run_git(repo_dir, "log", "-1", "--format=%B", sha).decode())
+        t = parse_trailers(message(repo_dir, sha))
         if t is not None and parents:
             found.append((sha, parents[0], t))
     return found
@@ -72,11 +81,10 @@ def plan_text(repo_dir: Path, run: Run, range_base: str, override: str | None) -
     path = run.plan.plan_path
     if not os.path.isabs(path):
         for rev in (run.base, range_base):
-            res = subprocess.run(
-                ["git", "show", f"{rev}:{path}"], cwd=repo_dir, capture_output=True
-            )
-            if res.returncode == 0:
-                return res.stdout
+            try:
+                return run_git(repo_dir, "show", f"{rev}:{path}")
+            except GitError:
+                continue
         if (repo_dir / path).is_file():
             return (repo_dir / path).read_bytes()
     return Path(path).read_bytes()
@@ -106,7 +114,7 @@ def prepare_run(
                     f"name sha256:{run.plan.plan_sha256[:12]}"
                 ),
             )
-        with worktree(repo_dir, run.base) as wt:
+        with snapshot(repo_dir, run.base) as wt:
             try:
                 prep = prepare(_plan_in(wt, run.plan.plan_path, plan_file, data), wt)
                 return prep, engine.plan_changeset(prep), ""
@@ -135,8 +143,8 @@ def _merge3(base: bytes, ours: bytes, theirs: bytes) -> bytes:
             p = Path(tmp) / name
             p.write_bytes(data)
             paths.append(str(p))
-        res = subprocess.run(["git", "merge-file", "-p", "-q", *paths], capture_output=True)
-        return res.stdout
+        # exit status: the number of conflicts; the merged text (with markers) is the answer
+        return run_git(tmp, "merge-file", "-p", "-q", *paths, check=False)
 
 
 def expected_listing(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from migrate.git_steps.gitio import GitObjects, Listing
+from migrate.git import GitObjects, Listing
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)")
 

@@ -7,24 +7,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from migrate.findings import Finding
+
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 NOT_RUN = "COULD-NOT-RUN"  # the check could not be carried out (no wheel could be built)
 EXIT = {PASS: 0, FAIL: 1, NOT_RUN: 3}  # 2 is bad input, raised before any result exists
-
-
-@dataclass(frozen=True)
-class Finding:
-    file: str
-    line: int
-    check: str
-    message: str
-    fix: str = ""
-    severity: str = "error"
-
-    def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        text = f"{where}: {self.message}" if where else self.message
-        return text + (f" ({self.fix})" if self.fix else "")
+__all__ = ["EXIT", "FAIL", "NOT_RUN", "PASS", "SKIP", "CheckResult", "CommitCheck", "Finding"]
 
 
 @dataclass

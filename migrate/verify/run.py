@@ -9,17 +9,16 @@ from contextlib import ExitStack, suppress
 from pathlib import Path
 
 from migrate.errors import MigrateError
-from migrate.git_steps.gitio import run_git
-from migrate.git_steps.message import BLAME_FILE
+from migrate.git import BLAME_FILE, resolve_range, snapshot
+from migrate.git.reads import changed_names
 from migrate.index import build_index
 from migrate.pipeline import Prepared, prepare
 from migrate.verify.checks import cycles, duplicates, imports, old_names, registry, shims, wheel
 from migrate.verify.codetree import CodeTree
-from migrate.verify.commits import parse_range, range_check
+from migrate.verify.commits import range_check
 from migrate.verify.context import VerifyContext
 from migrate.verify.reproduce import reproduce_all, step_commits
 from migrate.verify.result import FAIL, CheckResult, Finding, VerifyResult
-from migrate.verify.worktree import worktree
 
 CHECKS = (old_names, imports, registry, shims, duplicates, cycles, wheel)
 CHECK_NAMES = tuple(c.NAME for c in CHECKS)
@@ -49,17 +48,18 @@ def verify(
     skip: tuple[str, ...] = (),
     allow_foreign: bool = False,
 ) -> VerifyResult:
-    """Raises `BadRange` (a ValueError) for a range that is not BASE..HEAD in order."""
+    """Raises MigrateError (exit 2) for a range that is not BASE..HEAD in order."""
     repo = Path(repo_dir).resolve()
     unknown = sorted(set(skip) - set(CHECK_NAMES))
     if unknown:
         raise ValueError(f"unknown check {', '.join(unknown)}; checks: {', '.join(CHECK_NAMES)}")
-    base, head = parse_range(repo, rev_range)
+    rng = resolve_range(repo, rev_range)
+    base, head = rng.base, rng.head
     commits, preps = reproduce_all(repo, base, head, plan)
     result = VerifyResult(base, head, commits)
     result.static_checks.append(range_check(repo, base, head, allow_foreign))
     if not preps and plan:
-        with worktree(repo, base) as bd:
+        with snapshot(repo, base) as bd:
             try:
                 preps = [prepare(plan, bd)]
             except MigrateError as exc:
@@ -91,14 +91,10 @@ def static_checks(
     skip: tuple[str, ...] = (),
 ) -> list[CheckResult]:
     roots = tuple(dict.fromkeys(r for p in preps for r in p.plan.roots)) or (".",)
-    touched = set(
-        run_git(repo, "diff", "--name-only", "-z", "--no-renames", base, head)
-        .decode("utf-8", "surrogateescape")
-        .split("\0")
-    ) - {""}
+    touched = changed_names(repo, base, head)
     with ExitStack() as stack:
-        hd = stack.enter_context(worktree(repo, head))
-        bd = stack.enter_context(worktree(repo, base))
+        hd = stack.enter_context(snapshot(repo, head))
+        bd = stack.enter_context(snapshot(repo, base))
         ctx = VerifyContext(
             repo_dir=repo,
             base_rev=base,

@@ -10,11 +10,11 @@ import contextlib
 from collections.abc import Iterable
 from pathlib import Path
 
-from migrate.git_steps.message import BLAME_FILE
+from migrate.git import BLAME_FILE
 from migrate.index import build_index
 from migrate.plan import Plan
 from migrate.relocate import plan_relocation
-from migrate.verify.names import excluded, old_regex, scan_text
+from migrate.verify.names import OldNames, excluded, scan_text
 from migrate.verify.result import Finding
 
 CHECK = "stale-reference"
@@ -40,7 +40,7 @@ def stale_references(
     findings: list[Finding] = []
     for plan in plans:
         rel = plan_relocation(plan)
-        regex = old_regex(rel, plan)
+        names = OldNames(rel, plan)
         for path in paths:
             if index.files[path].is_symlink:
                 continue
@@ -48,5 +48,5 @@ def stale_references(
                 continue
             text = index.text(path)
             if text is not None:
-                findings += scan_text(path, text, regex, rel, plan, CHECK)
+                findings += scan_text(path, text, names, CHECK)
     return sorted(set(findings), key=lambda f: (f.file, f.line, f.message))

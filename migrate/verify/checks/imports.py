@@ -1,5 +1,6 @@
 """Every import of the repo's own modules resolves at HEAD: the module exists and each
-imported name is a submodule, a top-level binding, or served by a module `__getattr__`.
+imported name is a submodule, a top-level binding, or served by a module `__getattr__`;
+no relative import climbs above the top-level package (unresolvable, so it fails when run).
 
 An import that was already broken at BASE (after relocation) is reported as a warning.
 """
@@ -17,10 +18,12 @@ NAME = "imports-resolve"
 def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, int, str, str]]:
     """[(path, line, module, name or '')] for each own import that does not resolve."""
     out = []
-    for path, _module in tree.python_files(only):
+    for path, module in tree.python_files(only):
         facts = tree.path_facts(path)
         if facts is None:
             continue
+        if module:  # inside the roots: an unresolvable relative import fails when run
+            out += [(path, line, spelled, "") for line, spelled in facts.unresolved_relative]
         for imp in facts.imports:
             if not imp.module or not tree.is_own(imp.module):
                 continue
@@ -63,11 +66,12 @@ def check(ctx: VerifyContext) -> CheckResult:
     findings = []
     for path, line, module, name in found:
         old = (path, module, name) in before
-        what = (
-            f"`from {module} import {name}`: {module} has no {name}"
-            if name
-            else (f"module {module} does not exist")
-        )
+        if module.startswith("."):
+            what = f"`from {module} import ...` climbs above the top-level package"
+        elif name:
+            what = f"`from {module} import {name}`: {module} has no {name}"
+        else:
+            what = f"module {module} does not exist"
         findings.append(
             Finding(
                 path,

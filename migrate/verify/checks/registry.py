@@ -1,12 +1,15 @@
 """Every registry target at HEAD resolves: `KernelSpec(target="module:attr")` and other
-`target=` literals, `"package.module:attr"` literals in tables, and
-`register_fused_op(instance, __name__, "ATTR")`. Nothing imports a target at
+`target=` literals, `"package.module:attr"` literals in tables, the targets registrations
+evaluate to (f-strings over tables, `_EXPORTS` loops), and
+`register_fused_op(instance, __name__, "ATTR")`. Resolved by THE target resolver
+(`index.targets.Resolver`, the one KO204 uses). Nothing imports a target at
 registration, so a stale one would fail only on first call. A target already broken at
 BASE (after relocation) is reported as a warning.
 """
 
 from __future__ import annotations
 
+from migrate.index.targets import Resolver, registry_targets
 from migrate.relocate import Relocation
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
@@ -20,23 +23,23 @@ def unresolved(
 ) -> tuple[list[tuple[str, int, str, str]], int]:
     """([(path, line, target, why)], number of targets seen)."""
     out, seen = [], 0
+    resolver = Resolver(tree.index)
     for path, module in tree.python_files(only):
         facts = tree.path_facts(path)
         if facts is None:
             continue
-        for line, target in facts.targets:
-            mod, attrs = target.split(":", 1)
-            if not tree.is_own(mod):
+        for line, target in registry_targets(tree.index, path):
+            if not tree.is_own(target.split(":", 1)[0]):
                 continue
             seen += 1
-            if not tree.exists(mod):
-                out.append((path, line, target, f"no module {mod}"))
-            elif not tree.attr_path(mod, attrs):
-                out.append((path, line, target, f"{mod} has no {attrs}"))
+            why = resolver.problem(target)
+            if why:
+                out.append((path, line, target, why))
         for line, attr in facts.fused if module else []:
             seen += 1
-            if not tree.binds(module, attr):
-                out.append((path, line, f"{module}:{attr}", f"{attr} is not bound in {module}"))
+            why = resolver.problem(f"{module}:{attr}")
+            if why:
+                out.append((path, line, f"{module}:{attr}", why))
     return out, seen
 
 

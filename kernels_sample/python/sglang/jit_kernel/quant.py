@@ -53,3 +53,11 @@ def dequant_per_token_int8(q: torch.Tensor, scale: torch.Tensor, dtype: torch.dt
     out = torch.empty((rows, hidden), dtype=dtype, device=q.device)
     _dequant_kernel[(rows,)](q2, scale, out, hidden, BLOCK=next_power_of_2(hidden))
     return out.view(q.shape)
+
+
+class PerTokenInt8:
+    """Quant and dequant as one codec. The registry names its members by dotted path
+    (`sglang.kernels.ops.quantization` registers `PerTokenInt8.dequant`)."""
+
+    quant = staticmethod(per_token_quant_int8)
+    dequant = staticmethod(dequant_per_token_int8)

@@ -48,7 +48,8 @@ def _scaled_mm_kernel(
 
 
 def get_device_name() -> str:
-    if torch.cuda.is_available():
+    """The device the kernel runs on, as tuning files spell it (`NVIDIA_H200`, `cpu`)."""
+    if torch.cuda.is_available() and os.environ.get("TRITON_INTERPRET") != "1":
         return torch.cuda.get_device_name().replace(" ", "_")
     return "cpu"
 

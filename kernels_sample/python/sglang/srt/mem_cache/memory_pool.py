@@ -15,9 +15,10 @@ def can_use_hicache_jit_kernel(page_size: int, dtype: torch.dtype) -> bool:
 
 
 class MHATokenToKVPool:
-    def __init__(self, size: int, head_num: int, head_dim: int, dtype: torch.dtype = torch.float32) -> None:
-        self.k_buffer = torch.zeros((size, head_num, head_dim), dtype=dtype)
-        self.v_buffer = torch.zeros((size, head_num, head_dim), dtype=dtype)
+    def __init__(self, size: int, head_num: int, head_dim: int, dtype: torch.dtype = torch.float32,
+                 device: torch.device | str = "cpu") -> None:
+        self.k_buffer = torch.zeros((size, head_num, head_dim), dtype=dtype, device=device)
+        self.v_buffer = torch.zeros((size, head_num, head_dim), dtype=dtype, device=device)
 
     def set_kv_buffer(self, loc: torch.Tensor, cache_k: torch.Tensor, cache_v: torch.Tensor) -> None:
         if can_use_hicache_jit_kernel(1, cache_k.dtype):

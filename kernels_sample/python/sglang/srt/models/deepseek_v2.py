@@ -19,9 +19,9 @@ class DeepseekV3Gate(nn.Module):
         self.routed_scaling_factor = routed_scaling_factor
 
     def forward(self, hidden_states: torch.Tensor):
-        ones = torch.ones(hidden_states.shape[0])
+        ones = torch.ones(hidden_states.shape[0], device=hidden_states.device)
         logits = scaled_mm.scaled_mm(hidden_states.float(), self.weight.data.t().contiguous(), ones,
-                                     torch.ones(self.weight.shape[0]))
+                                     torch.ones(self.weight.shape[0], device=hidden_states.device))
         return sglang.jit_kernel.deepseek_v3.fused_router.deepseek_v3_grouped_topk(
             logits, self.e_score_correction_bias.data, self.topk, self.n_group, self.topk_group,
             self.routed_scaling_factor,

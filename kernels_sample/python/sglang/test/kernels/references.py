@@ -29,6 +29,11 @@ def silu_and_mul_ref(x: torch.Tensor) -> torch.Tensor:
     return torch.nn.functional.silu(gate) * up
 
 
+def gelu_tanh_and_mul_ref(x: torch.Tensor) -> torch.Tensor:
+    gate, up = x.float().chunk(2, dim=-1)
+    return torch.nn.functional.gelu(gate, approximate="tanh") * up
+
+
 def rope_ref(x: torch.Tensor, positions: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
     """NeoX-style rotation of `x [tokens, heads, head_dim]` with `[max_pos, head_dim // 2]` tables."""
     c = cos[positions][:, None, :]
@@ -50,7 +55,7 @@ def grouped_topk_ref(logits, bias, topk, num_groups, topk_group, scaling):
     tokens, experts = logits.shape
     group_scores = corrected.view(tokens, num_groups, -1).topk(2, dim=-1).values.sum(-1)
     group_idx = group_scores.topk(topk_group, dim=-1).indices
-    allowed = torch.zeros(tokens, num_groups, dtype=torch.bool).scatter_(1, group_idx, True)
+    allowed = torch.zeros(tokens, num_groups, dtype=torch.bool, device=logits.device).scatter_(1, group_idx, True)
     allowed = allowed.repeat_interleave(experts // num_groups, dim=1)
     ids = corrected.masked_fill(~allowed, float("-inf")).topk(topk, dim=-1).indices
     w = scores.gather(1, ids)

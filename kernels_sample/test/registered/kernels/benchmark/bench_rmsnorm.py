@@ -10,6 +10,7 @@ import torch
 
 from sglang.jit_kernel.norm import fused_add_rmsnorm, rmsnorm
 from sglang.test.ci.ci_register import register_cuda_ci
+from sglang.test.kernels.device import DEVICE
 
 register_cuda_ci(est_time=45, stage="base-b-kernel-benchmark", runner_config="1-gpu-large")
 
@@ -28,11 +29,10 @@ def _time_ms(fn, iters: int = 3) -> float:
 
 class BenchRMSNorm(unittest.TestCase):
     def test_bench(self):
-        device = "cuda" if torch.cuda.is_available() else "cpu"
         for rows, hidden in SHAPES:
-            x = torch.randn(rows, hidden, device=device)
-            r = torch.randn(rows, hidden, device=device)
-            w = torch.ones(hidden, device=device)
+            x = torch.randn(rows, hidden, device=DEVICE)
+            r = torch.randn(rows, hidden, device=DEVICE)
+            w = torch.ones(hidden, device=DEVICE)
             plain = _time_ms(lambda: rmsnorm(x, w))
             fused = _time_ms(lambda: fused_add_rmsnorm(x, r, w))
             print(f"rows={rows:<4} hidden={hidden:<5} rmsnorm {plain:8.3f} ms  fused_add {fused:8.3f} ms")

@@ -20,6 +20,7 @@ from sglang.kernels import ops
 from sglang.kernels.registry import get_kernel, list_kernels, resolve_target, select_kernel
 from sglang.kernels.spec import DeviceType, KernelBackend
 from sglang.test.ci.ci_register import register_cpu_ci
+from sglang.test.kernels.device import DEVICE
 
 register_cpu_ci(est_time=10, suite="base-a-test-cpu")
 
@@ -71,7 +72,7 @@ class TestRegistry(unittest.TestCase):
         self.assertEqual(targets[KernelBackend.TRITON], "sglang.kernels.ops.layernorm:_RMSNORM.forward_triton")
 
     def test_fused_op_backends_agree(self):
-        x, w = torch.randn(3, 16), torch.randn(16)
+        x, w = torch.randn(3, 16, device=DEVICE), torch.randn(16, device=DEVICE)
         ref = get_kernel("layernorm.rmsnorm", "torch")(x, w)
         torch.testing.assert_close(get_kernel("layernorm.rmsnorm", "triton")(x, w), ref)
         torch.testing.assert_close(get_kernel("jit.rmsnorm", backend="jit")(x, w), ref)

@@ -19,6 +19,7 @@ from sglang.srt.mem_cache.memory_pool import MHATokenToKVPool, can_use_hicache_j
 from sglang.srt.model_executor.forward_batch_info import ForwardBatch
 from sglang.srt.models.deepseek_v2 import DeepseekV3Gate
 from sglang.test.ci.ci_register import register_cpu_ci
+from sglang.test.kernels.device import DEVICE
 from sglang.test.kernels.references import assert_close, rmsnorm_ref
 
 register_cpu_ci(est_time=20, suite="base-a-test-cpu")
@@ -29,8 +30,8 @@ def test_layers_package_reexports_the_kernel():
 
 
 def test_rmsnorm_layer_goes_through_the_kernel_module():
-    layer = RMSNorm(16)
-    x = torch.randn(2, 16)
+    layer = RMSNorm(16).to(DEVICE)
+    x = torch.randn(2, 16, device=DEVICE)
     with mock.patch("sglang.jit_kernel"
                     ".norm.rmsnorm", wraps=norm_mod.rmsnorm) as spy:
         out = layer(x)
@@ -39,8 +40,8 @@ def test_rmsnorm_layer_goes_through_the_kernel_module():
 
 
 def test_rmsnorm_layer_with_residual_and_quant():
-    layer = RMSNorm(16)
-    x, residual = torch.randn(2, 16), torch.randn(2, 16)
+    layer = RMSNorm(16).to(DEVICE)
+    x, residual = torch.randn(2, 16, device=DEVICE), torch.randn(2, 16, device=DEVICE)
     expected = rmsnorm_ref(x + residual, layer.weight.data)
     out, _ = layer(x.clone(), residual)
     assert_close(out, expected)
@@ -50,9 +51,9 @@ def test_rmsnorm_layer_with_residual_and_quant():
 
 def test_silu_layer_dispatch():
     with mock.patch("sglang.jit_kernel.activation.silu_and_mul", return_value="patched") as fake:
-        assert SiluAndMul()(torch.randn(2, 8)) == "patched"
+        assert SiluAndMul()(torch.randn(2, 8, device=DEVICE)) == "patched"
     fake.assert_called_once()
-    q, scale = SiluAndMul(quantize_output=True)(torch.randn(2, 8))
+    q, scale = SiluAndMul(quantize_output=True)(torch.randn(2, 8, device=DEVICE))
     assert q.shape == (2, 4) and scale.shape == (2,)
 
 
@@ -61,53 +62,53 @@ def test_sampler_uses_min_p_kernel(monkeypatch):
 
     def fake(probs, uniform, min_p):
         calls.append(min_p)
-        return torch.zeros(probs.shape[0], dtype=torch.int32)
+        return torch.zeros(probs.shape[0], dtype=torch.int32, device=DEVICE)
 
     monkeypatch.setattr("sglang.jit_kernel.sampling.min_p_sampling_from_probs", fake)
-    ids = Sampler().sample(torch.randn(3, 10), min_p=0.1)
+    ids = Sampler().sample(torch.randn(3, 10, device=DEVICE), min_p=0.1)
     assert calls == [0.1] and ids.tolist() == [0, 0, 0]
 
 
 def test_sampler_real_kernel_is_deterministic():
-    logits = torch.randn(4, 32)
+    logits = torch.randn(4, 32, device=DEVICE)
     assert torch.equal(Sampler(seed=7).sample(logits), Sampler(seed=7).sample(logits))
 
 
 def test_rotary_layers():
-    rope = RotaryEmbedding(head_dim=16, max_position=32)
+    rope = RotaryEmbedding(head_dim=16, max_position=32, device=DEVICE)
     with pytest.raises(TypeError):
         RotaryEmbedding(16, 32, cache=object())
-    q, k = torch.randn(2, 2, 16), torch.randn(2, 1, 16)
+    q, k = torch.randn(2, 2, 16, device=DEVICE), torch.randn(2, 1, 16, device=DEVICE)
     q0 = q.clone()
-    rope(torch.tensor([0, 0]), q, k)
+    rope(torch.tensor([0, 0], device=DEVICE), q, k)
     assert_close(q, q0)
-    QKNormRotaryEmbedding(16, 32)(torch.tensor([1, 2]), q, k)
+    QKNormRotaryEmbedding(16, 32, device=DEVICE)(torch.tensor([1, 2], device=DEVICE), q, k)
 
 
 def test_kv_pool_and_batch_metadata():
     assert can_use_hicache_jit_kernel(1, torch.float32)
-    pool = MHATokenToKVPool(size=8, head_num=2, head_dim=4)
-    k, v = torch.randn(2, 2, 4), torch.randn(2, 2, 4)
-    pool.set_kv_buffer(torch.tensor([6, 1]), k, v)
+    pool = MHATokenToKVPool(size=8, head_num=2, head_dim=4, device=DEVICE)
+    k, v = torch.randn(2, 2, 4, device=DEVICE), torch.randn(2, 2, 4, device=DEVICE)
+    pool.set_kv_buffer(torch.tensor([6, 1], device=DEVICE), k, v)
     assert_close(pool.k_buffer[6], k[0])
-    batch = ForwardBatch(req_pool_indices=torch.tensor([1]), seq_lens=torch.tensor([5]), positions=torch.arange(5))
-    batch.init_attention_metadata(torch.arange(64).view(2, 32), page_size=4)
+    batch = ForwardBatch(req_pool_indices=torch.tensor([1], device=DEVICE), seq_lens=torch.tensor([5], device=DEVICE), positions=torch.arange(5, device=DEVICE))
+    batch.init_attention_metadata(torch.arange(64, device=DEVICE).view(2, 32), page_size=4)
     assert batch.cu_seqlens.tolist() == [0, 5]
     assert batch.page_table.tolist() == [[8, 9]]
 
 
 def test_moe_and_quant_layers():
-    logits = torch.randn(3, 8)
+    logits = torch.randn(3, 8, device=DEVICE)
     weights, ids = select_experts(logits, topk=2)
     assert weights.shape == ids.shape == (3, 2)
     sorted_ids, expert_ids, total = align_for_grouped_gemm(ids, 8, 4)
     assert int(total) % 4 == 0
-    gate = DeepseekV3Gate(hidden_size=16, n_routed_experts=16, topk=4, n_group=4, topk_group=2)
-    w, e = gate(torch.randn(2, 16))
-    assert_close(w.sum(-1), torch.full((2,), 2.5))
-    x = torch.randn(4, 32)
-    w_q = torch.randint(-127, 128, (32, 64), dtype=torch.int8)
-    w_scale = torch.rand(64) * 0.01
+    gate = DeepseekV3Gate(hidden_size=16, n_routed_experts=16, topk=4, n_group=4, topk_group=2).to(DEVICE)
+    w, e = gate(torch.randn(2, 16, device=DEVICE))
+    assert_close(w.sum(-1), torch.full((2,), 2.5, device=DEVICE))
+    x = torch.randn(4, 32, device=DEVICE)
+    w_q = torch.randint(-127, 128, (32, 64), dtype=torch.int8, device=DEVICE)
+    w_scale = torch.rand(64, device=DEVICE) * 0.01
     out = apply_w8a8_int8_linear(x, w_q, w_scale)
     assert_close(out, fake_quant(x) @ (w_q.float() * w_scale), atol=1e-3, rtol=1e-3)
 
@@ -115,7 +116,7 @@ def test_moe_and_quant_layers():
 def test_communication_adapter_is_a_singleton():
     adapter = get_allreduce_norm_adapter()
     assert adapter is get_allreduce_norm_adapter()
-    x, residual, w = torch.randn(2, 8), torch.randn(2, 8), torch.ones(8)
+    x, residual, w = torch.randn(2, 8, device=DEVICE), torch.randn(2, 8, device=DEVICE), torch.ones(8, device=DEVICE)
     expected = rmsnorm_ref(x + residual, w)
     normed, _ = adapter(x, residual, w)
     assert_close(normed, expected)

@@ -17,6 +17,15 @@ for _name, _module in _EXPORTS.items():
         KernelSpec(op=f"quantization.{_name}", backend=KernelBackend.TRITON, target=f"{_module}:{_name}")
     )
 
+# A member of a codec class: the target's attribute part is a dotted path.
+register_kernel(
+    KernelSpec(
+        op="quantization.int8_codec_dequant",
+        backend=KernelBackend.TRITON,
+        target="sglang.jit_kernel.quant:PerTokenInt8.dequant",
+    )
+)
+
 
 def __getattr__(name: str):
     if name in _EXPORTS:

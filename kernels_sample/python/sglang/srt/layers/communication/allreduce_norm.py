@@ -20,7 +20,7 @@ class AllReduceNormAdapter:
         self.workspace: dict[tuple[int, int], torch.Tensor] = {}
 
     def __call__(self, x: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6):
-        self.workspace.setdefault(tuple(x.shape), torch.empty(0))
+        self.workspace.setdefault(tuple(x.shape), torch.empty(0, device=x.device))
         return fused_allreduce_rmsnorm(x, residual, weight, eps, group=self.group)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import git, write_tree
+from helpers import git, write_tree
 
 KERN = """\
 import torch
@@ -191,3 +191,127 @@ def dirty_move(repo: Path) -> None:
 
 def write_base(root: Path) -> None:
     write_tree(root, BASE_FILES)
+
+
+# Entry points that bypass a module's public functions: a test's own kernel launch, a
+# torch.library custom op called through torch.ops, a fused op's forward_<backend>, and a
+# dotted registry target (a codec class's static method).
+FUSED = """\
+class BaseFusedOp:
+    def forward(self, x, backend="triton"):
+        return getattr(self, f"forward_{backend}")(x)
+"""
+
+EXT = """\
+import torch
+import triton
+import triton.language as tl
+
+from pkg.fused import BaseFusedOp
+
+
+@triton.jit
+def _triple_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, x * 3.0, mask=offs < n)
+
+
+def _triple(x):
+    y = torch.empty_like(x)
+    _triple_kernel[(triton.cdiv(x.numel(), 64),)](x, y, x.numel(), BLOCK=64)
+    return y
+
+
+@torch.library.custom_op("parity_fixture::triple", mutates_args=())
+def triple_op(x: torch.Tensor) -> torch.Tensor:
+    return _triple(x)
+
+
+@triple_op.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+
+class TripleOp(BaseFusedOp):
+    def forward_torch(self, x):
+        return x * 3.0
+
+    def forward_triton(self, x):
+        return _triple(x)
+
+
+class Codec:
+    encode = staticmethod(_triple)
+
+
+TRIPLE = TripleOp()
+"""
+
+REGISTRY = 'TARGETS = {"triple": "pkg.old.ext:Codec.encode"}\n'
+
+TEST_EXT = """\
+import importlib
+
+import torch
+
+from pkg.old import ext
+from pkg.registry import TARGETS
+
+DEV = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _resolve(target):
+    mod, _, path = target.partition(":")
+    obj = importlib.import_module(mod)
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def test_launch_directly():
+    x = torch.randn(50, device=DEV)
+    y = torch.empty_like(x)
+    ext._triple_kernel[(1,)](x, y, x.numel(), BLOCK=64)
+    torch.testing.assert_close(y, x * 3.0)
+
+
+def test_torch_op():
+    x = torch.randn(40, device=DEV)
+    torch.testing.assert_close(torch.ops.parity_fixture.triple(x), x * 3.0)
+
+
+def test_fused_op():
+    x = torch.randn(30, device=DEV)
+    torch.testing.assert_close(ext.TRIPLE.forward(x, "triton"), ext.TRIPLE.forward(x, "torch"))
+
+
+def test_registry_target():
+    x = torch.randn(20, device=DEV)
+    torch.testing.assert_close(_resolve(TARGETS["triple"])(x), x * 3.0)
+"""
+
+EXT_FILES = {
+    "pkg/__init__.py": "",
+    "pkg/fused.py": FUSED,
+    "pkg/registry.py": REGISTRY,
+    "pkg/old/__init__.py": "",
+    "pkg/old/ext.py": EXT,
+    "tests/old/test_ext.py": TEST_EXT,
+}
+EXT_MOVES = {
+    "pkg/old/__init__.py": "pkg/new/__init__.py",
+    "pkg/old/ext.py": "pkg/new/ext.py",
+    "tests/old/test_ext.py": "tests/new/test_ext.py",
+}
+EXT_EDITS = {
+    "tests/new/test_ext.py": ("from pkg.old import ext", "from pkg.new import ext"),
+    "pkg/registry.py": ("pkg.old.ext:", "pkg.new.ext:"),
+}
+
+
+def ext_move(repo: Path, changed_kernel: bool = False) -> None:
+    edits = dict(EXT_EDITS)
+    if changed_kernel:
+        edits["pkg/new/ext.py"] = ("x * 3.0, mask", "x * 3.0000002, mask")
+    move(repo, EXT_MOVES, edits)

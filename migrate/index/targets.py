@@ -1,4 +1,7 @@
-"""Resolve a `module:attr.path` target statically against a tree, as `resolve_target` would.
+"""THE target resolver: a `module:attr.path` target, statically, as `resolve_target` would.
+
+Shared by KO204 (`rules`, on the tree a plan would leave) and verify's registry-targets
+check (on HEAD's index): both ask `Resolver(tree).problem(target)` of any `CodeTree`.
 
 A target resolves when its module exists in the tree and its first attribute is bound at
 the module's top level (def, class, assignment, import); a dotted rest is checked against
@@ -12,9 +15,9 @@ import ast
 import re
 from dataclasses import dataclass
 
+from migrate.index.facts import TARGET, CodeTree
 from migrate.index.imports import absolute
-from migrate.rules.specs import top_level_env
-from migrate.rules.tree import Tree
+from migrate.index.registry import registrations, top_level_env
 
 _PLAIN_BASES = {"object", "BaseFusedOp"}
 
@@ -86,7 +89,7 @@ def _defined_at_column_0(text: str, name: str) -> bool:
 class Resolver:
     """Caches per-module bindings; `problem(target)` is None when the target resolves."""
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: CodeTree) -> None:
         self.tree = tree
         self._cache: dict[str, Bindings | None] = {}
 
@@ -196,3 +199,24 @@ class Resolver:
                 return None  # inherited from something we cannot see: do not guess
             module, cls = nxt
         return None
+
+
+def registry_targets(tree: CodeTree, path: str) -> list[tuple[int, str]]:
+    """(line, "module:attr") of every registry target a file spells: `target=` and
+    `"pkg.mod:attr"` literals (code facts) and the targets its KernelSpec registrations
+    evaluate to (f-strings over tables, `_EXPORTS` loops, `__name__`-relative targets)."""
+    facts = tree.facts(path)
+    if facts is None:
+        return []
+    out = list(facts.targets)
+    known = {t for _, t in out}
+    text = tree.text(path) or ""
+    module = tree.module_of(path)
+    if module and "KernelSpec" in text:
+        mod = tree.ast(path)
+        for reg in registrations(mod, path, module, path.endswith("__init__.py")) if mod else []:
+            target = reg.target
+            if reg.kind != "fused" and target and TARGET.match(target) and target not in known:
+                known.add(target)
+                out.append((reg.line, target))
+    return sorted(out)

@@ -1,4 +1,4 @@
-"""Git plumbing used by apply and verify: read trees and blobs, write blobs, trees, commits.
+"""Git objects for apply and verify: read trees and blobs, write blobs, trees, commits.
 
 Nothing here touches refs, the index or the work tree, so building commits is free of
 side effects that a failure would have to undo (loose objects are garbage, not state).
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 import tempfile
 from io import BytesIO
 from pathlib import Path
@@ -16,38 +15,18 @@ from pathlib import Path
 import git
 from gitdb import IStream
 
+from migrate.git.reads import ls_tree
+from migrate.git.runner import run_git
+
 Listing = dict[str, tuple[int, str]]  # path -> (mode, blob sha)
-ZERO = "0" * 40
-
-
-class GitError(RuntimeError):
-    pass
-
-
-def run_git(
-    cwd: str | Path,
-    *args: str,
-    input: bytes | None = None,
-    env: dict | None = None,
-    check: bool = True,
-) -> bytes:
-    """Run git; its own session, so a terminal ^C reaches only us and we decide what to undo."""
-    res = subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        input=input,
-        env=env,
-        capture_output=True,
-        start_new_session=True,
-    )
-    if check and res.returncode != 0:
-        msg = res.stderr.decode("utf-8", "replace").strip()
-        raise GitError(f"git {' '.join(args[:3])} failed: {msg}")
-    return res.stdout
 
 
 def blob_sha(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def _path(p: str) -> bytes:
+    return p.encode("utf-8", "surrogateescape")
 
 
 class GitObjects:
@@ -66,15 +45,7 @@ class GitObjects:
 
     def ls_tree(self, rev: str) -> Listing:
         """Every entry of a commit's tree, recursively (submodules kept as gitlinks)."""
-        out = run_git(self.dir, "ls-tree", "-r", "-z", "--full-tree", rev)
-        listing: Listing = {}
-        for rec in out.split(b"\0"):
-            if not rec:
-                continue
-            meta, path = rec.split(b"\t", 1)
-            mode, _type, sha = meta.split()
-            listing[path.decode("utf-8", "surrogateescape")] = (int(mode, 8), sha.decode())
-        return listing
+        return ls_tree(self.dir, rev)
 
     def read(self, sha: str) -> bytes:
         return self.repo.odb.stream(bytes.fromhex(sha)).read()
@@ -91,7 +62,7 @@ class GitObjects:
         with tempfile.TemporaryDirectory(prefix="migrate-index-") as tmp:
             env = dict(os.environ, GIT_INDEX_FILE=str(Path(tmp) / "index"))
             info = b"".join(
-                b"%o %s\t%s\0" % (mode, sha.encode(), p.encode("utf-8", "surrogateescape"))
+                b"%o %s\t%s\0" % (mode, sha.encode(), _path(p))
                 for p, (mode, sha) in sorted(listing.items())
             )
             run_git(self.dir, "update-index", "-z", "--index-info", input=info, env=env)

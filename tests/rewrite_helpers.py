@@ -1,5 +1,10 @@
 """Helpers for the rewrite tests: assertCodemod-style before/after over a real tmp repo,
-and applying a whole ChangeSet to a scratch tree (moves, edits, writes, removals)."""
+and applying a whole ChangeSet to a scratch tree (moves, edits, writes, removals).
+
+Every case runs twice: `changes()` applies the ChangeSet to a scratch copy and runs the
+rewriter again on it (`fix_changes`, the plan's reference rewrite on a tree already in the
+new layout); the second run must find nothing more to edit.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,11 @@ import textwrap
 from pathlib import Path
 
 from migrate.changes import ChangeSet
+from migrate.index import build_index
 from migrate.materialize import materialize
 from migrate.pipeline import prepare
 from migrate.rewrite.engine import plan_changes
+from migrate.rewrite.fix_mode import fix_changes
 
 
 def dedent(s: str) -> str:
@@ -33,7 +40,25 @@ def changes(make_repo, files: dict, moves, extra: str = "", roots=None, **kw):
     plan = repo.parent / f"{repo.name}-plan.yaml"
     plan.write_text(plan_yaml(moves, extra, roots))
     prep = prepare(plan, repo)
-    return prep, plan_changes(prep, **kw)
+    cs = plan_changes(prep, **kw)
+    skip = kw.get("skip_unparsable", False)
+    assert_second_run_changes_nothing(prep, cs, repo.parent / f"{repo.name}-applied", skip)
+    return prep, cs
+
+
+def assert_second_run_changes_nothing(
+    prep, cs: ChangeSet, scratch: Path, skip_unparsable: bool = False
+) -> None:
+    """Apply `cs` to a copy of the repo at `scratch`; the rewriter run on it edits nothing."""
+    shutil.copytree(prep.index.root, scratch, ignore=shutil.ignore_patterns(".git"))
+    apply_changeset(scratch, prep, cs)
+    assert second_run_edits(prep, scratch, skip_unparsable) == []
+
+
+def second_run_edits(prep, applied: Path, skip_unparsable: bool = False) -> list[str]:
+    """The edits the rewriter still makes on `applied`, the tree the first run produced."""
+    again = fix_changes(prep.plan, build_index(applied, prep.plan.roots), skip_unparsable)
+    return [f"{e.path}:{e.line} {e.old!r} -> {e.new!r}" for e in again.edits]
 
 
 def new_text(prep, cs: ChangeSet, new_path: str) -> str:

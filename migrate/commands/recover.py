@@ -1,0 +1,42 @@
+"""`migrate recover`: finish or roll back what an interrupted `migrate apply` left."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from migrate.cli_errors import PROBLEMS, REFUSED, handle_errors
+
+
+@click.command("recover")
+@handle_errors(
+    problems="some paths could not be restored (listed, with how to restore them)",
+    refused="an apply is still running here (its lock's owner is alive)",
+)
+@click.option(
+    "--repo",
+    default=".",
+    type=click.Path(file_okay=False, exists=True),
+    help="Repository (its top directory).",
+)
+def command(repo: str) -> None:
+    """Recover from an apply killed part way (SIGKILL, power loss).
+
+    A switch that had completed is finished (the migration stands); any other is rolled
+    back to where the apply started, from the journal it wrote before touching anything.
+    `migrate apply` does this by itself first; this command only recovers.
+    """
+    from migrate.commands.apply import print_leftovers
+    from migrate.git_steps.lock import LockHeld
+    from migrate.git_steps.recover import recover
+
+    try:
+        out = recover(repo)
+    except LockHeld as exc:
+        click.echo(f"migrate recover: {exc}", err=True)
+        sys.exit(REFUSED)
+    click.echo(out.done or "nothing to recover: no interrupted apply left anything here")
+    print_leftovers(out.left, out.failed)
+    if out.failed:
+        sys.exit(PROBLEMS)

@@ -1,0 +1,71 @@
+"""The one finding type: what rules, verify and the report say is wrong, pinned to a place.
+
+A rule (`KO502`) and a verify check (`old-names`) report the same thing, one problem at
+`file:line:col` with a message, the evidence behind it and the fix when one is known, so
+they share this type; the report renders it without translating.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from migrate.errors import Pos
+
+SEVERITIES = ("error", "warning")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem. `check` is the rule id or the verify check name; `name` is the rule's
+    readable name (rules only); `line` 0 means the whole file, `file` "" the whole run."""
+
+    file: str
+    line: int
+    check: str
+    message: str
+    fix: str = ""
+    severity: str = "error"  # error | warning
+    col: int = 0
+    evidence: str = ""
+    name: str = ""
+
+    @property
+    def pos(self) -> Pos:
+        return Pos(self.file, self.line, self.col)
+
+    def sort_key(self) -> tuple:
+        return (self.file, self.line, self.col, self.check, self.message)
+
+    def to_dict(self) -> dict:
+        """The JSON form every command prints (`check --json`, `verify --json`)."""
+        return {
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+            "check": self.check,
+            "name": self.name,
+            "severity": self.severity,
+            "message": self.message,
+            "evidence": self.evidence,
+            "fix": self.fix,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Finding:
+        """The inverse of `to_dict` (for results read back from a stage's `--json`)."""
+        return cls(
+            file=d["file"],
+            line=int(d["line"]),
+            check=d["check"],
+            message=d["message"],
+            fix=d.get("fix", ""),
+            severity=d.get("severity", "error"),
+            col=int(d.get("col", 0)),
+            evidence=d.get("evidence", ""),
+            name=d.get("name", ""),
+        )
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        text = f"{where}: {self.message}" if where else self.message
+        return text + (f" ({self.fix})" if self.fix else "")

@@ -1,0 +1,460 @@
+"""Code facts: what one Python file says about names, read once and cached per file.
+
+`code_facts(text, module, is_package)` parses a file with `ast` and returns `CodeFacts`
+(None when it does not parse). Trees cache them per path: `RepoIndex.facts(path)` for a
+checkout, `rules.tree.Tree.facts(path)` for the tree a ChangeSet would leave (built on
+`materialize`). Every stage that asks "what does this module bind / import / register"
+reads these facts instead of walking the AST itself.
+
+The API (stable; verify's attribute resolution and the binding-based rewriter build on it):
+
+- `imports`: every import statement as `ImportRef` (absolute module, imported names
+  without `*`, line, col, `local` = inside a def, `type_checking`; `toplevel` = runs at
+  import time). Relative imports are resolved by THE resolver
+  (`index.imports.resolve_relative`); the ones it cannot resolve (outside the roots, a
+  top-level module, dots above the top package) are in `unresolved_relative` instead.
+- `bindings`: name -> `Binding` for every name the module binds at import time
+  (module level, descending into if/try/with/for/while bodies): its kind (`def`, `class`,
+  `assign`, `import`, `from`), line, and for imports what it is bound to (`Binding.target`):
+  `import pkg.mod` binds `pkg` to module `pkg`; `import pkg.mod as m` binds `m` to
+  `pkg.mod`; `from pkg import mod` and `from . import mod` bind `mod` to `pkg.mod` (a
+  submodule or an attribute of `pkg`: the tree decides); aliases bind the alias.
+  `scopes`: the same, per function (qualified name `f`, `C.m`, `f.inner`), for the names
+  a function binds by import or def (the bindings a reference inside it may see first).
+- `all_names`: `__all__` when it is a literal list/tuple (with `+=` / `.extend`), else None.
+- dynamic modules: `getattr_hook` (module-level `__getattr__`), `star_imports` (absolute
+  modules of `from m import *`), `writes_globals` (`globals()[...] = ...`,
+  `globals().update(...)`); `dynamic` is True for the first two (as verify has always
+  treated them); `writes_globals` is reported separately for callers that want it.
+- `definitions`: top-level def/class name -> line; `classes`: class -> member names;
+  `class_bases`: class -> base expressions as source text; `instances`: top-level
+  `X = Callee(...)` -> callee name (`INSTANCE.forward` resolution).
+- `main_line`: line of a top-level `if __name__ == "__main__":`, else None.
+- `ci_registrations`: (line, backend) of each top-level `register_<backend>_ci(...)` call.
+- `targets`: (line, "module:attr") registry-target literals; `fused`: (line, attr) of
+  `register_fused_op(instance, __name__, "ATTR")` calls.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from migrate.index.imports import ImportRef, absolute
+
+TARGET = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
+REGISTER = re.compile(r"^register_([a-z0-9]+)_ci$")
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One name bound in a scope, and for an import what it is bound to."""
+
+    name: str
+    kind: str  # def | class | assign | import | from
+    line: int
+    module: str | None = None  # import: the module bound; from: the module imported from
+    imported: str | None = None  # from: the name imported (`from module import imported`)
+
+    @property
+    def target(self) -> str | None:
+        """The dotted name the binding refers to (imports only): `pkg`, `pkg.mod`, `m.x`."""
+        if self.kind == "import":
+            return self.module
+        if self.kind == "from" and self.module:
+            return f"{self.module}.{self.imported}"
+        return None
+
+
+@dataclass
+class CodeFacts:
+    module: str  # dotted name; "" outside the import roots
+    is_package: bool
+    imports: list[ImportRef] = field(default_factory=list)
+    unresolved_relative: list[tuple[int, str]] = field(default_factory=list)  # (line, `..x`)
+    bindings: dict[str, Binding] = field(default_factory=dict)
+    scopes: dict[str, dict[str, Binding]] = field(default_factory=dict)
+    all_names: tuple[str, ...] | None = None
+    getattr_hook: bool = False
+    star_imports: list[str] = field(default_factory=list)
+    writes_globals: bool = False
+    definitions: dict[str, int] = field(default_factory=dict)
+    classes: dict[str, set[str]] = field(default_factory=dict)
+    class_bases: dict[str, list[str]] = field(default_factory=dict)
+    instances: dict[str, str] = field(default_factory=dict)
+    main_line: int | None = None
+    ci_registrations: list[tuple[int, str]] = field(default_factory=list)
+    targets: list[tuple[int, str]] = field(default_factory=list)
+    fused: list[tuple[int, str]] = field(default_factory=list)
+    star_unresolved: bool = False  # a `from <unresolvable> import *`
+
+    @property
+    def names(self) -> set[str]:
+        """Every name bound at import time."""
+        return set(self.bindings)
+
+    @property
+    def dynamic(self) -> bool:
+        """Names beyond `bindings` may exist: a module `__getattr__` or a star import."""
+        return self.getattr_hook or bool(self.star_imports) or self.star_unresolved
+
+    def binding(self, name: str, scope: str | None = None) -> Binding | None:
+        """What `name` is bound to in function `scope` (falling back to module level)."""
+        if scope is not None:
+            hit = self.scopes.get(scope, {}).get(name)
+            if hit is not None:
+                return hit
+        return self.bindings.get(name)
+
+
+def _targets(t: ast.AST):
+    if isinstance(t, ast.Name):
+        yield t.id
+    elif isinstance(t, (ast.Tuple, ast.List, ast.Starred)):
+        for e in getattr(t, "elts", [getattr(t, "value", None)]):
+            if e is not None:
+                yield from _targets(e)
+
+
+def _is_type_checking(test: ast.AST) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _is_main_test(test: ast.AST) -> bool:
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
+
+
+def registration_call(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
+    """(backend, call) when `stmt` is a top-level `register_<backend>_ci(...)` call."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return None
+    func = stmt.value.func
+    if not isinstance(func, ast.Name):
+        return None
+    m = REGISTER.match(func.id)
+    return (m.group(1), stmt.value) if m else None
+
+
+def _class_attrs(cls: ast.ClassDef) -> set[str]:
+    out: set[str] = set()
+    for stmt in cls.body:
+        if isinstance(stmt, _DEFS):
+            out.add(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            for t in stmt.targets:
+                out.update(_targets(t))
+        elif isinstance(stmt, ast.AnnAssign):
+            out.update(_targets(stmt.target))
+    return out
+
+
+def _literal_strings(node: ast.AST) -> list[str] | None:
+    if isinstance(node, (ast.List, ast.Tuple)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts
+    ):
+        return [e.value for e in node.elts]
+    return None
+
+
+class _Reader:
+    """One pass over a module: bindings per scope, then imports and literals everywhere."""
+
+    def __init__(self, facts: CodeFacts) -> None:
+        self.f = facts
+        self._all: list[str] | None = None
+        self._all_known = True
+
+    def _abs(self, node: ast.ImportFrom) -> str:
+        return absolute(node.module, node.level, self.f.module, self.f.is_package)
+
+    def _bind_imports(self, scope: dict[str, Binding], stmt: ast.stmt) -> None:
+        if isinstance(stmt, ast.Import):
+            for a in stmt.names:
+                if a.asname:
+                    scope[a.asname] = Binding(a.asname, "import", stmt.lineno, a.name)
+                else:
+                    top = a.name.split(".")[0]
+                    scope[top] = Binding(top, "import", stmt.lineno, top)
+        elif isinstance(stmt, ast.ImportFrom):
+            src = self._abs(stmt) or None
+            for a in stmt.names:
+                if a.name != "*":
+                    name = a.asname or a.name
+                    scope[name] = Binding(name, "from", stmt.lineno, src, a.name)
+
+    def top(self, body: list[ast.stmt]) -> None:
+        """Names bound at import time, descending into if/try/with/for/while blocks."""
+        f = self.f
+        for stmt in body:
+            if isinstance(stmt, _DEFS):
+                kind = "class" if isinstance(stmt, ast.ClassDef) else "def"
+                f.bindings[stmt.name] = Binding(stmt.name, kind, stmt.lineno)
+                f.definitions.setdefault(stmt.name, stmt.lineno)
+                if stmt.name == "__getattr__":
+                    f.getattr_hook = True
+                if isinstance(stmt, ast.ClassDef):
+                    f.classes[stmt.name] = _class_attrs(stmt)
+                    f.class_bases[stmt.name] = [ast.unparse(b) for b in stmt.bases]
+                self.scope(stmt, stmt.name)
+            elif isinstance(stmt, ast.Assign):
+                for t in stmt.targets:
+                    for n in _targets(t):
+                        f.bindings[n] = Binding(n, "assign", stmt.lineno)
+                        if isinstance(stmt.value, ast.Call) and isinstance(
+                            stmt.value.func, ast.Name
+                        ):
+                            f.instances[n] = stmt.value.func.id
+                        if n == "__all__":
+                            self._all = _literal_strings(stmt.value)
+                            self._all_known = self._all is not None
+            elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+                for n in _targets(stmt.target):
+                    f.bindings[n] = Binding(n, "assign", stmt.lineno)
+                if isinstance(stmt, ast.AugAssign) and _targets_all(stmt.target):
+                    extra = _literal_strings(stmt.value)
+                    self._extend_all(extra)
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                self._bind_imports(f.bindings, stmt)
+                if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
+                    src = self._abs(stmt)
+                    if src:
+                        f.star_imports.append(src)
+                    else:
+                        f.star_unresolved = True
+            elif isinstance(stmt, ast.If) and _is_main_test(stmt.test) and f.main_line is None:
+                f.main_line = stmt.lineno
+            elif isinstance(stmt, ast.Expr):
+                hit = registration_call(stmt)
+                if hit:
+                    f.ci_registrations.append((stmt.lineno, hit[0]))
+                self._all_call(stmt.value)
+            if not isinstance(stmt, _DEFS):
+                for block in ("body", "orelse", "finalbody"):
+                    self.top(getattr(stmt, block, []) or [])
+                for h in getattr(stmt, "handlers", []) or []:
+                    self.top(h.body)
+
+    def _extend_all(self, extra: list[str] | None) -> None:
+        if extra is None or self._all is None:
+            self._all_known = False
+        else:
+            self._all.extend(extra)
+
+    def _all_call(self, call: ast.AST) -> None:
+        """`__all__.extend([...])` / `__all__.append("x")`."""
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+            return
+        owner = call.func.value
+        if not (isinstance(owner, ast.Name) and owner.id == "__all__" and call.args):
+            return
+        if call.func.attr == "extend":
+            self._extend_all(_literal_strings(call.args[0]))
+        elif call.func.attr == "append":
+            arg = call.args[0]
+            ok = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            self._extend_all([arg.value] if ok else None)
+
+    def scope(self, node: ast.AST, qualname: str) -> None:
+        """Import and def bindings of one def (and of its nested defs and methods)."""
+        if isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                if isinstance(stmt, _DEFS):
+                    self.scope(stmt, f"{qualname}.{stmt.name}")
+            return
+        local: dict[str, Binding] = {}
+        for stmt in _statements(node.body):
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                self._bind_imports(local, stmt)
+            elif isinstance(stmt, _DEFS):
+                kind = "class" if isinstance(stmt, ast.ClassDef) else "def"
+                local[stmt.name] = Binding(stmt.name, kind, stmt.lineno)
+                self.scope(stmt, f"{qualname}.{stmt.name}")
+        if local:
+            self.f.scopes[qualname] = local
+
+    def finish(self) -> None:
+        self.f.all_names = tuple(self._all) if self._all is not None and self._all_known else None
+
+
+def _targets_all(t: ast.AST) -> bool:
+    return isinstance(t, ast.Name) and t.id == "__all__"
+
+
+def _statements(body: list[ast.stmt]):
+    """Statements of one function body, descending into blocks but not into defs."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, _DEFS):
+            continue
+        for block in ("body", "orelse", "finalbody"):
+            yield from _statements(getattr(stmt, block, []) or [])
+        for h in getattr(stmt, "handlers", []) or []:
+            yield from _statements(h.body)
+        for case in getattr(stmt, "cases", ()) or ():
+            yield from _statements(case.body)
+
+
+class _Everywhere(ast.NodeVisitor):
+    """Imports (with where they run), registry targets and `globals()` writes, anywhere."""
+
+    def __init__(self, facts: CodeFacts):
+        self.f = facts
+        self.depth = 0  # > 0 inside a def
+        self.tc = 0  # > 0 under `if TYPE_CHECKING`
+
+    def _nested(self, node):
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _nested
+
+    def visit_If(self, node: ast.If):
+        if _is_type_checking(node.test):
+            self.visit(node.test)
+            self.tc += 1
+            for s in node.body:
+                self.visit(s)
+            self.tc -= 1
+            for s in node.orelse:
+                self.visit(s)
+        else:
+            self.generic_visit(node)
+
+    def _ref(self, node, module: str, names: tuple[str, ...]) -> ImportRef:
+        return ImportRef(
+            module, names, node.lineno, node.col_offset + 1, self.depth > 0, self.tc > 0
+        )
+
+    def visit_Import(self, node: ast.Import):
+        for a in node.names:
+            self.f.imports.append(self._ref(node, a.name, ()))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom):
+        mod = absolute(node.module, node.level, self.f.module, self.f.is_package)
+        if not mod:
+            spelled = "." * node.level + (node.module or "")
+            self.f.unresolved_relative.append((node.lineno, spelled))
+            return
+        names = tuple(a.name for a in node.names if a.name != "*")
+        self.f.imports.append(self._ref(node, mod, names))
+
+    def visit_Constant(self, node: ast.Constant):
+        # A dotted module before the colon: `"sglang:metric_name"` is a metric, not a target.
+        value = node.value
+        if isinstance(value, str) and TARGET.match(value) and "." in value.split(":")[0]:
+            self._target(node.lineno, value)
+
+    def _target(self, line: int, value: str) -> None:
+        if (line, value) not in self.f.targets:
+            self.f.targets.append((line, value))
+
+    def visit_Subscript(self, node: ast.Subscript):
+        if _is_globals_call(node.value) and isinstance(node.ctx, ast.Store):
+            self.f.writes_globals = True
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call):
+        f = node.func
+        writes = ("update", "setdefault", "__setitem__")
+        if isinstance(f, ast.Attribute) and f.attr in writes and _is_globals_call(f.value):
+            self.f.writes_globals = True
+        name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
+        for kw in node.keywords:
+            v = kw.value
+            literal = isinstance(v, ast.Constant) and isinstance(v.value, str)
+            if kw.arg == "target" and literal and TARGET.match(v.value):
+                self._target(v.lineno, v.value)
+        if name == "register_fused_op" and len(node.args) >= 3:
+            mod, attr = node.args[1], node.args[2]
+            if (
+                isinstance(mod, ast.Name)
+                and mod.id == "__name__"
+                and isinstance(attr, ast.Constant)
+                and isinstance(attr.value, str)
+            ):
+                self.f.fused.append((node.lineno, attr.value))
+        self.generic_visit(node)
+
+
+def _is_globals_call(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "globals"
+        and not node.args
+    )
+
+
+def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | None:
+    """Facts of a module's source (`module` "" or None outside the roots); None when it
+    does not parse."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    facts = CodeFacts(module or "", is_package)
+    reader = _Reader(facts)
+    reader.top(tree.body)
+    reader.finish()
+    _Everywhere(facts).visit(tree)
+    return facts
+
+
+class CodeTree(Protocol):
+    """The one tree protocol the code facts, the target resolver and the checks read.
+
+    Implemented by the checkout's index (`RepoIndex`) and by the tree a ChangeSet leaves
+    (`rules.tree.Tree` over `materialize`): dotted module names, lazily read text, and
+    (through `FactsCache`) cached ASTs and code facts.
+    """
+
+    modules: dict[str, str]  # dotted -> path
+
+    def text(self, path: str) -> str | None: ...
+    def module_of(self, path: str) -> str | None: ...
+    def is_module(self, name: str) -> bool: ...  # a module or a (namespace) package
+    def ast(self, path: str) -> ast.Module | None: ...
+    def facts(self, path: str) -> CodeFacts | None: ...
+
+
+class FactsCache:
+    """Per-path ASTs and facts of a tree, parsed on first use: `ast(path)`, `facts(path)`.
+
+    A tree implementing the protocol gives `text(path)` and `module_of(path)`; this mixin
+    adds the caches. Non-Python and unparsable files have no facts (None).
+    """
+
+    def ast(self, path: str) -> ast.Module | None:
+        """Parsed module, or None when unreadable or not valid Python."""
+        cache = self.__dict__.setdefault("_asts", {})
+        if path not in cache:
+            text = self.text(path)
+            try:
+                cache[path] = ast.parse(text) if text is not None else None
+            except (SyntaxError, ValueError):
+                cache[path] = None
+        return cache[path]
+
+    def facts(self, path: str) -> CodeFacts | None:
+        cache = self.__dict__.setdefault("_code_facts", {})
+        if path not in cache:
+            text = self.text(path) if path.endswith(".py") else None
+            cache[path] = (
+                code_facts(text, self.module_of(path), path.endswith("__init__.py"))
+                if text is not None
+                else None
+            )
+        return cache[path]

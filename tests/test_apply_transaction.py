@@ -1,0 +1,247 @@
+"""apply as a transaction: preflight, byte-exact rollback, lock, journal and recovery."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import REPO_ROOT, git
+from test_apply import PLAN, full_changeset, make_sample
+from test_apply_atomic import snapshot, strip_stat
+
+from migrate.cli import main
+from migrate.git_steps import engine
+
+
+@pytest.fixture
+def repo(make_repo, tmp_path, monkeypatch):
+    repo = make_sample(make_repo)
+    (repo / ".gitignore").write_text("*.log\n/pkg/new/run.sh\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-qm", "ignore")
+    (repo / "keep.log").write_text("ignored, never tracked\n")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN)
+    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
+    return repo, plan
+
+
+def apply(repo: Path, plan: Path, *extra: str):
+    return CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo), *extra])
+
+
+def leftovers(repo: Path) -> list[str]:
+    """What a run must never leave in the git dir."""
+    names = ["index.lock", "index.migrate-restore", "migrate.lock", "migrate-journal"]
+    return [n for n in names if (repo / ".git" / n).exists()]
+
+
+def test_a_refused_apply_never_deletes_an_ignored_file_at_a_new_path(repo):
+    repo, plan = repo
+    (repo / "pkg/new").mkdir()
+    (repo / "pkg/new/run.sh").write_bytes(b"my own script, ignored\n")
+    before = strip_stat(snapshot(repo))
+    res = apply(repo, plan)
+    assert res.exit_code == 3, res.output
+    assert "pkg/new/run.sh: an untracked or ignored file is in the way of a new path" in res.output
+    assert (repo / "pkg/new/run.sh").read_bytes() == b"my own script, ignored\n"
+    assert strip_stat(snapshot(repo)) == before
+    assert leftovers(repo) == []
+
+
+def test_an_ignored_file_where_a_directory_is_needed_is_refused(repo):
+    repo, plan = repo
+    (repo / ".gitignore").write_text("*.log\n/pkg/new\n")
+    git(repo, "commit", "-qam", "ignore pkg/new")
+    (repo / "pkg/new").write_bytes(b"a file, ignored\n")
+    before = strip_stat(snapshot(repo))
+    res = apply(repo, plan)
+    assert res.exit_code == 3, res.output
+    assert "pkg/new: an untracked or ignored file where a directory is needed" in res.output
+    assert strip_stat(snapshot(repo)) == before
+
+
+@pytest.mark.parametrize("how", ["autocrlf", "eol-attribute"])
+def test_rollback_restores_bytes_not_a_checkout_through_filters(repo, monkeypatch, how):
+    repo, plan = repo
+    if how == "autocrlf":
+        git(repo, "config", "core.autocrlf", "true")  # files on disk stay LF
+    else:  # checked out through the attribute: CRLF on disk, LF in the blobs
+        (repo / ".gitattributes").write_text("README.md eol=crlf\npkg/user.py eol=crlf\n")
+        git(repo, "add", ".gitattributes")
+        git(repo, "commit", "-qm", "attributes")
+        git(repo, "rm", "-q", "--cached", "-r", ".")
+        git(repo, "reset", "-q", "--hard")
+        assert b"\r\n" in (repo / "pkg/user.py").read_bytes()
+    before = strip_stat(snapshot(repo))
+    monkeypatch.setenv("MIGRATE_FAIL_AT", "checkout")
+    res = apply(repo, plan)
+    assert res.exit_code == 1, res.output
+    assert strip_stat(snapshot(repo)) == before
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_rollback_keeps_modes_git_does_not_track(repo, monkeypatch):
+    repo, plan = repo
+    os.chmod(repo / "pkg/user.py", 0o444)
+    os.chmod(repo / "README.md", 0o600)
+    os.chmod(repo / "pkg/old/data/cfg.json", 0o640)
+    before = strip_stat(snapshot(repo))
+    monkeypatch.setenv("MIGRATE_FAIL_AT", "checkout")
+    assert apply(repo, plan).exit_code == 1
+    assert strip_stat(snapshot(repo)) == before
+    assert (repo / "pkg/user.py").stat().st_mode & 0o777 == 0o444
+
+
+def test_a_failing_rollback_step_lists_what_is_left_and_recover_finishes(repo, monkeypatch):
+    repo, plan = repo
+    before = strip_stat(snapshot(repo))
+    monkeypatch.setenv("MIGRATE_FAIL_AT", "checkout,rollback-files:ENOSPC")
+    res = apply(repo, plan)
+    assert res.exit_code == 1, res.output
+    assert "could not fully restore" not in res.output
+    assert "files: could not restore (No space left on device" in res.output
+    assert "Traceback" not in res.output
+    assert not (repo / ".git/index.migrate-restore").exists()
+    monkeypatch.delenv("MIGRATE_FAIL_AT")
+    rec = CliRunner().invoke(main, ["recover", "--repo", str(repo)])
+    assert rec.exit_code == 0, rec.output
+    assert "rolled back" in rec.output
+    assert strip_stat(snapshot(repo)) == before
+    assert leftovers(repo) == []
+
+
+def test_every_rollback_step_runs_when_one_fails(repo, monkeypatch):
+    repo, plan = repo
+    monkeypatch.setenv("MIGRATE_FAIL_AT", "checkout,rollback-refs:EACCES")
+    res = apply(repo, plan)
+    assert res.exit_code == 1
+    assert "refs: could not restore (Permission denied" in res.output
+    assert (repo / "pkg/old/mod.py").exists()  # the files step still ran
+    monkeypatch.delenv("MIGRATE_FAIL_AT")
+    assert CliRunner().invoke(main, ["recover", "--repo", str(repo)]).exit_code == 0
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "log", "-1", "--format=%s") == "ignore\n"
+
+
+SCRIPT = """
+import sys
+sys.path[:0] = [{tests!r}]
+import test_apply
+from migrate.git_steps import engine
+engine.plan_changeset = test_apply.full_changeset
+from migrate.cli import main
+main(["apply", {plan!r}, "--repo", {repo!r}])
+"""
+
+
+def start_apply(repo: Path, plan: Path, slow: str) -> subprocess.Popen:
+    script = SCRIPT.format(tests=str(REPO_ROOT / "tests"), plan=str(plan), repo=str(repo))
+    env = dict(os.environ, MIGRATE_SLOW_AT=slow)
+    env.pop("MIGRATE_FAIL_AT", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    point = slow.split(":")[0]
+    line = proc.stderr.readline()
+    assert line.strip() == f"migrate: at {point}", line + proc.stderr.read()
+    return proc
+
+
+def test_a_user_edit_during_apply_is_left_as_the_user_has_it(repo):
+    repo, plan = repo
+    before = strip_stat(snapshot(repo))
+    proc = start_apply(repo, plan, "checkout:30")
+    (repo / "pkg/user.py").write_text("# my edit while apply ran\n")
+    os.killpg(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1, err
+    assert "pkg/user.py: changed while apply ran; left as you have it" in err
+    assert (repo / "pkg/user.py").read_text() == "# my edit while apply ran\n"
+    after = strip_stat(snapshot(repo))
+    assert {k for k in before if before[k] != after[k]} == {"files", "status"}
+    changed = {p for p in before["files"] if before["files"][p] != after["files"].get(p)}
+    assert changed == {"pkg/user.py"}
+
+
+@pytest.mark.parametrize("point", ["journal", "ref", "checkout"])
+def test_sigkill_is_recovered_by_the_next_invocation(repo, point):
+    repo, plan = repo
+    before = strip_stat(snapshot(repo))
+    proc = start_apply(repo, plan, f"{point}:30")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert (repo / ".git/migrate.lock").exists()
+    res = CliRunner().invoke(main, ["recover", "--repo", str(repo)])
+    assert res.exit_code == 0, res.output
+    assert "was rolled back" in res.output
+    assert strip_stat(snapshot(repo)) == before
+    assert leftovers(repo) == []
+
+
+def test_apply_recovers_automatically_and_says_so(repo):
+    repo, plan = repo
+    proc = start_apply(repo, plan, "ref:30")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    res = apply(repo, plan)
+    assert res.exit_code == 0, res.output
+    assert "recovered first: an interrupted apply" in res.output
+    assert git(repo, "status", "--porcelain") == ""
+    assert leftovers(repo) == []
+
+
+def test_two_concurrent_applies_one_wins_the_other_refuses(repo):
+    repo, plan = repo
+    first = start_apply(repo, plan, "ref:2")
+    second = apply(repo, plan)
+    assert second.exit_code == 3, second.output
+    assert "another migrate is running here (pid" in second.output
+    _, err = first.communicate(timeout=60)
+    assert first.returncode == 0, err
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "log", "-1", "--format=%s").startswith("migrate(blame-ignore-revs)")
+    assert leftovers(repo) == []
+
+
+def test_a_stale_lock_is_taken_over(repo):
+    repo, plan = repo
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    lock = {"pid": dead.pid, "host": os.uname().nodename, "started": time.time()}
+    (repo / ".git/migrate.lock").write_text(json.dumps(lock))
+    res = apply(repo, plan)
+    assert res.exit_code == 0, res.output
+    assert "removed a stale lock" in res.output
+    assert leftovers(repo) == []
+
+
+def test_the_ref_update_is_compare_and_swap(repo, monkeypatch):
+    """Someone moves the branch between our read and our update: we change nothing."""
+    repo, plan = repo
+    from migrate.git_steps import transaction
+
+    real = transaction.Transaction.switch
+
+    def racing_switch(self, tip):
+        git(repo, "commit", "-q", "--allow-empty", "-m", "someone else")
+        return real(self, tip)
+
+    monkeypatch.setattr(transaction.Transaction, "switch", racing_switch)
+    res = apply(repo, plan)
+    assert res.exit_code == 1, res.output
+    assert git(repo, "log", "-1", "--format=%s") == "someone else\n"
+    assert git(repo, "status", "--porcelain") == ""
+    assert leftovers(repo) == []

@@ -1,0 +1,118 @@
+"""Chained plans: `apply A.yaml B.yaml` is one relocation from the tree as it is."""
+
+from __future__ import annotations
+
+import subprocess
+
+from click.testing import CliRunner
+from conftest import PLANS
+from prep_helpers import BASE_TREE
+from test_verify_sample import PLAN, fresh_sample
+
+from migrate.cli import main
+from migrate.index import build_index
+from migrate.pipeline import prepare
+from migrate.plan import parse_plan
+from migrate.plan.compose import compose_all
+
+CHAIN = [PLANS / "sample-chain-1-jit-to-ops.yaml", PLANS / "sample-chain-2-regroup.yaml"]
+A = """\
+version: 1
+roots: [python, .]
+moves:
+  - from: sglang.jit_kernel.norm
+    to: sglang.kernels.ops.attention.norm
+  - from: python/sglang/jit_kernel/csrc/
+    to: python/sglang/kernels/jit/csrc/
+"""
+B = """\
+version: 1
+roots: [python, .]
+moves:
+  - from: sglang.kernels.ops.attention.norm
+    to: sglang.kernels.ops.layernorm.moe.norm
+  - from: sglang.jit_kernel.rope
+    to: sglang.kernels.ops.attention.rope
+  - from: python/sglang/kernels/jit/csrc/norm.cuh
+    to: python/sglang/kernels/jit/csrc/layernorm/norm.cuh
+op_ids:
+  - {from: x.a, to: y.a}
+"""
+
+
+def test_compose_makes_one_relocation(make_repo, tmp_path):
+    repo = make_repo(BASE_TREE)
+    b, _ = parse_plan(B.replace("x.a", "z.a"), "b.yaml")
+    a2, _ = parse_plan(A + "op_ids:\n  - {from: x.a, to: z.a}\n", "a.yaml")
+    plan = compose_all([a2, b], build_index(repo, ("python", ".")))
+    assert [(m.src, m.dst) for m in plan.moves] == [
+        ("sglang.jit_kernel.norm", "sglang.kernels.ops.layernorm.moe.norm"),
+        ("python/sglang/jit_kernel/csrc/", "python/sglang/kernels/jit/csrc/"),
+        ("sglang.jit_kernel.rope", "sglang.kernels.ops.attention.rope"),
+        (
+            "python/sglang/jit_kernel/csrc/norm.cuh",
+            "python/sglang/kernels/jit/csrc/layernorm/norm.cuh",
+        ),
+    ]
+    assert [(o.src, o.dst) for o in plan.op_ids] == [("x.a", "y.a")]
+    assert plan.moves[0].pos.file == "a.yaml" and plan.moves[3].pos.file == "b.yaml"
+    assert plan.sha256 not in (a2.sha256, b.sha256)
+
+
+def test_chain_through_prepare_relocates_each_file_once(make_repo, tmp_path):
+    repo = make_repo(BASE_TREE)
+    (tmp_path / "a.yaml").write_text(A)
+    (tmp_path / "b.yaml").write_text(B)
+    prep = prepare([tmp_path / "a.yaml", tmp_path / "b.yaml"], repo)
+    assert prep.relocation.files["python/sglang/jit_kernel/norm.py"] == (
+        "python/sglang/kernels/ops/layernorm/moe/norm.py"
+    )
+    assert prep.relocation.files["python/sglang/jit_kernel/csrc/norm.cuh"] == (
+        "python/sglang/kernels/jit/csrc/layernorm/norm.cuh"
+    )
+
+
+def _tree(repo) -> dict[str, bytes]:
+    files = subprocess.run(
+        ["git", "ls-files"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.split()
+    return {f: (repo / f).read_bytes() for f in files if f != ".git-blame-ignore-revs"}
+
+
+def _apply(repo, *plans):
+    res = CliRunner().invoke(main, ["apply", *map(str, plans), "--repo", str(repo)])
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+def test_sample_in_two_chained_plans_equals_the_single_sample_plan(tmp_path):
+    single = fresh_sample(tmp_path / "single")
+    _apply(single, PLAN)
+    chained = fresh_sample(tmp_path / "chained")
+    out = _apply(chained, *CHAIN)
+    assert "migrate(relocate): relocate 31 files" in out  # one relocation, not two
+    stepwise = fresh_sample(tmp_path / "stepwise")
+    _apply(stepwise, CHAIN[0])
+    _apply(stepwise, CHAIN[1])
+    expected = _tree(single)
+    assert _tree(chained) == expected
+    assert _tree(stepwise) == expected
+
+
+def test_fix_forward_through_a_chain(tmp_path):
+    """A file written before the chain, landing after it, is fixed through both plans."""
+    repo = fresh_sample(tmp_path / "s")
+    _apply(repo, *CHAIN)
+    late = repo / "python/sglang/srt/late.py"
+    late.write_text(
+        "from sglang.jit_kernel.kvcache import store_kv_cache\n"
+        "from sglang.kernels.ops.elementwise.min_p import min_p_sampling_from_probs\n"
+    )
+    res = CliRunner().invoke(main, ["fix", *map(str, CHAIN), "--repo", str(repo)])
+    assert res.exit_code == 0, res.output
+    assert late.read_text() == (
+        "from sglang.kernels.ops.kvcache.store_kv import store_kv_cache\n"
+        "from sglang.kernels.ops.sampling.min_p import min_p_sampling_from_probs\n"
+    )
+    res = CliRunner().invoke(main, ["stale", *map(str, CHAIN), "--repo", str(repo)])
+    assert res.exit_code == 0, res.output

@@ -1,0 +1,131 @@
+"""The code-facts layer on the index, and its one relative-import resolver.
+
+The defect pinned here: for `from ...x import y` climbing above the top package, the
+rewriter said "unresolvable" while rules, verify and parity answered `x`. Now every stage
+resolves through `index.imports.resolve_relative` and all agree it is unresolvable.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from migrate.index import build_index
+from migrate.index.facts import code_facts
+from migrate.index.imports import absolute, imports_of, resolve_relative
+from migrate.parity.source import imported_names, read_module
+from migrate.rewrite import relative
+from migrate.rules.tree import tree_from_index
+from migrate.verify.checks.imports import unresolved
+from migrate.verify.codetree import CodeTree
+
+BEYOND = "from ...x import y\n"  # in pkg/sub/a.py: package pkg.sub, two dots is pkg, three is above
+
+
+@pytest.mark.parametrize(
+    ("package", "level", "module", "expected"),
+    [
+        ("pkg.sub", 1, "x", "pkg.sub.x"),
+        ("pkg.sub", 2, "x", "pkg.x"),
+        ("pkg.sub", 2, None, "pkg"),
+        ("pkg.sub", 3, "x", None),  # above the top package
+        ("pkg", 2, None, None),
+        ("", 1, "x", None),  # a top-level module has no parent package
+        (None, 1, "x", None),  # outside the import roots
+        ("pkg", 0, "x", "x"),
+    ],
+)
+def test_the_one_resolver(package, level, module, expected):
+    assert resolve_relative(package, level, module) == expected
+    assert relative.resolve(package, level, module) == expected  # the rewriter's is the same
+
+
+def test_beyond_top_relative_imports_are_unresolvable_everywhere(make_repo):
+    repo = make_repo(
+        {
+            "pkg/__init__.py": "",
+            "pkg/sub/__init__.py": "",
+            "pkg/sub/a.py": BEYOND + "from ..ok import z\n",
+            "pkg/ok.py": "z = 1\n",
+            "x.py": "y = 1\n",
+        }
+    )
+    index = build_index(repo)
+    # rules: the import list has no `x`
+    tree = tree_from_index(index)
+    refs = imports_of(tree.ast("pkg/sub/a.py"), "pkg.sub.a", False)
+    assert [r.module for r in refs] == ["pkg.ok"]
+    assert absolute("x", 3, "pkg.sub.a", False) == ""
+    # the facts layer (verify's and the rules' trees share it)
+    facts = index.facts("pkg/sub/a.py")
+    assert (
+        facts is tree.facts("pkg/sub/a.py") or facts.imports == tree.facts("pkg/sub/a.py").imports
+    )
+    assert [i.module for i in facts.imports] == ["pkg.ok"]
+    assert facts.unresolved_relative == [(1, "...x")]
+    assert "y" in facts.bindings and facts.bindings["y"].module is None
+    # verify: reported as a broken import, never read as `x` (which exists and binds y)
+    found = unresolved(CodeTree(index))
+    assert found == [("pkg/sub/a.py", 1, "...x", "")]
+    # parity: the imported modules do not include `x` / `x.y`
+    names = imported_names(ast.parse(BEYOND), "pkg.sub.a", False)
+    assert not names & {"x", "x.y"}
+    assert read_module(BEYOND, "pkg.sub.a").imports == set()
+
+
+def test_bindings_all_dynamic_and_registrations():
+    text = (
+        "import pkg.mod\n"
+        "import pkg.other as o\n"
+        "from pkg import sub as s, thing\n"
+        "from . import sibling\n"
+        "from .impl import *\n"
+        "try:\n    from fast import f\nexcept ImportError:\n    f = None\n"
+        "__all__ = ['f', 'thing']\n"
+        "__all__ += ['s']\n"
+        "globals()['late'] = 1\n"
+        "class K(Base):\n    x = 1\n    def m(self):\n        from pkg import deep\n"
+        "INST = K()\n"
+        "def __getattr__(name):\n    raise AttributeError(name)\n"
+        "register_cuda_ci(est_time=10, suite='s')\n"
+        'SPEC = dict(target="pkg.mod:f")\n'
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    facts = code_facts(text, "pkg.api", False)
+    b = facts.bindings
+    assert b["pkg"].target == "pkg" and b["o"].target == "pkg.other"
+    assert b["s"].target == "pkg.sub" and b["thing"].target == "pkg.thing"
+    assert b["sibling"].target == "pkg.sibling"
+    assert b["f"].kind == "assign"  # the except branch rebinds it; both bind at import time
+    assert facts.all_names == ("f", "thing", "s")
+    assert facts.star_imports == ["pkg.impl"] and facts.getattr_hook and facts.dynamic
+    assert facts.writes_globals
+    assert facts.classes["K"] == {"x", "m"} and facts.class_bases["K"] == ["Base"]
+    assert facts.instances["INST"] == "K"
+    assert facts.binding("deep", "K.m").target == "pkg.deep" and facts.binding("deep") is None
+    assert facts.ci_registrations == [(20, "cuda")]
+    assert facts.targets == [(21, "pkg.mod:f")]
+    assert facts.main_line == 22
+    assert facts.definitions == {"K": 13, "__getattr__": 18}
+    assert code_facts("def broken(:\n", "m", False) is None
+
+
+def test_ko204_and_verify_share_one_target_resolver(make_repo):
+    """Every target KO204 finds broken (literal, f-string table loop, `_EXPORTS`, class
+    member) verify's registry check finds too, with the same reason."""
+    from rules_fixtures import FIXTURES, _files, fixture_tree
+
+    from migrate.rules import run_rules
+    from migrate.verify.checks.registry import unresolved as unresolved_targets
+
+    files = {**_files(FIXTURES / "_base"), **_files(FIXTURES / "unresolved_target" / "bad")}
+    repo = make_repo({p: f.read_text(encoding="utf-8") for p, f in files.items()})
+    rules = [f for f in run_rules(fixture_tree("unresolved_target", "bad")) if f.rule == "KO204"]
+    assert len(rules) == 5
+    found, _ = unresolved_targets(CodeTree(build_index(repo, ("python", "."))))
+    verify = {(p, t): why for p, _, t, why in found}
+    for f in rules:
+        target = f.message.split()[1]
+        assert (f.pos.file, target) in verify, f.message
+        assert f.message.endswith(verify[(f.pos.file, target)])

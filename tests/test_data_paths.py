@@ -1,0 +1,93 @@
+"""The data-path check reads the loader's path expression, not every string literal."""
+
+from __future__ import annotations
+
+import pytest
+from prep_helpers import BASE_TREE, prepared
+
+from migrate.errors import MigrateError
+from migrate.rewrite.data_paths import data_path_problems
+
+K3 = "python/sglang/kernels/ops/kimi_k3"
+LOADER = """\
+import json
+import os
+
+_CONFIG_DIR = os.path.join(os.path.dirname(__file__), "configs", "sp_collective")
+
+
+def load(name):
+    with open(os.path.join(_CONFIG_DIR, name)) as f:
+        table = json.load(f)
+    return table["configs"]
+"""
+TREE = {
+    **BASE_TREE,
+    "python/sglang/kernels/ops/__init__.py": '_GROUPS = ("communication", "kimi_k3")\n',
+    "python/sglang/kernels/ops/communication/__init__.py": "",
+    f"{K3}/__init__.py": "",
+    f"{K3}/sp_collective.py": LOADER,
+    f"{K3}/configs/sp_collective/world=4.json": "{}\n",
+    f"{K3}/configs/other/x.json": "{}\n",
+}
+MOVE = """\
+version: 1
+roots: [python, .]
+moves:
+  - from: sglang.kernels.ops.kimi_k3.sp_collective
+    to: sglang.kernels.ops.communication.sp_collective
+"""
+NESTED = "  - from: {src}\n    to: {dst}\n"
+
+
+def _problems(make_repo, tmp_path, extra=""):
+    prep = prepared(make_repo, tmp_path, {}, plan=MOVE + extra, base=TREE)
+    return data_path_problems(prep.index, prep.relocation)
+
+
+def test_loader_moved_without_its_configs_is_refused(make_repo, tmp_path):
+    (d,) = _problems(make_repo, tmp_path)
+    assert (d.pos.file, d.pos.line) == (f"{K3}/sp_collective.py", 4)
+    assert f"add a move `{K3}/configs/sp_collective -> " in d.message
+    assert "python/sglang/kernels/ops/communication/configs/sp_collective`" in d.message
+
+
+def test_nested_config_dir_moving_where_the_lookup_resolves_is_fine(make_repo, tmp_path):
+    """`table["configs"]` is a dict key, not a path: kimi_k3/configs/other stays put."""
+    extra = NESTED.format(
+        src=f"{K3}/configs/sp_collective/",
+        dst="python/sglang/kernels/ops/communication/configs/sp_collective/",
+    )
+    assert _problems(make_repo, tmp_path, extra) == []
+
+
+def test_nested_config_dir_moving_elsewhere_is_refused(make_repo, tmp_path):
+    extra = NESTED.format(
+        src=f"{K3}/configs/sp_collective/",
+        dst="python/sglang/kernels/ops/communication/sp_configs/",
+    )
+    (d,) = _problems(make_repo, tmp_path, extra)
+    assert "moves to python/sglang/kernels/ops/communication/sp_configs" in d.message
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        'Path(__file__).resolve().parent / "configs" / "sp_collective"',
+        'os.path.join(os.path.dirname(os.path.realpath(__file__)), "configs/sp_collective")',
+    ],
+)
+def test_other_spellings_of_the_lookup(make_repo, tmp_path, expr):
+    loader = f"import os\nfrom pathlib import Path\n\nCONFIGS = {expr}\n"
+    files = {f"{K3}/sp_collective.py": loader}
+    prep = prepared(make_repo, tmp_path, files, plan=MOVE, base=TREE)
+    (d,) = data_path_problems(prep.index, prep.relocation)
+    assert d.pos.line == 4
+
+
+def test_the_engine_refuses_the_plan(make_repo, tmp_path):
+    from migrate.rewrite.engine import plan_changes
+
+    prep = prepared(make_repo, tmp_path, {}, plan=MOVE, base=TREE)
+    with pytest.raises(MigrateError):
+        plan_changes(prep)

@@ -1,0 +1,146 @@
+"""The one git layer: a range means `A..B` for every command; worktrees never outlive a run."""
+
+from __future__ import annotations
+
+import pickle
+import signal
+
+import pytest
+from click.testing import CliRunner
+from conftest import git
+
+from migrate.cli import main
+from migrate.errors import MigrateError
+from migrate.git import (
+    Trailers,
+    parse_trailers,
+    resolve_range,
+    resolve_revision,
+    trailer_lines,
+    worktree,
+    worktrees,
+)
+from migrate.interrupts import Interrupted
+
+
+@pytest.fixture
+def history(make_repo):
+    """A repo with four commits on main and one on a side branch off the second."""
+    repo = make_repo({"a.py": "x = 0\n"})
+    for i in (1, 2, 3):
+        (repo / "a.py").write_text(f"x = {i}\n")
+        git(repo, "commit", "-qam", f"c{i}")
+    git(repo, "branch", "side", "HEAD~2")
+    git(repo, "checkout", "-q", "side")
+    (repo / "b.py").write_text("y = 1\n")
+    git(repo, "add", "b.py")
+    git(repo, "commit", "-qm", "side")
+    git(repo, "checkout", "-q", "main")
+    return repo
+
+
+# Every command that takes BASE..HEAD, as argv prefixes (the range goes last).
+RANGE_COMMANDS = {
+    "verify": ["verify", "--no-wheel"],
+    "report": ["report", "--no-verify"],
+    "parity": ["parity", "--device", "cpu", "--no-run"],
+}
+
+BAD_RANGES = {
+    "HEAD~1": "expected BASE..HEAD, got 'HEAD~1': a single revision (use HEAD~1..HEAD)",
+    "HEAD~1...HEAD": (
+        "expected BASE..HEAD, got 'HEAD~1...HEAD': a symmetric range (use HEAD~1..HEAD)"
+    ),
+    "HEAD..HEAD": "empty range 'HEAD..HEAD': HEAD and HEAD are the same commit",
+    "HEAD..HEAD~3": (
+        "reversed range 'HEAD..HEAD~3': HEAD~3 is an ancestor of HEAD (use HEAD~3..HEAD)"
+    ),
+    "nosuchref..HEAD": "unknown revision 'nosuchref': it does not exist here",
+    "HEAD~1..nosuchref": "unknown revision 'nosuchref': it does not exist here",
+    "side..main": "side is not an ancestor of main in 'side..main'",
+    "..HEAD": "expected BASE..HEAD with both ends named, got '..HEAD'",
+}
+
+
+def _worktree_list(repo) -> list[str]:
+    out = git(repo, "worktree", "list", "--porcelain")
+    return [line for line in out.splitlines() if line.startswith("worktree ")]
+
+
+@pytest.mark.parametrize("spec", sorted(BAD_RANGES))
+@pytest.mark.parametrize("command", sorted(RANGE_COMMANDS))
+def test_every_range_command_rejects_a_bad_range_the_same_way(history, command, spec):
+    args = [*RANGE_COMMANDS[command], "--repo", str(history)]
+    if command == "parity":
+        args += ["--save-spec", str(history.parent / "spec.json")]
+    res = CliRunner().invoke(main, [*args, spec])
+    assert res.exit_code == 2, res.output
+    assert res.stderr.splitlines()[0] == f"range: error: {BAD_RANGES[spec]}"
+    assert "Traceback" not in res.output
+    assert len(_worktree_list(history)) == 1
+
+
+def test_inventory_diff_from_rejects_a_range_and_a_missing_revision(history):
+    for rev, message in [
+        ("nosuchref", "unknown revision 'nosuchref': it does not exist here"),
+        ("HEAD~1..HEAD", "expected one revision, got 'HEAD~1..HEAD': a range"),
+        ("HEAD~1...HEAD", "expected one revision, got 'HEAD~1...HEAD': a range"),
+    ]:
+        res = CliRunner().invoke(main, ["inventory", "--repo", str(history), "--diff-from", rev])
+        assert res.exit_code == 2, res.output
+        assert res.stderr.splitlines()[0] == f"--diff-from: error: {message}"
+
+
+def test_a_good_range_resolves_to_the_commits(history):
+    rng = resolve_range(history, "HEAD~3..HEAD")
+    assert rng.base == git(history, "rev-parse", "HEAD~3").strip()
+    assert rng.head == git(history, "rev-parse", "HEAD").strip()
+    assert (rng.base_name, rng.head_name) == ("HEAD~3", "HEAD")
+    assert resolve_revision(history, "side") == git(history, "rev-parse", "side").strip()
+
+
+def test_the_same_messages_from_the_library(history):
+    for spec, message in BAD_RANGES.items():
+        with pytest.raises(MigrateError) as exc:
+            resolve_range(history, spec)
+        assert [d.message for d in exc.value.diagnostics] == [message]
+
+
+def test_worktrees_are_removed_on_interrupt(history):
+    with pytest.raises(Interrupted), worktrees(history, {"a": "HEAD~1", "b": "HEAD"}) as made:
+        assert (made["a"] / "a.py").read_text() == "x = 2\n"
+        signal.raise_signal(signal.SIGTERM)
+    assert len(_worktree_list(history)) == 1
+    assert not made["a"].exists() and not made["b"].exists()
+
+
+def test_a_locked_half_made_worktree_is_removed(history, monkeypatch):
+    """`worktree add` locks the new worktree; a failure right after must not leave it."""
+    from migrate.git import checkouts
+
+    real = checkouts.run_git
+
+    def add_then_fail(repo, *args, **kw):
+        out = real(repo, *args, **kw)
+        if args[:2] == ("worktree", "add"):
+            real(repo, "worktree", "lock", args[-2])
+            raise Interrupted(signal.SIGINT)
+        return out
+
+    monkeypatch.setattr(checkouts, "run_git", add_then_fail)
+    with pytest.raises(Interrupted), worktree(history, "HEAD"):
+        pass
+    assert len(_worktree_list(history)) == 1
+
+
+def test_interrupted_pickles():
+    exc = pickle.loads(pickle.dumps(Interrupted(signal.SIGTERM)))
+    assert isinstance(exc, Interrupted) and exc.signum == signal.SIGTERM
+    assert str(exc) == "interrupted by SIGTERM" and exc.exit_code == 143
+
+
+def test_trailers_round_trip_through_one_pair_of_functions():
+    t = Trailers("plans/p.yaml", "ab" * 32, "relocate", "0123456789ab")
+    message = "subject\n\nbody\n\n" + "\n".join(trailer_lines(t)) + "\n"
+    assert parse_trailers(message) == t
+    assert parse_trailers("subject\n\nno trailers here\n") is None

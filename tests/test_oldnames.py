@@ -1,0 +1,100 @@
+"""One name authority, one `OldNames` scanner: the report, verify, `stale` and `fix` agree.
+
+The defect pinned here: the report's leftover scan had its own regex and found nothing for
+an old path spelled root-relative (`sglang/jit_kernel/csrc/a.cuh`) or an old op id, both of
+which verify's old-names check flagged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from migrate.commands.fix import write_edits
+from migrate.index import build_index
+from migrate.oldnames import OldNames
+from migrate.plan import load_plan
+from migrate.relocate import plan_relocation
+from migrate.report.leftovers import scan_leftovers
+from migrate.rewrite.fix_mode import fix_changes
+from migrate.verify.names import scan_text
+from migrate.verify.stale import stale_references
+
+PLAN = """\
+version: 1
+roots: [python]
+moves:
+  - from: sglang.jit_kernel.norm
+    to: sglang.kernels.ops.layernorm.norm
+  - from: python/sglang/jit_kernel/csrc
+    to: python/sglang/kernels/csrc
+op_ids:
+  - from: jit.rmsnorm
+    to: layernorm.rmsnorm
+delete: [sglang.jit_kernel]
+"""
+
+HEAD = {
+    "python/sglang/__init__.py": "",
+    "python/sglang/kernels/ops/layernorm/norm.py": (
+        "from sglang.jit_kernel.norm import rmsnorm\n"
+        "SOURCES = ['sglang/jit_kernel/csrc/a.cuh']\n"
+        "OP = 'jit.rmsnorm'\n"
+        "NOT_OP = 'jit.rmsnorm_extra'\n"
+        "KEEP = 'sglang.kernels.ops.layernorm.norm'\n"
+    ),
+    "docs/kernels.md": (
+        "Sources live in `python/sglang/jit_kernel/csrc/a.cuh` and `sglang/jit_kernel/csrc/`.\n"
+        "The op is registered as `jit.rmsnorm`; the helper is sglang.jit_kernel.utils.\n"
+    ),
+}
+
+
+def _plan(tmp_path: Path):
+    path = tmp_path / "plan.yaml"
+    path.write_text(PLAN)
+    plan, errors = load_plan(path)
+    assert not errors
+    return plan
+
+
+def test_report_leftovers_find_what_verify_flags_path_and_op_id_spellings(tmp_path):
+    plan = _plan(tmp_path)
+    rel = plan_relocation(plan)
+    assert rel.op_id("jit.rmsnorm") == "layernorm.rmsnorm"
+    assert rel.spelled_path("sglang/jit_kernel/csrc/a.cuh", plan.roots) == (
+        "sglang/kernels/csrc/a.cuh",
+        True,
+    )
+    names = OldNames(rel, plan)
+    leftovers = scan_leftovers(HEAD, HEAD.get, rel, plan)
+    verify = [f for p, t in sorted(HEAD.items()) for f in scan_text(p, t, names, "old-names")]
+    found = {(x.file, x.line, x.name) for x in leftovers}
+    assert found == {(f.file, f.line, f.message.removeprefix("old name ")) for f in verify}
+    code = "python/sglang/kernels/ops/layernorm/norm.py"
+    assert found == {
+        (code, 1, "sglang.jit_kernel.norm"),
+        (code, 2, "sglang/jit_kernel/csrc/a.cuh"),
+        (code, 3, "jit.rmsnorm"),
+        ("docs/kernels.md", 1, "python/sglang/jit_kernel/csrc/a.cuh"),
+        ("docs/kernels.md", 1, "sglang/jit_kernel/csrc"),
+        ("docs/kernels.md", 2, "sglang.jit_kernel.utils"),
+    }
+    # The op id in prose is not a quoted literal: only the code spelling is an op id.
+    fixes = {(f.file, f.line): f.fix for f in verify}
+    assert fixes[(code, 2)] == "now sglang/kernels/csrc/a.cuh"
+    assert fixes[(code, 3)] == "now layernorm.rmsnorm"
+    assert "fix by hand" in fixes[("docs/kernels.md", 2)]
+
+
+def test_stale_and_fix_agree(make_repo, tmp_path):
+    plan = _plan(tmp_path)
+    repo = make_repo(HEAD)
+    findings = stale_references(repo, [plan])
+    assert findings
+    cs = fix_changes(plan, build_index(repo, plan.roots))
+    edited = {(e.path, e.line) for e in cs.edits}
+    fixable = {(f.file, f.line) for f in findings if "fix by hand" not in f.fix}
+    assert fixable <= edited, fixable - edited
+    write_edits(repo, build_index(repo, plan.roots), cs)
+    left = stale_references(repo, [plan])
+    assert left and all("fix by hand" in f.fix for f in left), [str(f) for f in left]
