@@ -8,9 +8,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import git
+from helpers import git
+from rewrite_helpers import changes, plan_yaml
 from test_rewrite_bindings import rewrite_and_run
-from test_rewrite_support import changes, plan_yaml
 
 from migrate.errors import MigrateError
 

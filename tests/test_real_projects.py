@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO_ROOT, git, init_repo
+from helpers import REPO_ROOT, git, init_repo
 from realprojects import Project, imported_from, run_suite, tree
 from realtrees import Unavailable
 

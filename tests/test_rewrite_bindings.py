@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from test_rewrite_support import apply_changeset, changes, dedent
+from rewrite_helpers import apply_changeset, changes, dedent
 
 from migrate.index import build_index
 from migrate.rewrite.fix_mode import fix_changes
@@ -343,7 +343,7 @@ def test_binding_form_is_rewritten_and_runs(make_repo, tmp_path, case):
     # The fixture runs before the plan too: the rewrite must keep it working.
     before = tmp_path / "before"
     before.mkdir()
-    from conftest import write_tree
+    from helpers import write_tree
 
     write_tree(before, {k: dedent(v) for k, v in files.items()})
     _run_check(before, module)

@@ -4,8 +4,8 @@ adjacent moves, names the target already binds. Each result is executed, run twi
 
 from __future__ import annotations
 
+from rewrite_helpers import dedent
 from test_rewrite_bindings import rewrite_and_run
-from test_rewrite_support import dedent
 
 PKG = {"pkg/__init__.py": "", "pkg/util.py": "def helper():\n    return 'helped'\n"}
 

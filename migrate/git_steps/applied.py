@@ -10,8 +10,8 @@ from migrate.errors import Diagnostic
 from migrate.git import BLAME_FILE, parse_trailers, run_git
 from migrate.git.reads import message
 from migrate.index import RepoIndex, build_index
+from migrate.layout.names import OPS_PKG as OPS
 from migrate.plan import Plan, load_plan
-from migrate.plan.model import OPS
 from migrate.plan.validate import top_level_names
 
 
