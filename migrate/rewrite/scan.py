@@ -7,7 +7,6 @@ are analysed further. On a real SGLang tree this keeps libcst off ~90% of the fi
 
 from __future__ import annotations
 
-import ast
 import re
 
 from migrate.index.repo import RepoIndex
@@ -86,8 +85,8 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
 
 def binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
     """Python files that bind a module losing a symbol (`from pkg import mod`,
-    `from . import mod`, ...): they are candidates by binding, whatever they spell."""
-    from migrate.index.bindings import binds_any
+    `from . import mod`, `import pkg.mod`, ...): candidates by binding, whatever they
+    spell. Read from the index's code facts (imports, relative ones resolved)."""
     from migrate.rewrite.module_uses import may_bind
 
     mods = frozenset(mod for mod, _ in relocation.symbols)
@@ -100,14 +99,17 @@ def binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
         text = index.text(path)
         if text is None or not may_bind(text, mods):
             continue
-        pkg = None
-        if info.module is not None:
-            pkg = info.module if info.is_package_init else info.module.rpartition(".")[0]
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
-            out.add(path)  # the rewrite reports it
-            continue
-        if binds_any(tree, pkg, mods):
-            out.add(path)
+        facts = index.facts(path)
+        if facts is None or _binds(facts.imports, mods):
+            out.add(path)  # an unparsable file: the rewrite reports it
     return out
+
+
+def _binds(imports, mods: frozenset[str]) -> bool:
+    for imp in imports:
+        reached = [imp.module, *(f"{imp.module}.{n}" for n in imp.names)]
+        if any(r in mods or r.startswith(tuple(m + "." for m in mods)) for r in reached):
+            return True
+        if any(m.startswith(imp.module + ".") for m in mods) and not imp.names:
+            return True  # `import pkg` may reach pkg.mod once something imported it
+    return False
