@@ -80,7 +80,22 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
         text = index.text(path)
         if text is not None and RELATIVE_IMPORT.search(text):
             out.add(path)
-    return out | binding_candidates(index, relocation)
+    return out | binding_candidates(index, relocation) | table_candidates(index, relocation)
+
+
+def table_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
+    """Python files with an f-string built on an unmoved ancestor of a moved module
+    (`f"pkg.ops.attention.{_mod}:{_fn}"`): their table rows may name moved modules."""
+    from migrate.rewrite.registry import ancestor_table_regex
+
+    regex = ancestor_table_regex(relocation)
+    out = set()
+    for path, info in index.files.items():
+        if info.is_python and not info.is_symlink:
+            text = index.text(path)
+            if text is not None and "{" in text and regex.search(text):
+                out.add(path)
+    return out
 
 
 def binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:

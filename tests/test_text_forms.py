@@ -1,0 +1,61 @@
+"""Text forms: table-driven registry rows under an unmoved ancestor prefix, slash paths
+under a deleted package naming a subpath that does not exist. Results are executed where
+they are code, and a second run changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from rewrite_helpers import changes, new_text
+from test_rewrite_bindings import rewrite_and_run
+
+OPS = {
+    "pkg/__init__.py": "",
+    "pkg/ops/__init__.py": "",
+    "pkg/ops/attention/__init__.py": "",
+    "pkg/ops/attention/dsv4/__init__.py": "",
+    "pkg/ops/attention/dsv4/rms_normalize_hip.py": "def rms_normalize_hip(x):\n    return x\n",
+    "pkg/ops/attention/flash.py": "def flash(x):\n    return 2 * x\n",
+}
+LOOPS = {
+    "for_statement": (
+        "    out = []\n    for _mod, _fn in _TABLE:\n"
+        '        out.append(f"pkg.ops.attention.{_mod}:{_fn}")\n    return out\n'
+    ),
+    "comprehension": '    return [f"pkg.ops.attention.{_mod}:{_fn}" for _mod, _fn in _TABLE]\n',
+}
+REGISTRY = """
+import importlib
+
+_TABLE = [
+    ("dsv4.rms_normalize_hip", "rms_normalize_hip"),
+    ("flash", "flash"),
+]
+
+
+def targets():
+{loop}
+
+def check():
+    for t in targets():
+        mod, fn = t.split(":")
+        assert callable(getattr(importlib.import_module(mod), fn))
+"""
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_table_row_under_an_unmoved_ancestor_prefix_is_rewritten(make_repo, tmp_path, loop):
+    files = dict(OPS, **{"pkg/registry.py": REGISTRY.replace("{loop}", LOOPS[loop])})
+    moves = [("pkg.ops.attention.dsv4.rms_normalize_hip", "pkg.ops.attention.norms.rms_norm")]
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, "pkg.registry")
+    text = (out / "pkg/registry.py").read_text()
+    assert '("norms.rms_norm", "rms_normalize_hip"),\n    ("flash", "flash"),' in text
+    assert 'f"pkg.ops.attention.{_mod}:{_fn}"' in text  # the prefix stays
+
+
+def test_table_row_moving_out_of_the_prefix_is_reported(make_repo):
+    files = dict(OPS, **{"pkg/registry.py": REGISTRY.replace("{loop}", LOOPS["for_statement"])})
+    moves = [("pkg.ops.attention.dsv4.rms_normalize_hip", "pkg.ops.layernorm.rms")]
+    prep, cs = changes(make_repo, files, moves)
+    (note,) = [n for n in cs.notes if n.pos.file == "pkg/registry.py"]
+    assert "outside pkg.ops.attention" in note.message and note.severity == "error"
+    assert new_text(prep, cs, "pkg/registry.py") == prep.index.text("pkg/registry.py")
