@@ -59,3 +59,37 @@ def test_table_row_moving_out_of_the_prefix_is_reported(make_repo):
     (note,) = [n for n in cs.notes if n.pos.file == "pkg/registry.py"]
     assert "outside pkg.ops.attention" in note.message and note.severity == "error"
     assert new_text(prep, cs, "pkg/registry.py") == prep.index.text("pkg/registry.py")
+
+
+LORA = {
+    "python/pkg/__init__.py": "",
+    "python/pkg/lora/__init__.py": "",
+    "python/pkg/lora/triton_ops/__init__.py": "",
+    "python/pkg/lora/triton_ops/sgmv.py": "def a():\n    return 1\n",
+    "python/pkg/lora/triton_ops/bgmv.py": "def b():\n    return 1\n",
+    "python/pkg/ops/__init__.py": "",
+    "python/pkg/ops/lora/__init__.py": "",
+    "python/pkg/user.py": (
+        "# Tuned configs: python/pkg/lora/triton_ops/configs/ (also pkg/lora/triton_ops/x).\n"
+        "X = 1\n"
+    ),
+    "README.md": "Configs: `python/pkg/lora/triton_ops/configs/` and `pkg.lora.triton_ops`.\n",
+}
+LORA_MOVES = [
+    ("pkg.lora.triton_ops.sgmv", "pkg.ops.lora.sgmv"),
+    ("pkg.lora.triton_ops.bgmv", "pkg.ops.lora.bgmv"),
+]
+
+
+def test_nonexistent_subpath_of_a_deleted_package_goes_where_its_contents_went(make_repo):
+    extra = "delete: [pkg.lora.triton_ops]\n"
+    prep, cs = changes(make_repo, LORA, LORA_MOVES, extra, roots=["python"])
+    assert new_text(prep, cs, "README.md") == (
+        "Configs: `python/pkg/ops/lora/configs/` and `pkg.ops.lora`.\n"
+    )
+    assert new_text(prep, cs, "python/pkg/user.py").startswith(
+        "# Tuned configs: python/pkg/ops/lora/configs/ (also pkg/ops/lora/x).\n"
+    )
+    subpaths = [e for e in cs.edits if "configs" in e.old or e.old.endswith("/x")]
+    assert len(subpaths) == 3
+    assert all(e.applicability == "review" and e.kind == "prose" for e in subpaths)

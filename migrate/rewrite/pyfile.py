@@ -143,7 +143,7 @@ def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
     imports = rewrite_imports(job, facts, ctx)
     chains = rewrite_chains(job, facts, ctx, imports, uses.handled)
     tables, handled = rewrite_tables(job, facts, ctx, regex)
-    ancestor_tables = rewrite_ancestor_tables(job, facts, ctx)
+    ancestor_tables = rewrite_ancestor_tables(job, facts, ctx, handled)
     strings = rewrite_strings(job, facts, ctx, regex, handled, imports.bindings, uses.handled)
     edits = [
         *uses.edits,

@@ -171,7 +171,9 @@ def has_ancestor_table(text: str, ctx: Context) -> bool:
     return ancestor_table_regex(ctx.relocation).search(text) is not None
 
 
-def rewrite_ancestor_tables(job: FileJob, facts: Facts, ctx: Context) -> TableResult:
+def rewrite_ancestor_tables(
+    job: FileJob, facts: Facts, ctx: Context, handled: set[int] = frozenset()
+) -> TableResult:
     """`f"pkg.ops.attention.{_mod}:{_fn}"` over a literal table whose row
     `dsv4.rms_normalize_hip` names a moved module: the row is rewritten to where the module
     went below the same prefix; a row whose module left the prefix is reported."""
@@ -180,7 +182,7 @@ def rewrite_ancestor_tables(job: FileJob, facts: Facts, ctx: Context) -> TableRe
     if not anc:
         return res
     for site in facts.strings:
-        if not isinstance(site.node, cst.FormattedString):
+        if not isinstance(site.node, cst.FormattedString) or id(site.node) in handled:
             continue
         lit = literal_of(site.node, facts)
         for hole, pos in enumerate(i for i, ch in enumerate(lit.virtual) if ch == HOLE):
@@ -188,6 +190,8 @@ def rewrite_ancestor_tables(job: FileJob, facts: Facts, ctx: Context) -> TableRe
             if head is None or head.group(1) not in anc:
                 continue
             prefix = head.group(1)
+            if prefix in ctx.gone or relocate(prefix, ctx) is not None:
+                continue  # a moved or split-up prefix: rewrite_tables owns it
             var = _hole_name(site.node, hole)
             rows = _loop_rows(facts, site.start, var) if var else None
             for row in rows or ():

@@ -76,6 +76,7 @@ class _Names:
     deleted_dirs: tuple[str, ...]
     splits: dict[str, tuple[str, ...]]
     homes: dict[str, str]  # deleted package or directory -> where its contents went
+    existing: frozenset[str] = frozenset()  # files (and their directories) in deleted dirs
 
 
 def _alternation(words) -> str:
@@ -113,7 +114,21 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
             homes[d] = _common(
                 (v for k, v in relocation.files.items() if k.startswith(d + "/")), "/"
             )
-    return _Names(dotted_re, paths_re, roots, deleted_modules, deleted_dirs, splits, homes)
+    existing = set()
+    for f in index.files:
+        if any(f.startswith(d + "/") for d in deleted_dirs):
+            parts = f.split("/")
+            existing.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return _Names(
+        dotted_re,
+        paths_re,
+        roots,
+        deleted_modules,
+        deleted_dirs,
+        splits,
+        homes,
+        frozenset(existing),
+    )
 
 
 def _common(names, sep: str = ".") -> str:
@@ -157,6 +172,32 @@ def _successor_edit(names: _Names, text: str, m, gone: str, new_path: str, kind:
         new,
         kind,
         f"{old.rstrip('/')} is deleted by the plan; everything it held now lives under {home}",
+        "review",
+    )
+
+
+def _successor_subpath_edit(names: _Names, text: str, m, gone: str, new_path: str, kind: str):
+    """A path below a deleted package's directory that names nothing that moved (a
+    `configs/` directory that does not exist): like the package itself, it is sent to
+    where the package's contents went, for review."""
+    old = m.group(0)
+    home = names.homes[gone]
+    if "/" not in home:
+        home = home.replace(".", "/")
+    root_rel = next((r for r in _root_relative(names, gone) if old.startswith(r + "/")), None)
+    if root_rel is not None:
+        home = next((h for h in _root_relative(names, home)), home)
+        tail = old[len(root_rel) :]
+    else:
+        tail = old[len(gone) :]
+    return make_edit(
+        new_path,
+        text,
+        m.start(),
+        m.end(),
+        home + tail,
+        kind,
+        f"{old} lies in {gone}, which the plan deletes; its contents now live under {home}",
         "review",
     )
 
@@ -261,6 +302,10 @@ def _path_changes(names, relocation, text, new_path, kind, pos_file):
         if new is None:
             full = [old] + [f"{r}/{old}" for r in names.roots]
             gone = next((d for f in full if (d := _under(f, names.deleted_dirs, "/"))), None)
+            real = any(f.rstrip("/") in names.existing for f in full)
+            if gone and names.homes.get(gone) and not real:
+                edits.append(_successor_subpath_edit(names, text, m, gone, new_path, kind))
+                continue
             if gone:
                 notes.append(
                     Diagnostic(
