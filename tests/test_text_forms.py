@@ -93,3 +93,23 @@ def test_nonexistent_subpath_of_a_deleted_package_goes_where_its_contents_went(m
     subpaths = [e for e in cs.edits if "configs" in e.old or e.old.endswith("/x")]
     assert len(subpaths) == 3
     assert all(e.applicability == "review" and e.kind == "prose" for e in subpaths)
+
+
+def test_spellings_without_the_root_package_are_reported_for_review(make_repo):
+    files = dict(
+        LORA,
+        **{
+            "docs/kernels.md": (
+                "See lora/triton_ops/sgmv.py and lora.triton_ops.bgmv; "
+                "python/pkg/lora/triton_ops/sgmv.py is rewritten, not reported.\n"
+            )
+        },
+    )
+    prep, cs = changes(make_repo, files, LORA_MOVES, roots=["python"])
+    notes = [n for n in cs.notes if n.pos.file == "docs/kernels.md"]
+    assert [(n.pos.col, n.severity) for n in notes] == [(5, "warning"), (33, "warning")]
+    assert "python/pkg/ops/lora/sgmv.py" in notes[0].message
+    assert "pkg.ops.lora.bgmv" in notes[1].message and "review" in notes[1].message
+    assert [e.new for e in cs.edits if e.path == "docs/kernels.md"] == [
+        "python/pkg/ops/lora/sgmv.py"
+    ]

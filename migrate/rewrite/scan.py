@@ -80,7 +80,28 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
         text = index.text(path)
         if text is not None and RELATIVE_IMPORT.search(text):
             out.add(path)
-    return out | binding_candidates(index, relocation) | table_candidates(index, relocation)
+    out |= binding_candidates(index, relocation) | table_candidates(index, relocation)
+    return out | rootless_candidates(index, relocation, plan)
+
+
+def rootless_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[str]:
+    """Text files (docs, build files) spelling an old name without its root package: they
+    get a review note."""
+    from migrate.rewrite.text_files import handles, rootless_regex
+
+    if plan is None:
+        return set()
+    regex = rootless_regex(index, relocation, plan)
+    if regex is None:
+        return set()
+    out = set()
+    for path, info in index.files.items():
+        if info.is_python or info.is_symlink or not handles(path):
+            continue
+        text = index.text(path)
+        if text and regex.search(text):
+            out.add(path)
+    return out
 
 
 def table_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:

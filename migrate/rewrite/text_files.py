@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import PurePosixPath
 
 from migrate.changes import Edit
@@ -77,6 +78,8 @@ class _Names:
     splits: dict[str, tuple[str, ...]]
     homes: dict[str, str]  # deleted package or directory -> where its contents went
     existing: frozenset[str] = frozenset()  # files (and their directories) in deleted dirs
+    rootless: re.Pattern | None = None  # old spellings without their root package
+    rootless_full: dict[str, str] = dataclass_field(default_factory=dict)  # -> full spelling
 
 
 def _alternation(words) -> str:
@@ -119,6 +122,10 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
         if any(f.startswith(d + "/") for d in deleted_dirs):
             parts = f.split("/")
             existing.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+    rootless = _rootless(index, relocation, roots)
+    rootless_re = (
+        re.compile(rf"(?<![\w./\-])(?:{_alternation(rootless)})(?![\w\-])") if rootless else None
+    )
     return _Names(
         dotted_re,
         paths_re,
@@ -128,7 +135,50 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
         splits,
         homes,
         frozenset(existing),
+        rootless_re,
+        rootless,
     )
+
+
+def _rootless(index: RepoIndex, relocation: Relocation, roots) -> dict[str, str]:
+    """`jit_kernel.norm` / `jit_kernel/norm.py` for `sglang.jit_kernel.norm` under root
+    `python`: spellings that omit the root package. Only three parts or more (two after
+    the root package), and never one that names something real by itself."""
+    out: dict[str, str] = {}
+    for old in relocation.moved_modules:
+        parts = old.split(".")
+        if len(parts) >= 3 and ".".join(parts[1:]) not in index.modules:
+            out[".".join(parts[1:])] = old
+    for old in relocation.files:
+        for r in roots:
+            if old.startswith(r + "/"):
+                segs = old[len(r) + 1 :].split("/")
+                tail = "/".join(segs[1:])
+                if len(segs) >= 3 and tail not in index.files:
+                    out[tail] = old
+    return out
+
+
+def rootless_regex(index: RepoIndex, relocation: Relocation, plan: Plan) -> re.Pattern | None:
+    """For candidate files: the regex of old spellings without their root package."""
+    return _names(index, relocation, plan).rootless
+
+
+def _rootless_notes(names: _Names, relocation: Relocation, text: str, pos_file: str):
+    notes = []
+    for m in names.rootless.finditer(text):
+        full = names.rootless_full[m.group(0)]
+        new = relocation.files.get(full) or relocation.dotted(full) or "?"
+        line, col = line_col(text, m.start())
+        notes.append(
+            Diagnostic(
+                Pos(pos_file, line, col),
+                f"`{m.group(0)}` looks like {full} spelled without its root package; "
+                f"it moves to {new}: review by hand",
+                "warning",
+            )
+        )
+    return notes
 
 
 def _common(names, sep: str = ".") -> str:
@@ -354,6 +404,13 @@ def text_file_changes(
             e, n = produce(names, relocation, text, new_path, kind, path)
             edits += [x for x in e if _outside(claimed, x.start, x.end)]
             notes += n
+    if names.rootless is not None:
+        spans = [(e.start, e.end) for e in edits]
+        notes += [
+            n
+            for n in _rootless_notes(names, relocation, text, path)
+            if _outside(spans, *_note_span(line_starts(text), n))
+        ]
     op_ids = {o.src: o.dst for o in plan.op_ids}
     edits += [
         e
