@@ -113,3 +113,53 @@ def test_spellings_without_the_root_package_are_reported_for_review(make_repo):
     assert [e.new for e in cs.edits if e.path == "docs/kernels.md"] == [
         "python/pkg/ops/lora/sgmv.py"
     ]
+
+
+OP_IDS = {
+    "same_rename_for_every_row": (
+        "op_ids:\n  - from: attention.flash\n    to: attn.flash\n"
+        "  - from: attention.decode\n    to: attn.decode\n",
+        ["attn.flash", "attn.decode"],
+        'f"attn.{n}"',
+    ),
+    "rows_renamed": (
+        "op_ids:\n  - from: attention.flash\n    to: attention.flash_v2\n",
+        ["attention.flash_v2", "attention.decode"],
+        '["flash_v2", "decode"]',
+    ),
+}
+OP_CODE = (
+    '_NAMES = ["flash", "decode"]\n\n\ndef ids():\n    return [f"attention.{n}" for n in _NAMES]\n'
+)
+
+
+@pytest.mark.parametrize("case", sorted(OP_IDS))
+def test_computed_op_id_over_a_literal_table_is_renamed(make_repo, tmp_path, case):
+    extra, expected, needle = OP_IDS[case]
+    check = f"\n\ndef check():\n    assert ids() == {expected!r}\n"
+    files = {"pkg/__init__.py": "", "pkg/ids.py": OP_CODE + check}
+    prep, cs = changes(make_repo, files, [], extra)
+    text = new_text(prep, cs, "pkg/ids.py")
+    assert needle in text
+    out = tmp_path / "out"
+    import shutil
+
+    from rewrite_helpers import apply_changeset
+
+    shutil.copytree(prep.index.root, out, ignore=shutil.ignore_patterns(".git"))
+    apply_changeset(out, prep, cs)
+    import subprocess
+    import sys
+
+    res = subprocess.run(
+        [sys.executable, "-c", "import pkg.ids as m; m.check()"], cwd=out, capture_output=True
+    )
+    assert res.returncode == 0, res.stderr
+
+
+def test_computed_op_id_without_a_literal_table_is_reported(make_repo):
+    extra = OP_IDS["same_rename_for_every_row"][0]
+    code = 'def ids(names):\n    return [f"attention.{n}" for n in names]\n'
+    prep, cs = changes(make_repo, {"pkg/__init__.py": "", "pkg/ids.py": code}, [], extra)
+    (note,) = [n for n in cs.notes if n.pos.file == "pkg/ids.py"]
+    assert note.severity == "error" and "not a literal table" in note.message

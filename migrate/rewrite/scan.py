@@ -81,7 +81,24 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
         if text is not None and RELATIVE_IMPORT.search(text):
             out.add(path)
     out |= binding_candidates(index, relocation) | table_candidates(index, relocation)
+    out |= computed_op_id_candidates(index, relocation, plan)
     return out | rootless_candidates(index, relocation, plan)
+
+
+def computed_op_id_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[str]:
+    """Python files with an f-string built on a renamed op id's prefix."""
+    from migrate.rewrite.op_id_tables import has_computed_op_id
+
+    op_ids = {o.src: o.dst for o in getattr(plan, "op_ids", ())} | dict(relocation.op_ids)
+    if not op_ids:
+        return set()
+    out = set()
+    for path, info in index.files.items():
+        if info.is_python and not info.is_symlink:
+            text = index.text(path)
+            if text and "{" in text and has_computed_op_id(text, op_ids):
+                out.add(path)
+    return out
 
 
 def rootless_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[str]:
