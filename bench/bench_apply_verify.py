@@ -1,12 +1,14 @@
 """Time `migrate apply` and `migrate verify` on a git repo made from the real SGLang 0.5.15 tree.
 
-    .venv/bin/python bench/bench_apply_verify.py [--readme]
+    .venv/bin/python bench/bench_apply_verify.py [--readme] [--no-wheel-run]
 
 Run by hand, never in tests. The wheel is downloaded once and cached (tests/realtrees.py);
 the tree is copied into a temporary directory, committed as BASE, migrated with
 `migrate apply plans/sglang-0.5.15-jit-to-ops.yaml`, then `migrate verify BASE..HEAD --json`
-runs twice (with the wheel check, and with --no-wheel). Each command runs in its own
-process under /usr/bin/time (wall time, CPU, peak RSS of the largest process of its tree).
+runs twice (with the wheel check, and with --no-wheel; --no-wheel-run runs only the
+second: the wheel's tree has no packaging, so the wheel check answers SKIP anyway).
+Each command runs in its own process under /usr/bin/time (wall time, CPU, peak RSS of
+the largest process of its tree).
 Prints a Markdown section; --readme also writes it into bench/README.md (replacing only
 this script's own section). No timing asserts.
 """
@@ -130,11 +132,20 @@ def main() -> None:
     try:
         repo, base = make_repo(tmp)
         nfiles = len(git(repo, "ls-files").splitlines())
-        apply = timed([str(MIGRATE), "apply", str(PLAN), "--repo", str(repo)])
+        # The plan makes two organization-rule errors (KO102: the new ops/__init__.py has no
+        # `_GROUPS`; KO504: moe/minimax_m3 only re-exports), which apply now refuses by
+        # default; the migration measured here is the one a user gets with the override.
+        apply = timed(
+            [str(MIGRATE), "apply", str(PLAN), "--repo", str(repo), "--allow-rule-errors"]
+        )
         head = git(repo, "rev-parse", "HEAD")
         steps = git(repo, "log", "--format=%h %s", f"{base}..{head}").splitlines()
         rng = f"{base}..{head}"
-        v_wheel = timed([str(MIGRATE), "verify", rng, "--repo", str(repo), "--json"])
+        v_wheel = (
+            None
+            if "--no-wheel-run" in sys.argv
+            else timed([str(MIGRATE), "verify", rng, "--repo", str(repo), "--json"])
+        )
         v_nowheel = timed(
             [str(MIGRATE), "verify", rng, "--repo", str(repo), "--json", "--no-wheel"]
         )
@@ -159,24 +170,30 @@ def main() -> None:
         f"| `migrate apply PLAN` | {apply['rc']} | {apply['wall']:.1f} | {apply['cpu']:.1f} "
         f"| {apply['rss_mib']:.0f} | 1.0 |",
     ]
-    for name, r in (("BASE..HEAD", v_wheel), ("BASE..HEAD --no-wheel", v_nowheel)):
+    runs = [("BASE..HEAD", v_wheel), ("BASE..HEAD --no-wheel", v_nowheel)]
+    runs = [(name, r) for name, r in runs if r is not None]
+    for name, r in runs:
         ratio = r["wall"] / apply["wall"]
         out.append(
             f"| `migrate verify {name}` | {r['rc']} | {r['wall']:.1f} | {r['cpu']:.1f} "
             f"| {r['rss_mib']:.0f} | {ratio:.2f} |"
         )
     ratio = v_nowheel["wall"] / apply["wall"]
+    cpu_ratio = v_nowheel["cpu"] / apply["cpu"] if apply["cpu"] else float("inf")
+    ok = apply["rc"] == 0 and v_nowheel["rc"] == 0
+    wheel_part = f"; with wheel check: {v_wheel['wall'] / apply['wall']:.2f}x" if v_wheel else ""
     out += [
         "",
-        f"Target verify <= 3x apply: {'met' if ratio <= 3 else 'NOT met'} "
-        f"(--no-wheel: {ratio:.2f}x; with wheel check: {v_wheel['wall'] / apply['wall']:.2f}x).",
+        f"Target verify <= 3x apply: {'met' if ok and ratio <= 3 else 'NOT met'} "
+        f"(--no-wheel: {ratio:.2f}x wall, {cpu_ratio:.2f}x CPU{wheel_part}"
+        f"{'' if ok else '; apply or verify did not exit 0'}).",
         "",
         f"Commits made by apply ({len(steps)}): " + "; ".join(f"`{s}`" for s in reversed(steps)),
         "",
     ]
     if apply["rc"] != 0:
         out += ["apply failed:", "", "```", (apply["stdout"] + apply["stderr"])[-2000:], "```", ""]
-    wheel = wheel_status(v_wheel)
+    wheel = wheel_status(v_wheel) if v_wheel else None
     if wheel and wheel[0] == "SKIP":
         out += [
             f"With the wheel check on, wheel-contents answered SKIP ({wheel[1]}): the wheel's "
@@ -184,7 +201,8 @@ def main() -> None:
             "did the same work; the gap between their times is load from other processes.",
             "",
         ]
-    out += verify_table("BASE..HEAD (wheel check on)", v_wheel)
+    if v_wheel:
+        out += verify_table("BASE..HEAD (wheel check on)", v_wheel)
     out += verify_table("BASE..HEAD --no-wheel", v_nowheel)
     out.append(END)
     text = "\n".join(out) + "\n"
@@ -204,7 +222,7 @@ def write_section(readme: Path, text: str) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] in ([], ["--readme"]):
+    if set(sys.argv[1:]) <= {"--readme", "--no-wheel-run"}:
         main()
     else:
         print(__doc__)

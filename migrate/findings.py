@@ -7,7 +7,7 @@ they share this type; the report renders it without translating.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from migrate.errors import Pos
 
@@ -38,17 +38,7 @@ class Finding:
 
     def to_dict(self) -> dict:
         """The JSON form every command prints (`check --json`, `verify --json`)."""
-        return {
-            "file": self.file,
-            "line": self.line,
-            "col": self.col,
-            "check": self.check,
-            "name": self.name,
-            "severity": self.severity,
-            "message": self.message,
-            "evidence": self.evidence,
-            "fix": self.fix,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict) -> Finding:

@@ -9,6 +9,8 @@ new layout); the second run must find nothing more to edit.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -87,3 +89,26 @@ def apply_changeset(root: Path, prep, cs: ChangeSet) -> None:
     for d in sorted({p.parent for p in root.rglob("*")}, key=lambda p: -len(p.parts)):
         if d.is_dir() and not any(d.iterdir()):
             shutil.rmtree(d)
+
+
+def run_check(root, module: str) -> None:
+    res = subprocess.run(
+        [sys.executable, "-c", f"import {module} as m; m.check()"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0, res.stderr
+
+
+def rewrite_and_run(make_repo, tmp_path, files: dict, moves, module: str):
+    """Apply the plan to a scratch copy, execute `module.check()`, and prove a second
+    run finds nothing more. Returns (prep, cs, out)."""
+    prep, cs = changes(make_repo, files, moves)
+    out = tmp_path / "out"
+    shutil.copytree(prep.index.root, out, ignore=shutil.ignore_patterns(".git"))
+    apply_changeset(out, prep, cs)
+    run_check(out, module)
+    again = fix_changes(prep.plan, build_index(out, prep.plan.roots))
+    assert again.edits == [], [(e.path, e.old, e.new) for e in again.edits]
+    return prep, cs, out

@@ -7,7 +7,7 @@ import os
 
 import pytest
 from click.testing import CliRunner
-from conftest import git
+from helpers import git
 from test_apply_atomic import snapshot, strip_stat
 
 from migrate.cli import main

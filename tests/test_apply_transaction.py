@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import REPO_ROOT, git
+from helpers import REPO_ROOT, git
 from test_apply import PLAN, full_changeset, make_sample
 from test_apply_atomic import snapshot, strip_stat
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from conftest import git
+from helpers import git
 
 from migrate.cli import main
 

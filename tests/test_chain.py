@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 
 from click.testing import CliRunner
-from conftest import PLANS
+from helpers import PLANS
 from prep_helpers import BASE_TREE
 from test_verify_sample import PLAN, fresh_sample
 
@@ -90,7 +90,7 @@ def test_sample_in_two_chained_plans_equals_the_single_sample_plan(tmp_path):
     _apply(single, PLAN)
     chained = fresh_sample(tmp_path / "chained")
     out = _apply(chained, *CHAIN)
-    assert "migrate(relocate): relocate 31 files" in out  # one relocation, not two
+    assert out.count("migrate(relocate): relocate") == 1  # one relocation, not two
     stepwise = fresh_sample(tmp_path / "stepwise")
     _apply(stepwise, CHAIN[0])
     _apply(stepwise, CHAIN[1])

@@ -121,11 +121,11 @@ def test_ko204_and_verify_share_one_target_resolver(make_repo):
 
     files = {**_files(FIXTURES / "_base"), **_files(FIXTURES / "unresolved_target" / "bad")}
     repo = make_repo({p: f.read_text(encoding="utf-8") for p, f in files.items()})
-    rules = [f for f in run_rules(fixture_tree("unresolved_target", "bad")) if f.rule == "KO204"]
+    rules = [f for f in run_rules(fixture_tree("unresolved_target", "bad")) if f.check == "KO204"]
     assert len(rules) == 5
     found, _ = unresolved_targets(CodeTree(build_index(repo, ("python", "."))))
     verify = {(p, t): why for p, _, t, why in found}
     for f in rules:
         target = f.message.split()[1]
-        assert (f.pos.file, target) in verify, f.message
-        assert f.message.endswith(verify[(f.pos.file, target)])
+        assert (f.file, target) in verify, f.message
+        assert f.message.endswith(verify[(f.file, target)])

@@ -91,3 +91,13 @@ def test_the_engine_refuses_the_plan(make_repo, tmp_path):
     prep = prepared(make_repo, tmp_path, {}, plan=MOVE, base=TREE)
     with pytest.raises(MigrateError):
         plan_changes(prep)
+
+
+def test_a_project_root_above_the_loader_is_not_data(make_repo, tmp_path):
+    """`join(dirname(__file__), "../..")` names a directory holding the loader itself (a
+    project root, as SGLang's multimodal CLI computes): files moving below it are not data
+    the loader lost (this refused the real SGLang 0.5.15 plan)."""
+    root = 'ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../.."))\n'
+    tree = {**TREE, "python/sglang/srt/cli/utils.py": "import os\n" + root}
+    prep = prepared(make_repo, tmp_path, {}, plan=MOVE, base=tree)
+    assert not [p for p in data_path_problems(prep.index, prep.relocation) if "cli" in str(p)]

@@ -7,7 +7,7 @@ import signal
 
 import pytest
 from click.testing import CliRunner
-from conftest import git
+from helpers import git
 
 from migrate.cli import main
 from migrate.errors import MigrateError

@@ -9,8 +9,7 @@ import sys
 
 import pytest
 from helpers import git
-from rewrite_helpers import changes, plan_yaml
-from test_rewrite_bindings import rewrite_and_run
+from rewrite_helpers import changes, plan_yaml, rewrite_and_run
 
 from migrate.errors import MigrateError
 

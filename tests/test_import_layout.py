@@ -5,8 +5,7 @@ import goes where isort/ruff would put it in a sorted block (and respects `isort
 from __future__ import annotations
 
 import pytest
-from rewrite_helpers import dedent
-from test_rewrite_bindings import rewrite_and_run
+from rewrite_helpers import dedent, rewrite_and_run
 
 MOD = "".join(f"def {n}():\n    return {n!r}\n\n\n" for n in "abc") + "class D:\n    pass\n"
 BASE = {"pkg/__init__.py": "", "pkg/mod.py": MOD, "zeta.py": "Q = 1\n"}

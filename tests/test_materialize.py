@@ -179,3 +179,29 @@ def test_an_edit_that_does_not_fit_the_base_is_a_step_error():
         materialize(cs, {"a.py": (0o100644, b"z\n")})
     with pytest.raises(StepError, match="not in the tree"):
         materialize(cs, {})
+
+
+def test_the_engine_is_a_declared_list_of_passes(make_repo, tmp_path):
+    """Leaving a pass out removes exactly its contribution: the split's writes here."""
+    from migrate.rewrite.engine import PASSES
+
+    assert [p.name for p in PASSES] == [
+        "python forms",
+        "text files",
+        "packaging",
+        "followed op ids",
+        "symbols",
+        "groups",
+        "new packages",
+        "split tests",
+        "delete",
+    ]
+    repo = make_repo(FILES)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN)
+    prep = prepare(plan, repo)
+    full = plan_changes(prep)
+    no_split = plan_changes(prep, passes=tuple(p for p in PASSES if p.name != "split tests"))
+    assert set(full.writes) == {"tests/test_mix.py", "tests/test_norm.py"}
+    assert no_split.writes == {} and no_split.removals == full.removals == {}
+    assert no_split.edits == full.edits and no_split.moves == full.moves

@@ -243,7 +243,7 @@ EXT_OPS = {
 @pytest.mark.parametrize("changed", [False, True], ids=["pure", "changed-kernel"])
 def test_parity_sees_launches_torch_ops_fused_ops_and_dotted_targets(tmp_path, changed):
     """Calls that bypass the module's public functions are recorded and compared too."""
-    from test_parity_fixtures import EXT_FILES, ext_move
+    from parity_fixtures import EXT_FILES, ext_move
 
     repo = init_repo(write_tree(tmp_path / "ext", EXT_FILES))
     ext_move(repo, changed_kernel=changed)

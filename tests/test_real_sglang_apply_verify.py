@@ -22,7 +22,10 @@ def test_real_tree_applies_in_step_commits_and_verifies(tmp_path):
     init_repo(repo)
     base = git(repo, "rev-parse", "HEAD").strip()
 
-    result = apply_plan(PLANS / "sglang-0.5.15-jit-to-ops.yaml", repo)
+    # The plan makes two organization-rule errors that apply refuses by default (KO102: the
+    # new ops/__init__.py has no `_GROUPS`; KO504: moe/minimax_m3 only re-exports); verify
+    # is measured on the migration a user gets with the override.
+    result = apply_plan(PLANS / "sglang-0.5.15-jit-to-ops.yaml", repo, allow_rule_errors=True)
     steps = [c.step for c in result.commits]
     assert steps[:4] == ["relocate", "code", "string", "prose"], steps
 
@@ -36,7 +39,18 @@ def test_real_tree_applies_in_step_commits_and_verifies(tmp_path):
     assert [c.status for c in res.commits] == ["PASS"] * len(res.commits)
     by_name = {c.name: c for c in res.static_checks}
     assert by_name["old-names"].status == "PASS" and by_name["old-names"].findings == []
-    for name in ("imports-resolve", "registry-targets", "no-shims", "single-module"):
+    for name in (
+        "imports-resolve",
+        "attributes-resolve",
+        "import-time-names",
+        "registry-targets",
+        "organization-rules",
+        "no-shims",
+        "single-module",
+        "no-lost-files",
+        "tests-kept",
+        "git-integrity",
+    ):
         assert by_name[name].status == "PASS", (name, by_name[name].findings[:5])
     # Imports broken before the migration stay reported, as warnings, never as new failures.
     assert all(f.severity == "warning" for f in by_name["imports-resolve"].findings)

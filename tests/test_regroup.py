@@ -109,7 +109,7 @@ op_ids:
 
 def test_dry_run_shows_and_apply_refuses_rule_errors_the_plan_introduces(make_repo, tmp_path):
     from click.testing import CliRunner
-    from conftest import git
+    from helpers import git
 
     from migrate.cli import main
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from conftest import PLANS, git
+from helpers import PLANS, git
 from test_verify_sample import PLAN, fresh_sample
 
 from migrate.cli import main

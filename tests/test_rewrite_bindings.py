@@ -4,14 +4,8 @@ is EXECUTED (`check()` asserts the behaviour), and a second run changes nothing.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
-from rewrite_helpers import apply_changeset, changes, dedent
-
-from migrate.index import build_index
-from migrate.rewrite.fix_mode import fix_changes
+from rewrite_helpers import changes, dedent, rewrite_and_run, run_check
 
 MOD = """
 def func():
@@ -310,31 +304,6 @@ EXTRA = {
 }
 
 
-def _run_check(root, module: str) -> None:
-    res = subprocess.run(
-        [sys.executable, "-c", f"import {module} as m; m.check()"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-    )
-    assert res.returncode == 0, res.stderr
-
-
-def rewrite_and_run(make_repo, tmp_path, files: dict, moves, module: str):
-    """Apply the plan to a scratch copy, execute `module.check()`, and prove a second
-    run finds nothing more. Returns (prep, cs, out)."""
-    prep, cs = changes(make_repo, files, moves)
-    out = tmp_path / "out"
-    import shutil
-
-    shutil.copytree(prep.index.root, out, ignore=shutil.ignore_patterns(".git"))
-    apply_changeset(out, prep, cs)
-    _run_check(out, module)
-    again = fix_changes(prep.plan, build_index(out, prep.plan.roots))
-    assert again.edits == [], [(e.path, e.old, e.new) for e in again.edits]
-    return prep, cs, out
-
-
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_binding_form_is_rewritten_and_runs(make_repo, tmp_path, case):
     path, code = CASES[case]
@@ -346,7 +315,7 @@ def test_binding_form_is_rewritten_and_runs(make_repo, tmp_path, case):
     from helpers import write_tree
 
     write_tree(before, {k: dedent(v) for k, v in files.items()})
-    _run_check(before, module)
+    run_check(before, module)
     _, cs, out = rewrite_and_run(make_repo, tmp_path, files, MOVES, module)
     text = (out / path).read_text()
     if case.startswith("shadowed"):

@@ -4,8 +4,7 @@ adjacent moves, names the target already binds. Each result is executed, run twi
 
 from __future__ import annotations
 
-from rewrite_helpers import dedent
-from test_rewrite_bindings import rewrite_and_run
+from rewrite_helpers import dedent, rewrite_and_run
 
 PKG = {"pkg/__init__.py": "", "pkg/util.py": "def helper():\n    return 'helped'\n"}
 

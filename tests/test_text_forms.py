@@ -5,8 +5,7 @@ they are code, and a second run changes nothing."""
 from __future__ import annotations
 
 import pytest
-from rewrite_helpers import changes, new_text
-from test_rewrite_bindings import rewrite_and_run
+from rewrite_helpers import changes, new_text, rewrite_and_run
 
 OPS = {
     "pkg/__init__.py": "",

@@ -126,3 +126,12 @@ def test_a_plan_committed_inside_the_repository_is_used_as_it_was_and_left_alone
     res = verify(repo, f"{base}..HEAD")
     assert res.exit_code == 0, res.output
     assert "plans/move.yaml" not in res.output
+
+
+def test_help_names_every_check_and_the_exit_statuses():
+    from migrate.verify import CHECK_NAMES
+
+    res = cli("verify", "--help")
+    text = " ".join(res.output.split())
+    assert all(name in "".join(res.output.split()) for name in CHECK_NAMES), text
+    assert "3 could not check" in text and "2 bad input" in text

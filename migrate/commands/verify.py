@@ -12,9 +12,9 @@ from migrate.cli_errors import INTERRUPTED, handle_errors
 
 @click.command("verify")
 @handle_errors(
-    problems="FAIL: a commit does not reproduce, is foreign, or a check found new breakage",
-    refused="could not check: a check could not run (e.g. no wheel could be built); the "
-    "reason is printed, nothing failed",
+    problems="FAIL: a commit does not reproduce or is foreign, or a check found new breakage",
+    refused="could not check: a check could not run (no wheel of BASE could be built); "
+    "the reason is printed, nothing failed and nothing is proven",
 )
 @click.argument("rev_range", metavar="BASE..HEAD")
 @click.option(
@@ -35,8 +35,9 @@ from migrate.cli_errors import INTERRUPTED, handle_errors
 @click.option(
     "--skip",
     multiple=True,
-    help="Skip a static check (repeatable): old-names, imports-resolve, registry-targets, "
-    "no-shims, single-module, no-new-cycles, wheel-contents.",
+    help="Skip a static check (repeatable): old-names, imports-resolve, attributes-resolve, "
+    "import-time-names, registry-targets, organization-rules, no-shims, single-module, "
+    "no-new-cycles, no-lost-files, tests-kept, git-integrity, wheel-contents.",
 )
 def command(
     rev_range: str,
@@ -47,13 +48,7 @@ def command(
     allow_foreign: bool,
     skip: tuple[str, ...],
 ) -> None:
-    """Prove BASE..HEAD mechanical and unbroken, reading both from git objects only.
-
-    Every commit in the range must be a Migrate-Step commit that reproduces from its
-    parent and the plan; HEAD must have no breakage that BASE did not have. Bad input
-    (exit 2) includes a range that is not BASE..HEAD, an unknown revision, an empty or
-    reversed range.
-    """
+    """Prove BASE..HEAD: step commits that reproduce, no new breakage (docs/verify.md)."""
     from migrate.interrupts import Interrupted, signals_raise
     from migrate.verify import verify
     from migrate.verify.text import render

@@ -208,15 +208,13 @@ def _apply(
         raise ApplyFailed(f"{exc} while reading the plan; nothing was changed") from exc
     try:
         cs = engine.plan_changeset(prep)
+        if not allow_rule_errors:  # the dry run lists these after the engine's notes
+            from migrate.rules.load import introduced_error_notes
+
+            cs.notes.extend(introduced_error_notes(prep, cs))
         errors = engine.refusals(cs)
         if errors:  # the dry run shows these and exits non-zero: apply writes nothing
             raise MigrateError(errors)
-        if not allow_rule_errors:
-            from migrate.rules.load import introduced_error_notes
-
-            rule_errors = introduced_error_notes(prep, cs)
-            if rule_errors:
-                raise MigrateError(rule_errors)
         ref = ",".join(plan_ref(p, repo_dir) for p in plan_paths(plan_path))  # a chain: a,b
         commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
     except MigrateError:

@@ -42,6 +42,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from migrate.index.attrs import AttrFacts, attribute_facts
 from migrate.index.imports import ImportRef, absolute
 
 TARGET = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
@@ -90,6 +91,7 @@ class CodeFacts:
     targets: list[tuple[int, str]] = field(default_factory=list)
     fused: list[tuple[int, str]] = field(default_factory=list)
     star_unresolved: bool = False  # a `from <unresolvable> import *`
+    attrs: AttrFacts | None = None  # attribute chains into other modules (index/attrs.py)
 
     @property
     def names(self) -> set[str]:
@@ -199,26 +201,9 @@ class _Reader:
         f = self.f
         for stmt in body:
             if isinstance(stmt, _DEFS):
-                kind = "class" if isinstance(stmt, ast.ClassDef) else "def"
-                f.bindings[stmt.name] = Binding(stmt.name, kind, stmt.lineno)
-                f.definitions.setdefault(stmt.name, stmt.lineno)
-                if stmt.name == "__getattr__":
-                    f.getattr_hook = True
-                if isinstance(stmt, ast.ClassDef):
-                    f.classes[stmt.name] = _class_attrs(stmt)
-                    f.class_bases[stmt.name] = [ast.unparse(b) for b in stmt.bases]
-                self.scope(stmt, stmt.name)
+                self._definition(stmt)
             elif isinstance(stmt, ast.Assign):
-                for t in stmt.targets:
-                    for n in _targets(t):
-                        f.bindings[n] = Binding(n, "assign", stmt.lineno)
-                        if isinstance(stmt.value, ast.Call) and isinstance(
-                            stmt.value.func, ast.Name
-                        ):
-                            f.instances[n] = stmt.value.func.id
-                        if n == "__all__":
-                            self._all = _literal_strings(stmt.value)
-                            self._all_known = self._all is not None
+                self._assignment(stmt)
             elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
                 for n in _targets(stmt.target):
                     f.bindings[n] = Binding(n, "assign", stmt.lineno)
@@ -245,6 +230,32 @@ class _Reader:
                     self.top(getattr(stmt, block, []) or [])
                 for h in getattr(stmt, "handlers", []) or []:
                     self.top(h.body)
+
+    def _definition(self, stmt: ast.stmt) -> None:
+        """A top-level def or class: its binding, and the facts a class carries."""
+        f = self.f
+        kind = "class" if isinstance(stmt, ast.ClassDef) else "def"
+        f.bindings[stmt.name] = Binding(stmt.name, kind, stmt.lineno)
+        f.definitions.setdefault(stmt.name, stmt.lineno)
+        if stmt.name == "__getattr__":
+            f.getattr_hook = True
+        if isinstance(stmt, ast.ClassDef):
+            f.classes[stmt.name] = _class_attrs(stmt)
+            f.class_bases[stmt.name] = [ast.unparse(b) for b in stmt.bases]
+        self.scope(stmt, stmt.name)
+
+    def _assignment(self, stmt: ast.Assign) -> None:
+        """`a = b = value`: bindings, instances of a class, and a literal `__all__`."""
+        f = self.f
+        for t in stmt.targets:
+            for n in _targets(t):
+                f.bindings[n] = Binding(n, "assign", stmt.lineno)
+                f.instances.pop(n, None)  # the last binding decides
+                if isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name):
+                    f.instances[n] = stmt.value.func.id
+                if n == "__all__":
+                    self._all = _literal_strings(stmt.value)
+                    self._all_known = self._all is not None
 
     def _extend_all(self, extra: list[str] | None) -> None:
         if extra is None or self._all is None:
@@ -410,6 +421,7 @@ def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | N
     reader.top(tree.body)
     reader.finish()
     _Everywhere(facts).visit(tree)
+    facts.attrs = attribute_facts(tree, module or "", is_package)
     return facts
 
 

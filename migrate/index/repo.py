@@ -76,6 +76,17 @@ def module_name(path: str, root: str) -> str | None:
     return ".".join(parts)
 
 
+def import_name(path: str, roots: tuple[str, ...]) -> tuple[str, str] | None:
+    """(dotted module name, root) of `path` under the first of `roots` that names it,
+    longest root first (with roots [".", "python"] a file under python/ is named
+    relative to python/); None when it is not importable. Every tree names modules so."""
+    for root in sorted(roots, key=lambda r: (r in (".", ""), -len(r))):
+        name = module_name(path, root)
+        if name is not None:
+            return name, root
+    return None
+
+
 def root_of_path(roots, path: str) -> str | None:
     """The import root (of `roots`) that holds repo-relative `path`: the longest, or None."""
     inside = [r for r in roots if r in (".", "") or path.startswith(r.rstrip("/") + "/")]
@@ -187,17 +198,11 @@ def build_index(root: str | Path, roots: tuple[str, ...] | list[str] = (".",)) -
     roots = tuple(r.rstrip("/") or "." for r in roots)
     files: dict[str, FileInfo] = {}
     modules: dict[str, str] = {}
-    # Longest root first, so that with roots [".", "python"] a file under python/
-    # is named relative to python/.
-    ordered = sorted(roots, key=lambda r: (r in (".", ""), -len(r)))
     for path in list_repo_files(root):
         info = FileInfo(path=path, mode=_git_mode(root / path))
-        if info.is_python:
-            for r in ordered:
-                name = module_name(path, r)
-                if name is not None:
-                    info.module, info.root = name, r
-                    modules.setdefault(name, path)
-                    break
+        hit = import_name(path, roots) if info.is_python else None
+        if hit is not None:
+            info.module, info.root = hit
+            modules.setdefault(hit[0], path)
         files[path] = info
     return RepoIndex(root=root, roots=roots, files=files, modules=modules)

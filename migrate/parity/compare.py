@@ -224,6 +224,39 @@ def could_not_run(out: SideOutput) -> str | None:
     return None
 
 
+def _import_problems(result: ParityResult, base: SideOutput, head: SideOutput) -> list[str]:
+    """A moved module that imports on one side only (or on neither)."""
+    out = []
+    for m in result.modules:
+        eb, eh = base.imports.get(m.old), head.imports.get(m.new)
+        if eh and not eb:
+            out.append(f"HEAD: import {m.new} fails (BASE {m.old} imports): {eh}")
+        elif eb and not eh:
+            out.append(f"BASE: import {m.old} fails (HEAD {m.new} imports): {eb}")
+        elif eb and eh:
+            out.append(f"both sides fail to import: BASE {m.old}: {eb}; HEAD {m.new}: {eh}")
+    return out
+
+
+def _config_problems(result: ParityResult, base: SideOutput, head: SideOutput) -> list[str]:
+    """Tuning files beside a moved module that did not come along (lookups fall back)."""
+    old_to_new = {m.old: m.new for m in result.modules}
+    cfg_b = {old_to_new.get(r["module"], r["module"]): r for r in base.modules}
+    cfg_h = {r["module"]: r for r in head.modules}
+    config_users = {m.new for m in result.modules if m.uses_configs}
+    out = []
+    for mod in sorted(set(cfg_b) & set(cfg_h) & config_users):
+        fb, fh = cfg_b[mod]["configs"], cfg_h[mod]["configs"]
+        if fb and fh != fb:
+            lost = sorted(set(fb) - set(fh or []))
+            out.append(
+                f"{mod}: configs/ beside the module had {len(fb)} file(s) at BASE; at HEAD "
+                + ("the directory is missing" if fh is None else f"{len(lost)} are missing")
+                + f" ({cfg_h[mod]['dir']}/configs): lookups there fall back to defaults"
+            )
+    return out
+
+
 def judge(result: ParityResult, base: SideOutput, head: SideOutput) -> None:
     """Fill problems and warnings: anything that keeps the move from being a proven no-op."""
     p, w = result.problems, result.warnings
@@ -231,27 +264,8 @@ def judge(result: ParityResult, base: SideOutput, head: SideOutput) -> None:
         reason = could_not_run(out)
         if reason:
             p.append(f"{side} could not run: {reason}")
-    old_to_new = {m.old: m.new for m in result.modules}
-    for m in result.modules:
-        eb, eh = base.imports.get(m.old), head.imports.get(m.new)
-        if eh and not eb:
-            p.append(f"HEAD: import {m.new} fails (BASE {m.old} imports): {eh}")
-        elif eb and not eh:
-            p.append(f"BASE: import {m.old} fails (HEAD {m.new} imports): {eb}")
-        elif eb and eh:
-            p.append(f"both sides fail to import: BASE {m.old}: {eb}; HEAD {m.new}: {eh}")
-    cfg_b = {old_to_new.get(r["module"], r["module"]): r for r in base.modules}
-    cfg_h = {r["module"]: r for r in head.modules}
-    config_users = {m.new for m in result.modules if m.uses_configs}
-    for mod in sorted(set(cfg_b) & set(cfg_h) & config_users):
-        fb, fh = cfg_b[mod]["configs"], cfg_h[mod]["configs"]
-        if fb and fh != fb:
-            lost = sorted(set(fb) - set(fh or []))
-            p.append(
-                f"{mod}: configs/ beside the module had {len(fb)} file(s) at BASE; at HEAD "
-                + ("the directory is missing" if fh is None else f"{len(lost)} are missing")
-                + f" ({cfg_h[mod]['dir']}/configs): lookups there fall back to defaults"
-            )
+    p += _import_problems(result, base, head)
+    p += _config_problems(result, base, head)
     for rec in base.modules + head.modules:
         if rec.get("missing"):
             w.append(f"{rec['module']}: expected function(s) not found: {rec['missing']}")

@@ -145,16 +145,12 @@ def _check_name(r: _Reader, value: str, pos: Pos, field: str) -> bool:
     return True
 
 
-def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
-    """Parse plan text into a `Plan` of its well-formed entries plus every structural error.
-
-    Malformed entries are dropped from the plan and reported, so that `validate_plan`
-    can still check the rest and the user sees every mistake in one run.
-    """
-    r = _Reader(file)
+def _load_yaml(text: str, file: str):
+    """The YAML document (round-trip, so every value keeps its position); a positioned
+    error for anything that is not YAML."""
     yaml = YAML(typ="rt")
     try:
-        doc = yaml.load(text)
+        return yaml.load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = Pos(file, mark.line + 1, mark.column + 1) if mark else Pos(file, 1, 1)
@@ -167,17 +163,16 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
     except (ValueError, TypeError, RecursionError) as exc:  # malformed tags, deep nesting
         what = " ".join(str(exc).split())[:200]
         raise MigrateError(Diagnostic(Pos(file, 1, 1), f"invalid YAML: {what}")) from None
-    if doc is None:
-        raise MigrateError(Diagnostic(Pos(file, 1, 1), "plan is empty"))
-    top = r.mapping(doc, "plan", Pos(file, 1, 1), TOP_KEYS)
-    if top is None:
-        raise MigrateError(r.errors)
 
+
+def _check_version(r: _Reader, top, file: str) -> None:
     version = top.get("version")
     if type(version) is not int or version != 1:  # not `true`, not `1.0`
         pos = r.value_pos(top, "version") if "version" in top else Pos(file, 1, 1)
         r.error(pos, f"version must be 1 (got {version!r})")
 
+
+def _roots(r: _Reader, top) -> tuple[list[str], list[Pos]]:
     roots, roots_pos = [], []
     for i, root in enumerate(r.seq(top, "roots", "roots")):
         pos = r.item_pos(top["roots"], i)
@@ -188,7 +183,10 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         else:
             roots.append(root.rstrip("/") or ".")
             roots_pos.append(pos)
+    return roots, roots_pos
 
+
+def _moves(r: _Reader, top) -> list[Move]:
     moves = []
     sources: dict[str, Pos] = {}
     for i, item in enumerate(r.seq(top, "moves", "moves")):
@@ -219,7 +217,10 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         if ok:
             sources[key] = sp
             moves.append(Move(src, dst, pos, sp, dp))
+    return moves
 
+
+def _op_ids(r: _Reader, top) -> list[OpIdRename]:
     op_ids = []
     for i, item in enumerate(r.seq(top, "op_ids", "op_ids")):
         pos = r.item_pos(top["op_ids"], i)
@@ -230,7 +231,18 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         dst = r.string(m, "to", f"op_ids[{i}]", OP_ID, "an op id like 'group.name'")
         if src and dst:
             op_ids.append(OpIdRename(src, dst, pos))
+    return op_ids
 
+
+def _split_path(r: _Reader, m, key: str, where: str, what: str) -> str | None:
+    """A split's file or output path (a bare file name counts as a path)."""
+    path = r.string(m, key, where)
+    if path:
+        _check_name(r, path if "/" in path else "./" + path, r.value_pos(m, key), what)
+    return path
+
+
+def _splits(r: _Reader, top) -> list[Split]:
     splits = []
     split_files: dict[str, Pos] = {}
     for i, item in enumerate(r.seq(top, "splits", "splits")):
@@ -238,22 +250,14 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         m = r.mapping(item, f"splits[{i}]", pos, {"file", "into"})
         if m is None:
             continue
-        file_ = r.string(m, "file", f"splits[{i}]")
-        if file_:
-            _check_name(
-                r, file_ if "/" in file_ else "./" + file_, r.value_pos(m, "file"), "split file"
-            )
+        file_ = _split_path(r, m, "file", f"splits[{i}]", "split file")
         outputs = []
         for j, out in enumerate(r.seq(m, "into", f"splits[{i}].into")):
             opos = r.item_pos(m["into"], j)
             o = r.mapping(out, f"splits[{i}].into[{j}]", opos, {"path", "take"})
             if o is None:
                 continue
-            path = r.string(o, "path", f"splits[{i}].into[{j}]")
-            if path:
-                _check_name(
-                    r, path if "/" in path else "./" + path, r.value_pos(o, "path"), "split output"
-                )
+            path = _split_path(r, o, "path", f"splits[{i}].into[{j}]", "split output")
             take = []
             for k, t in enumerate(r.seq(o, "take", f"splits[{i}].into[{j}].take")):
                 if not isinstance(t, str) or not t:
@@ -274,7 +278,12 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         elif file_:
             split_files[file_] = r.value_pos(m, "file")
             splits.append(Split(file_, tuple(outputs), pos))
+    return splits
 
+
+def _groups(r: _Reader, top, moves: list[Move]):
+    """(add, add positions, remove, remove positions); `rename` is sugar: it appends the
+    group package's move to `moves` and the names to add and remove."""
     groups_add, groups_add_pos, groups_remove, groups_remove_pos = [], [], [], []
     if "groups" in top:
         g = r.mapping(
@@ -301,7 +310,10 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
                     groups_remove_pos.append(sp)
                     groups_add.append(new)
                     groups_add_pos.append(dp)
+    return groups_add, groups_add_pos, groups_remove, groups_remove_pos
 
+
+def _delete(r: _Reader, top) -> tuple[list[str], list[Pos]]:
     delete, delete_pos = [], []
     for i, name in enumerate(r.seq(top, "delete", "delete")):
         dpos = r.item_pos(top["delete"], i)
@@ -312,13 +324,41 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         else:
             delete.append(name)
             delete_pos.append(dpos)
+    return delete, delete_pos
 
+
+def _keep_prose(r: _Reader, top) -> list[str]:
     keep_prose = []
     for i, name in enumerate(r.seq(top, "keep_prose", "keep_prose")):
         if not isinstance(name, str):
             r.error(r.item_pos(top["keep_prose"], i), "keep_prose entries must be path globs")
         else:
             keep_prose.append(name)
+    return keep_prose
+
+
+def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
+    """Parse plan text into a `Plan` of its well-formed entries plus every structural error.
+
+    Malformed entries are dropped from the plan and reported, so that `validate_plan`
+    can still check the rest and the user sees every mistake in one run.
+    """
+    r = _Reader(file)
+    doc = _load_yaml(text, file)
+    if doc is None:
+        raise MigrateError(Diagnostic(Pos(file, 1, 1), "plan is empty"))
+    top = r.mapping(doc, "plan", Pos(file, 1, 1), TOP_KEYS)
+    if top is None:
+        raise MigrateError(r.errors)
+
+    _check_version(r, top, file)
+    roots, roots_pos = _roots(r, top)
+    moves = _moves(r, top)
+    op_ids = _op_ids(r, top)
+    splits = _splits(r, top)
+    groups_add, groups_add_pos, groups_remove, groups_remove_pos = _groups(r, top, moves)
+    delete, delete_pos = _delete(r, top)
+    keep_prose = _keep_prose(r, top)
 
     plan = Plan(
         path=file,

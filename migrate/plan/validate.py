@@ -41,6 +41,107 @@ def _escapes(index: RepoIndex, path: str) -> bool:
     return os.path.commonpath([full, index.root]) != str(index.root)
 
 
+def _path_move(mv, index: RepoIndex, err, sources_moved: set[str]):
+    """A path move's target key and whether it exists; None after an error."""
+    src = mv.src.rstrip("/")
+    if _escapes(index, src) or _escapes(index, mv.dst.rstrip("/")):
+        err(mv.src_pos, f"move {mv.src!r} -> {mv.dst!r} leaves the repository (symlink)")
+        return None
+    if src not in index.files and not index.files_under(src):
+        err(
+            mv.src_pos,
+            f"move source {mv.src} does not exist"
+            + _did_you_mean(src, {p.rsplit("/", 1)[0] for p in index.files} | set(index.files)),
+        )
+        return None
+    dst = mv.dst.rstrip("/")
+    if dst == src or dst.startswith(src + "/"):
+        err(mv.dst_pos, f"move target {mv.dst} is inside its own source {mv.src}")
+        return None
+    sources_moved.add(src)
+    key = dst
+    dst_exists = key in index.files or bool(index.files_under(key))
+    return key, dst_exists
+
+
+def _symbol_move(mv, index: RepoIndex, err):
+    """A symbol move's target key and whether it exists; None after an error."""
+    mod, sym = mv.src.split(":")
+    if mod not in index.modules:
+        err(
+            mv.src_pos,
+            f"move source module {mod} does not exist" + _did_you_mean(mod, index.modules),
+        )
+        return None
+    text = index.text(index.modules[mod]) or ""
+    try:
+        names = top_level_names(text)
+    except SyntaxError as exc:
+        err(
+            Pos(index.modules[mod], exc.lineno or 0, exc.offset or 0),
+            f"cannot parse {mod}: {exc.msg}",
+        )
+        return None
+    if sym not in names:
+        err(
+            mv.src_pos,
+            f"{sym!r} is not a top-level definition of {mod}" + _did_you_mean(sym, names),
+        )
+        return None
+    key = f"{mv.dst}:{sym}"
+    dst_exists = False
+    if mv.dst in index.modules:
+        dst_text = index.text(index.modules[mv.dst]) or ""
+        try:
+            dst_exists = sym in top_level_names(dst_text)
+        except SyntaxError:
+            dst_exists = False
+    return key, dst_exists
+
+
+def _dotted_move(mv, module_names: set[str], err, sources_moved: set[str]):
+    """A module or package move's target key and whether it exists; None after an error."""
+    if mv.src not in module_names:
+        err(
+            mv.src_pos,
+            f"move source {mv.src} does not exist" + _did_you_mean(mv.src, module_names),
+        )
+        return None
+    if mv.dst == mv.src or mv.dst.startswith(mv.src + "."):
+        err(mv.dst_pos, f"move target {mv.dst} is inside its own source {mv.src}")
+        return None
+    sources_moved.add(mv.src)
+    key = mv.dst
+    dst_exists = mv.dst in module_names and not any(
+        mv.dst == s or mv.dst.startswith(s + ".") for s in sources_moved
+    )
+    return key, dst_exists
+
+
+def _check_moves(plan: Plan, index: RepoIndex, err) -> None:
+    """Every move's source exists, its target is not inside it, and no two moves (nor a
+    move and an existing name) share a target."""
+    targets: dict[str, Pos] = {}
+    sources_moved: set[str] = set()
+    module_names = set(index.modules) | index.packages
+    for mv in plan.moves:
+        if mv.is_path:
+            found = _path_move(mv, index, err, sources_moved)
+        elif mv.is_symbol:
+            found = _symbol_move(mv, index, err)
+        else:
+            found = _dotted_move(mv, module_names, err, sources_moved)
+        if found is None:
+            continue
+        key, dst_exists = found
+        if key in targets:
+            err(mv.dst_pos, f"two moves to one target {mv.dst} (first at line {targets[key].line})")
+            continue
+        targets[key] = mv.dst_pos
+        if dst_exists:
+            err(mv.dst_pos, f"move target {mv.dst} already exists")
+
+
 def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
     errors: list[Diagnostic] = []
 
@@ -55,84 +156,7 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
     if errors:  # an over-long name cannot even be looked up on disk
         return errors
 
-    targets: dict[str, Pos] = {}
-    sources_moved: set[str] = set()
-    module_names = set(index.modules) | index.packages
-    for mv in plan.moves:
-        if mv.is_path:
-            src = mv.src.rstrip("/")
-            if _escapes(index, src) or _escapes(index, mv.dst.rstrip("/")):
-                err(mv.src_pos, f"move {mv.src!r} -> {mv.dst!r} leaves the repository (symlink)")
-                continue
-            if src not in index.files and not index.files_under(src):
-                err(
-                    mv.src_pos,
-                    f"move source {mv.src} does not exist"
-                    + _did_you_mean(
-                        src, {p.rsplit("/", 1)[0] for p in index.files} | set(index.files)
-                    ),
-                )
-                continue
-            dst = mv.dst.rstrip("/")
-            if dst == src or dst.startswith(src + "/"):
-                err(mv.dst_pos, f"move target {mv.dst} is inside its own source {mv.src}")
-                continue
-            sources_moved.add(src)
-            key = dst
-            dst_exists = key in index.files or bool(index.files_under(key))
-        elif mv.is_symbol:
-            mod, sym = mv.src.split(":")
-            if mod not in index.modules:
-                err(
-                    mv.src_pos,
-                    f"move source module {mod} does not exist" + _did_you_mean(mod, index.modules),
-                )
-                continue
-            text = index.text(index.modules[mod]) or ""
-            try:
-                names = top_level_names(text)
-            except SyntaxError as exc:
-                err(
-                    Pos(index.modules[mod], exc.lineno or 0, exc.offset or 0),
-                    f"cannot parse {mod}: {exc.msg}",
-                )
-                continue
-            if sym not in names:
-                err(
-                    mv.src_pos,
-                    f"{sym!r} is not a top-level definition of {mod}" + _did_you_mean(sym, names),
-                )
-                continue
-            key = f"{mv.dst}:{sym}"
-            dst_exists = False
-            if mv.dst in index.modules:
-                dst_text = index.text(index.modules[mv.dst]) or ""
-                try:
-                    dst_exists = sym in top_level_names(dst_text)
-                except SyntaxError:
-                    dst_exists = False
-        else:
-            if mv.src not in module_names:
-                err(
-                    mv.src_pos,
-                    f"move source {mv.src} does not exist" + _did_you_mean(mv.src, module_names),
-                )
-                continue
-            if mv.dst == mv.src or mv.dst.startswith(mv.src + "."):
-                err(mv.dst_pos, f"move target {mv.dst} is inside its own source {mv.src}")
-                continue
-            sources_moved.add(mv.src)
-            key = mv.dst
-            dst_exists = mv.dst in module_names and not any(
-                mv.dst == s or mv.dst.startswith(s + ".") for s in sources_moved
-            )
-        if key in targets:
-            err(mv.dst_pos, f"two moves to one target {mv.dst} (first at line {targets[key].line})")
-            continue
-        targets[key] = mv.dst_pos
-        if dst_exists:
-            err(mv.dst_pos, f"move target {mv.dst} already exists")
-
+    _check_moves(plan, index, err)
     rel = None
     if not errors:
         rel = build_relocation(plan, index)

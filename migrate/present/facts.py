@@ -25,19 +25,23 @@ def _note(n) -> dict:
     }
 
 
+# An edit's fields in the order the JSON shows them.
+_EDIT_KEYS = (
+    "path",
+    "line",
+    "col",
+    "start",
+    "end",
+    "old",
+    "new",
+    "kind",
+    "applicability",
+    "reason",
+)
+
+
 def _edit(e) -> dict:
-    return {
-        "path": e.path,
-        "line": e.line,
-        "col": e.col,
-        "start": e.start,
-        "end": e.end,
-        "old": e.old,
-        "new": e.new,
-        "kind": e.kind,
-        "applicability": e.applicability,
-        "reason": e.reason,
-    }
+    return {k: getattr(e, k) for k in _EDIT_KEYS}
 
 
 def dry_run_facts(changeset: ChangeSet, prep) -> dict:

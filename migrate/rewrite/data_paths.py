@@ -153,6 +153,8 @@ def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
             files = [old] if old in index.files else index.files_under(old)
             if not files or old == path or (old, anchor) in seen:
                 continue
+            if path.startswith(old.rstrip("/") + "/"):
+                continue  # a directory holding the loader itself: a project root, not data
             seen.add((old, anchor))
             origin = paths.origins.get(anchor)
             if origin is not None:  # the directory of a module: it goes where the module goes
@@ -161,6 +163,14 @@ def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
                 new_anchor = rel.path(anchor) or anchor
             tail = posixpath.relpath(old, anchor)
             expected = posixpath.normpath(posixpath.join(new_anchor, tail))
+            if expected == old:
+                # The lookup still lands where it did: only moving the looked-up file or
+                # directory itself breaks it (files moving inside a directory that stays,
+                # such as a package root, are the plan's own moves).
+                actual = rel.path(old) or old
+                if actual != old:
+                    problems.append(_problem(path, node, old, anchor, new_anchor, expected, actual))
+                continue
             for f in files:
                 if (rel.path(f) or f) != expected + f[len(old) :]:
                     actual = rel.path(old) or old

@@ -1,15 +1,22 @@
 """`plan_changes`: the whole ChangeSet of a plan, computed without writing anything.
 
-Order: relocation moves -> candidate files by text scan -> every Python candidate
-rewritten in one libcst pass (a process pool when there are many) -> non-Python files
-(text_files, packaging) -> symbol moves -> missing `__init__.py` -> split test files ->
-deleted legacy leftovers. Unparsable files stop the run unless `skip_unparsable`.
+The engine is a declared list of passes (`PASSES`), run in order after the relocation
+moves and the candidate scan: python forms (every Python candidate rewritten in one
+libcst pass, a process pool when there are many) -> text files -> packaging -> followed
+op ids -> symbol moves -> groups -> new packages (missing `__init__.py`) -> split tests ->
+delete. Each
+pass reads the ChangeSet so far and returns a `Contribution` (edits, writes, removals,
+notes, and the earlier edits it folds into its own output); `plan_changes` adds them in
+order and checks the result against the ChangeSet contract. Unparsable files stop the
+run unless `skip_unparsable`.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from migrate.changes import ChangeSet, ContractError, Edit, FileMove, apply_edits
@@ -27,7 +34,7 @@ from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.pyfile import rewrite_python
 from migrate.rewrite.run_context import build_context
-from migrate.rewrite.symbols import plan_symbol_moves
+from migrate.rewrite.symbols import SymbolPlan, plan_symbol_moves
 from migrate.rewrite.text_files import handles, text_file_changes
 from migrate.tests_split import split_file
 
@@ -87,19 +94,16 @@ def _packaging_changes(index, rel, plan) -> tuple[list[Edit], list[Diagnostic]]:
     return packaging_changes(index, rel, plan)
 
 
-def _group_changes(index, rel, plan, cs: ChangeSet) -> None:
+def _groups_pass(run: EngineRun) -> Contribution:
     """`groups.add` (`_GROUPS`, README sentence, group `__init__`), and the error for a
     move that creates a group implicitly: always run, even when nothing is added."""
+    index, rel, plan = run.prep.index, run.prep.relocation, run.prep.plan
     edits, writes, notes = group_changes(index, rel, plan)
     # A group statement is rendered whole from the final group list: it supersedes the
     # reference edits inside it (a renamed group's `import layernorm` -> `normalization`).
-    cs.edits = [e for e in cs.edits if not any(_overlap(e, g) for g in edits)]
-    cs.edits.extend(edits)
-    cs.writes.update(writes)
-    cs.notes.extend(notes)
-    removals, notes = group_removals(index, rel, plan)
-    cs.removals.update(removals)
-    cs.notes.extend(notes)
+    withdrawn = [e for e in run.cs.edits if any(_overlap(e, g) for g in edits)]
+    removals, removal_notes = group_removals(index, rel, plan)
+    return Contribution(edits, writes, removals, notes + removal_notes, withdrawn)
 
 
 def _overlap(a: Edit, b: Edit) -> bool:
@@ -170,22 +174,24 @@ def deleted_leftovers(index: RepoIndex, rel: Relocation, plan: Plan) -> list[str
     return out
 
 
-def _split_tests(index, rel, plan, cs: ChangeSet, durations=None) -> None:
-    if not plan.splits:
-        return
-    for sp in plan.splits:
-        src = sp.file
-        text = index.text(src)
+def _split_pass(run: EngineRun) -> Contribution:
+    """Each split source, with every edit of the earlier steps applied, is written out as
+    its split files at the `tests` step (the ChangeSet contract: a write folds in the
+    path's earlier edits); a source that keeps no output at its path is removed."""
+    index, rel, out = run.prep.index, run.prep.relocation, Contribution()
+    for sp in run.prep.plan.splits:
+        text = index.text(sp.file)
         if text is None:
             continue
-        new_src = rel.files.get(src, src)
-        text = apply_edits(text, cs.edits_for(new_src))
-        result = split_file(text, new_src, sp, durations)
-        cs.notes.extend(result.notes)
+        new_src = rel.files.get(sp.file, sp.file)
+        text = apply_edits(text, run.cs.edits_for(new_src))
+        result = split_file(text, new_src, sp, run.durations)
+        out.notes.extend(result.notes)
         for out_path, out_text in result.outputs.items():
-            cs.writes[out_path] = ("tests", out_text)
+            out.writes[out_path] = ("tests", out_text)
         if new_src not in result.outputs:
-            cs.removals[new_src] = "tests"
+            out.removals[new_src] = "tests"
+    return out
 
 
 def _plan_file(index: RepoIndex, plan: Plan) -> set[str]:
@@ -198,34 +204,99 @@ def _plan_file(index: RepoIndex, plan: Plan) -> set[str]:
         return set()
 
 
-def plan_changes(
-    prep: Prepared, skip_unparsable: bool = False, durations: dict | None = None
-) -> ChangeSet:
-    """Everything the plan does to the tree, as data (see docs/rewrite.md)."""
-    plan, index, rel = prep.plan, prep.index, prep.relocation
-    problems = data_path_problems(index, rel)
-    if problems:
-        raise MigrateError(problems)
-    symbol_plan = plan_symbol_moves(index, rel)
-    if symbol_plan.errors:
-        raise MigrateError(symbol_plan.errors)
-    ctx = build_context(index, rel, plan, symbol_plan.moving)
-    cs = ChangeSet(moves=[FileMove(o, n) for o, n in sorted(rel.files.items())])
-    removed = set(deleted_leftovers(index, rel, plan))
-    paths = (scan.candidates(index, rel, plan) | symbol_plan.touched) - _plan_file(index, plan)
-    edits, notes, _ = python_changes(index, rel, plan, ctx, paths, skip_unparsable, exclude=removed)
-    text_edits, text_notes = _text_file_changes(index, rel, plan, paths - removed)
-    pkg_edits, pkg_notes = _packaging_changes(index, rel, plan)
-    cs.edits = edits + text_edits + pkg_edits
-    if prep.followed is not None:
-        cs.edits += prep.followed.edits  # computed op ids' literal group prefixes
-        cs.notes += prep.followed.notes
-    cs.notes = notes + text_notes + pkg_notes
-    symbol_plan.apply(cs, index, rel)
-    _group_changes(index, rel, plan, cs)
-    for path in missing_inits(index, rel, cs, removed):
-        cs.writes[path] = ("code", "")
-        cs.notes.append(
+@dataclass
+class Contribution:
+    """What one pass adds to the ChangeSet. `withdrawn` are earlier edits the pass folds
+    into its own output (a moved symbol's code, a group statement rendered whole)."""
+
+    edits: list[Edit] = field(default_factory=list)
+    writes: dict[str, tuple[str, str]] = field(default_factory=dict)
+    removals: dict[str, str] = field(default_factory=dict)
+    notes: list[Diagnostic] = field(default_factory=list)
+    withdrawn: list[Edit] = field(default_factory=list)
+
+    def add_to(self, cs: ChangeSet) -> None:
+        if self.withdrawn:
+            gone = {id(e) for e in self.withdrawn}
+            cs.edits = [e for e in cs.edits if id(e) not in gone]
+        cs.edits.extend(self.edits)
+        cs.writes.update(self.writes)
+        cs.removals.update(self.removals)
+        cs.notes.extend(self.notes)
+
+
+@dataclass
+class EngineRun:
+    """What every pass reads: the prepared plan, the shared rewrite context, the candidate
+    files, and the ChangeSet of the passes before it (read, never changed, by a pass)."""
+
+    prep: Prepared
+    ctx: Context
+    symbol_plan: SymbolPlan
+    paths: set[str]  # candidate files (old paths), the plan file excluded
+    removed: set[str]  # legacy leftovers the `delete` step removes
+    cs: ChangeSet
+    skip_unparsable: bool = False
+    durations: dict | None = None
+
+
+@dataclass(frozen=True)
+class Pass:
+    name: str
+    run: Callable[[EngineRun], Contribution]
+
+
+def _python_pass(run: EngineRun) -> Contribution:
+    """Reference edits in every Python candidate (one libcst pass per file)."""
+    p = run.prep
+    edits, notes, _ = python_changes(
+        p.index, p.relocation, p.plan, run.ctx, run.paths, run.skip_unparsable, run.removed
+    )
+    return Contribution(edits=edits, notes=notes)
+
+
+def _text_pass(run: EngineRun) -> Contribution:
+    """Reference edits in non-Python candidates (docs, configs, C++, CI files)."""
+    p = run.prep
+    edits, notes = _text_file_changes(p.index, p.relocation, p.plan, run.paths - run.removed)
+    return Contribution(edits=edits, notes=notes)
+
+
+def _packaging_pass(run: EngineRun) -> Contribution:
+    """Package lists, package data and entry points in setup.py / pyproject.toml."""
+    edits, notes = _packaging_changes(run.prep.index, run.prep.relocation, run.prep.plan)
+    return Contribution(edits=edits, notes=notes)
+
+
+def _followed_pass(run: EngineRun) -> Contribution:
+    """Computed op ids' literal group prefixes (`prep.followed`, from plan preparation)."""
+    followed = run.prep.followed
+    if followed is None:
+        return Contribution()
+    return Contribution(edits=list(followed.edits), notes=list(followed.notes))
+
+
+def _symbols_pass(run: EngineRun) -> Contribution:
+    """Moved top-level definitions: cut from their module (taking the reference edits
+    inside them along), written to or appended at their new module."""
+    scratch = ChangeSet(edits=list(run.cs.edits))
+    run.symbol_plan.apply(scratch, run.prep.index, run.prep.relocation)
+    before = {id(e) for e in run.cs.edits}
+    after = {id(e) for e in scratch.edits}
+    return Contribution(
+        edits=[e for e in scratch.edits if id(e) not in before],
+        writes=scratch.writes,
+        withdrawn=[e for e in run.cs.edits if id(e) not in after],
+    )
+
+
+def _new_packages_pass(run: EngineRun) -> Contribution:
+    """The `__init__.py` a new package directory needs to stay a package."""
+    out = Contribution()
+    p = run.prep
+    for path in missing_inits(p.index, p.relocation, run.cs, run.removed):
+        out.writes[path] = ("code", "")
+        out.notes.append(
             Diagnostic(
                 Pos(path),
                 "created: the new directory must be a package "
@@ -233,10 +304,56 @@ def plan_changes(
                 "warning",
             )
         )
-    _split_tests(index, rel, plan, cs, durations)
-    for path in sorted(removed):
-        cs.removals[path] = "delete"
-    cs = checked(cs)
+    return out
+
+
+def _delete_pass(run: EngineRun) -> Contribution:
+    """The legacy packages' leftovers, removed by the `delete` step."""
+    return Contribution(removals=dict.fromkeys(sorted(run.removed), "delete"))
+
+
+# The engine, in order: each pass sees the ChangeSet of the ones before it.
+PASSES: tuple[Pass, ...] = (
+    Pass("python forms", _python_pass),
+    Pass("text files", _text_pass),
+    Pass("packaging", _packaging_pass),
+    Pass("followed op ids", _followed_pass),
+    Pass("symbols", _symbols_pass),
+    Pass("groups", _groups_pass),
+    Pass("new packages", _new_packages_pass),
+    Pass("split tests", _split_pass),
+    Pass("delete", _delete_pass),
+)
+
+
+def plan_changes(
+    prep: Prepared,
+    skip_unparsable: bool = False,
+    durations: dict | None = None,
+    passes: tuple[Pass, ...] = PASSES,
+) -> ChangeSet:
+    """Everything the plan does to the tree, as data (see docs/rewrite.md): the moves,
+    then every pass's contribution in order, checked against the ChangeSet contract."""
+    plan, index, rel = prep.plan, prep.index, prep.relocation
+    problems = data_path_problems(index, rel)
+    if problems:
+        raise MigrateError(problems)
+    symbol_plan = plan_symbol_moves(index, rel)
+    if symbol_plan.errors:
+        raise MigrateError(symbol_plan.errors)
+    run = EngineRun(
+        prep,
+        build_context(index, rel, plan, symbol_plan.moving),
+        symbol_plan,
+        (scan.candidates(index, rel, plan) | symbol_plan.touched) - _plan_file(index, plan),
+        set(deleted_leftovers(index, rel, plan)),
+        ChangeSet(moves=[FileMove(o, n) for o, n in sorted(rel.files.items())]),
+        skip_unparsable,
+        durations,
+    )
+    for p in passes:
+        p.run(run).add_to(run.cs)
+    cs = checked(run.cs)
     cycles = cycle_problems(index, rel, cs, plan.roots)
     if cycles:
         raise MigrateError(cycles)

@@ -28,13 +28,20 @@ from migrate.rewrite.registry import has_ancestor_table, rewrite_ancestor_tables
 from migrate.rewrite.strings import rewrite_strings
 
 
+def _ast_nodes(job: FileJob):
+    """Every node of the file's `ast`, or None when it does not parse (libcst reports it)."""
+    try:
+        return ast.walk(ast.parse(job.text))
+    except SyntaxError:
+        return None
+
+
 def relative_imports_change(job: FileJob, ctx: Context) -> bool:
     """Whether any relative import of the file must be respelled (ast only)."""
-    try:
-        tree = ast.parse(job.text)
-    except SyntaxError:
-        return True  # let libcst report it
-    for node in ast.walk(tree):
+    nodes = _ast_nodes(job)
+    if nodes is None:
+        return True
+    for node in nodes:
         if not isinstance(node, ast.ImportFrom) or not node.level:
             continue
         base = relative.resolve(job.old_package, node.level, node.module)
@@ -81,11 +88,10 @@ def _hit_matters(hit: str, ctx: Context) -> bool | None:
 
 def parent_imports_change(job: FileJob, ctx: Context) -> bool:
     """Whether a `from parent import x` imports a moved or removed `parent.x` (ast only)."""
-    try:
-        tree = ast.parse(job.text)
-    except SyntaxError:
-        return True  # let libcst report it
-    for node in ast.walk(tree):
+    nodes = _ast_nodes(job)
+    if nodes is None:
+        return True
+    for node in nodes:
         if isinstance(node, ast.ImportFrom) and not node.level and node.module:
             for alias in node.names:
                 full = f"{node.module}.{alias.name}"

@@ -99,5 +99,5 @@ def follow_tests(index: RepoIndex, rel: Relocation, plan: Plan) -> tuple[list[Mo
             )
             continue
         pos = Pos(plan.path, 1, 1)
-        moves.append(Move(path, new_path, pos, pos, pos, "path"))
+        moves.append(Move(path, new_path, pos, pos, pos))
     return moves, notes

@@ -275,6 +275,11 @@ def _under(name: str, prefixes, sep: str) -> str | None:
     return next((p for p in prefixes if name == p or name.startswith(p + sep)), None)
 
 
+def _gone_note(names, pos: Pos, why: str, gone: str) -> Diagnostic:
+    """The warning for an old spelling under a deleted package or directory."""
+    return Diagnostic(pos, why + _now_under(names, gone), "warning")
+
+
 def _dotted_changes(names, relocation, text, new_path, kind, pos_file):
     edits, notes = [], []
     for m in names.dotted.finditer(text):
@@ -289,14 +294,8 @@ def _dotted_changes(names, relocation, text, new_path, kind, pos_file):
             gone = _under(old.split(":")[0], names.deleted_modules, ".")
             if gone:
                 line, col = line_col(text, m.start())
-                notes.append(
-                    Diagnostic(
-                        Pos(pos_file, line, col),
-                        f"{old} names deleted package {gone} and did not move"
-                        + _now_under(names, gone),
-                        "warning",
-                    )
-                )
+                why = f"{old} names deleted package {gone} and did not move"
+                notes.append(_gone_note(names, Pos(pos_file, line, col), why, gone))
             continue
         if new == old:
             continue
@@ -357,14 +356,8 @@ def _path_changes(names, relocation, text, new_path, kind, pos_file):
                 edits.append(_successor_subpath_edit(names, text, m, gone, new_path, kind))
                 continue
             if gone:
-                notes.append(
-                    Diagnostic(
-                        Pos(pos_file, line, col),
-                        f"{old} lies in deleted directory {gone} and did not move"
-                        + _now_under(names, gone),
-                        "warning",
-                    )
-                )
+                why = f"{old} lies in deleted directory {gone} and did not move"
+                notes.append(_gone_note(names, Pos(pos_file, line, col), why, gone))
             continue
         if new == old:
             continue

@@ -50,6 +50,10 @@ class Rule:
             name=self.name,
         )
 
+    def at_ref(self, path: str, ref, message: str, **kw) -> Finding:
+        """A finding at an import or registration `ref` (anything with `line` and `col`)."""
+        return self.at(path, ref.line, message, col=ref.col, **kw)
+
     def run(self, ctx) -> Iterable[Finding]:
         return self.check(ctx, self)
 

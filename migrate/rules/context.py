@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from migrate.index.registry import Registration, registrations
-from migrate.index.targets import Resolver, bindings
+from migrate.index.targets import Resolver
 from migrate.layout.names import (
     KERNELS_PKG,
     LEGACY_PKG,
@@ -30,6 +30,10 @@ class Listed:
     path: str
     line: int
     lines: dict[str, int]  # name -> line of its mention
+
+    def where(self, name: str) -> tuple[str, int]:
+        """(path, line) of `name`'s mention, else of the list itself."""
+        return self.path, self.lines.get(name, self.line)
 
 
 def _line_of(text: str, offset: int) -> int:
@@ -171,12 +175,10 @@ class Context:
 
     def _expand_fused(self, reg: Registration, mod: ast.Module, name: str, is_pkg: bool):
         """One registration per `forward_<backend>` of the instance's class."""
-        found = None
-        if reg.fused_class:
-            found = self.resolver._class_of(name, bindings(mod, name, is_pkg), reg.fused_class)
-        if found is None or reg.target is None:
+        found = self.resolver.class_of(name, reg.fused_class) if reg.fused_class else None
+        cls = self.resolver.class_node(*found) if found is not None else None
+        if cls is None or reg.target is None:
             return [reg]
-        _, cls = found
         op, backends = None, []
         for stmt in cls.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):

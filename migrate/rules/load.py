@@ -82,7 +82,7 @@ def introduced_errors(prep, changeset: ChangeSet) -> list:
 
     rel = prep.relocation
     before = Counter(
-        (f.rule, rel.files.get(f.pos.file, f.pos.file))
+        (f.check, rel.files.get(f.pos.file, f.pos.file))
         for f in run_rules(tree_from_index(prep.index))
         if f.severity == "error"
     )
@@ -90,7 +90,7 @@ def introduced_errors(prep, changeset: ChangeSet) -> list:
     for f in plan_findings(prep, changeset):
         if f.severity != "error":
             continue
-        key = (f.rule, f.pos.file)
+        key = (f.check, f.pos.file)
         if before[key]:
             before[key] -= 1
         else:
@@ -105,7 +105,7 @@ def introduced_error_notes(prep, changeset: ChangeSet) -> list:
     return [
         Diagnostic(
             f.pos,
-            f"{f.rule} {f.name}: {f.message} (introduced by the plan: `migrate check --plan` "
+            f"{f.check} {f.name}: {f.message} (introduced by the plan: `migrate check --plan` "
             "flags it; apply refuses unless --allow-rule-errors)",
         )
         for f in introduced_errors(prep, changeset)

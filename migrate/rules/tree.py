@@ -1,8 +1,10 @@
 """The tree the rules read: path -> text plus module names, from a repo or a plan's result.
 
 Rules never touch the disk. A `Tree` is built either from a `RepoIndex` (the checkout as
-it is) or from a `RepoIndex` plus a `ChangeSet` (the checkout as a plan would leave it),
-so `migrate check --plan` judges the post-migration tree before anything is written.
+it is) or from the materialized tree a `ChangeSet` leaves (`materialize`), so `migrate
+check --plan` judges the post-migration tree before anything is written. It implements
+the one tree protocol (`index.facts.CodeTree`) as the index does: module names by the
+same rule (`index.repo.import_name`), the same cached code facts and target resolver.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections.abc import Callable, Iterable
 
 from migrate.changes import ChangeSet
 from migrate.index.facts import FactsCache
-from migrate.index.repo import RepoIndex, module_name
+from migrate.index.repo import RepoIndex, import_name
 from migrate.materialize import materialize
 
 
@@ -30,14 +32,11 @@ class Tree(FactsCache):
         self.modules: dict[str, str] = {}  # dotted -> path
         self._packages: set[str] | None = None  # every dotted prefix of a module
         self.module_by_path: dict[str, str] = {}
-        ordered = sorted(self.roots, key=lambda r: (r in (".", ""), -len(r)))
         for path in self.paths:
-            for root in ordered:
-                name = module_name(path, root)
-                if name is not None:
-                    self.modules.setdefault(name, path)
-                    self.module_by_path[path] = name
-                    break
+            hit = import_name(path, self.roots)
+            if hit is not None:
+                self.modules.setdefault(hit[0], path)
+                self.module_by_path[path] = hit[0]
 
     def text(self, path: str) -> str | None:
         if path not in self._text:

@@ -106,10 +106,14 @@ class Drafter(TestPlacement):
         self.taken.add(cand)
         return cand, ("" if cand == name else f"{name} exists: renamed")
 
-    def add(self, **kw) -> Decision:
-        d = Decision(**kw)
-        self.decisions.append(d)
-        return d
+    def add(self, src, dst, kind, what, group, confidence, reason, evidence="", note="") -> None:
+        """Record one decision (fields in `Decision`'s order); `note` may be a list of
+        notes, the empty ones dropped."""
+        if isinstance(note, list):
+            note = "; ".join(filter(None, note))
+        self.decisions.append(
+            Decision(src, dst, kind, what, group, confidence, reason, evidence, note)
+        )
 
     # -- legacy package --------------------------------------------------------
     def run(self) -> Draft:
@@ -171,17 +175,10 @@ class Drafter(TestPlacement):
         c = classify_source(text, module)
         if stem == "__main__" or c.group == INFRA:
             dst, note = self.free(f"{JIT_PKG}.{stem}")
-            self.add(
-                src=module,
-                dst=dst,
-                kind="module",
-                what="infrastructure",
-                group=INFRA,
-                confidence=c.confidence if c.group == INFRA else 0.7,
-                reason=c.reason if c.group == INFRA else "package entry point",
-                evidence=c.evidence,
-                note=note,
-            )
+            is_infra = c.group == INFRA
+            why = c.reason if is_infra else "package entry point"
+            conf = c.confidence if is_infra else 0.7
+            self.add(module, dst, "module", "infrastructure", INFRA, conf, why, c.evidence, note)
             return
         group = c.group or "elementwise"
         self.module_group[module] = group
@@ -194,15 +191,7 @@ class Drafter(TestPlacement):
                 "test/manual/kernels/ in a separate commit"
             )
         self.add(
-            src=module,
-            dst=dst,
-            kind="module",
-            what="operator",
-            group=group,
-            confidence=c.confidence,
-            reason=c.reason,
-            evidence=c.evidence,
-            note="; ".join(filter(None, notes)),
+            module, dst, "module", "operator", group, c.confidence, c.reason, c.evidence, notes
         )
 
     def child_dir(self, name: str, paths: list[str]) -> None:
@@ -245,16 +234,8 @@ class Drafter(TestPlacement):
             ]
         if not tally:
             dst, note = self.free(f"{JIT_PKG}.{name}")
-            self.add(
-                src=package,
-                dst=dst,
-                kind="package",
-                what="infrastructure",
-                group=INFRA,
-                confidence=0.5,
-                reason="no operator module inside",
-                note=note,
-            )
+            why = "no operator module inside"
+            self.add(package, dst, "package", "infrastructure", INFRA, 0.5, why, note=note)
             return
         group, n = tally.most_common(1)[0]
         agree = [c for _, c in votes if c.group == group]
@@ -268,19 +249,12 @@ class Drafter(TestPlacement):
             return
         dst = f"{OPS_PKG}.{group}" if name == group else f"{OPS_PKG}.{group}.{_strip_jit(name)}"
         dst, note = self.free(dst)
-        self.add(
-            src=package,
-            dst=dst,
-            kind="package",
-            what="operator",
-            group=group,
-            confidence=conf,
-            reason=agree[0].reason
+        why = (
+            agree[0].reason
             if name != group
-            else f"package named after its group; {agree[0].reason}",
-            evidence=evidence,
-            note="; ".join(filter(None, [note, *dissent])),
+            else f"package named after its group; {agree[0].reason}"
         )
+        self.add(package, dst, "package", "operator", group, conf, why, evidence, [note, *dissent])
 
     def split_into_group(self, group, directory, paths, conf, evidence, dissent) -> None:
         """A legacy package named like an existing group: its modules join that group."""
@@ -294,32 +268,17 @@ class Drafter(TestPlacement):
                 if any(d.src == src for d in self.decisions):
                     continue
                 dst, note = self.free(self.pkg_path(f"{OPS_PKG}.{group}") + f"/{sub}", "/")
-                self.add(
-                    src=src,
-                    dst=dst,
-                    kind="path",
-                    what="data",
-                    group=group,
-                    confidence=conf,
-                    reason="kept beside the modules that load it",
-                    note=note,
-                )
+                why = "kept beside the modules that load it"
+                self.add(src, dst, "path", "data", group, conf, why, note=note)
                 continue
             module = self.tree.module_of(p)
             if module is None:
                 continue
             stem = _strip_jit(module.rsplit(".", 1)[1])
             dst, note = self.free(f"{OPS_PKG}.{group}.{stem}")
+            why = f"joins the existing {group} group"
             self.add(
-                src=module,
-                dst=dst,
-                kind="module",
-                what="operator",
-                group=group,
-                confidence=conf,
-                reason=f"joins the existing {group} group",
-                evidence=evidence,
-                note="; ".join(filter(None, [note, *dissent])),
+                module, dst, "module", "operator", group, conf, why, evidence, [note, *dissent]
             )
 
     def data_dir(self, directory: str, name: str, parent: str) -> None:
@@ -338,44 +297,20 @@ class Drafter(TestPlacement):
             return
         group = groups.most_common(1)[0][0]
         dst, note = self.free(self.pkg_path(f"{OPS_PKG}.{group}") + f"/{name}", "/")
-        self.add(
-            src=directory,
-            dst=dst,
-            kind="path",
-            what="data",
-            group=group,
-            confidence=0.9,
-            reason=f"loaded by {', '.join(sorted(filter(None, users)))} (relative lookup)",
-            note=note,
-        )
+        why = f"loaded by {', '.join(sorted(filter(None, users)))} (relative lookup)"
+        self.add(directory, dst, "path", "data", group, 0.9, why, note=note)
 
     def infra_path(self, path: str, reason: str, review: bool = False) -> None:
         rel = path[len(self.legacy_dir) + 1 :]
         dst, note = self.free(self.pkg_path(JIT_PKG) + "/" + rel, "/")
-        self.add(
-            src=path,
-            dst=dst,
-            kind="path",
-            what="infrastructure",
-            group=INFRA,
-            confidence=0.5 if review else 0.9,
-            reason=reason,
-            note=note,
-        )
+        conf = 0.5 if review else 0.9
+        self.add(path, dst, "path", "infrastructure", INFRA, conf, reason, note=note)
 
     def helper(self, path: str) -> None:
         rel = path[len(self.legacy_dir) + 1 :].split("/", 1)[1]
         dst, note = self.free(self.prefix + "sglang/test/kernels/" + rel, "/")
-        self.add(
-            src=path,
-            dst=dst,
-            kind="path",
-            what="helper",
-            group=None,
-            confidence=0.5,
-            reason="shared test helper: sglang.test.kernels",
-            note=note,
-        )
+        why = "shared test helper: sglang.test.kernels"
+        self.add(path, dst, "path", "helper", None, 0.5, why, note=note)
 
 
 def draft_plan(tree, legacy: str, facts) -> Draft:

@@ -131,16 +131,7 @@ class TestPlacement:
             notes.append("no CI registration: add register_*_ci or move to test/manual/kernels/")
         if group is None:
             notes.append("group unknown")
-        self.add(
-            src=path,
-            dst=dst,
-            kind="path",
-            what=what,
-            group=group,
-            confidence=conf,
-            reason=why,
-            note="; ".join(filter(None, notes)),
-        )
+        self.add(path, dst, "path", what, group, conf, why, note=notes)
 
     def _tests_root(self, path: str) -> str:
         t = kernel_test_path(path)

@@ -198,6 +198,39 @@ def _receivers(stmt: cst.BaseStatement) -> set[str]:
     return out
 
 
+def _bind_names(glob, stmts: list[StmtInfo], top_of: dict, main_line_of: dict) -> None:
+    """What each top-level statement defines and uses, from the module's global scope
+    (and, per line, what each line of a `__main__` block uses)."""
+    for a in glob.assignments:
+        di = top_of.get(id(a.node), -1)
+        if di >= 0:
+            stmts[di].defines.add(a.name)
+        for ref in a.references:
+            ui = top_of.get(id(ref.node), -1)
+            if ui >= 0:
+                stmts[ui].uses.add(a.name)
+            if id(ref.node) in main_line_of:
+                mi, k = main_line_of[id(ref.node)]
+                stmts[mi].line_uses[k].add(a.name)
+
+
+def _bind_fixtures(stmts: list[StmtInfo], facts: list) -> None:
+    """Imports are marked; a pytest fixture defines its name, and a test that requests it
+    by parameter uses it (pytest binds it by name, not by scope)."""
+    fixtures: dict[str, int] = {}
+    for info in stmts:
+        node = info.node
+        info.is_import = isinstance(node, cst.SimpleStatementLine) and all(
+            isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body
+        )
+        if isinstance(node, cst.FunctionDef) and (fx := _fixture_info(node)):
+            fixtures[fx[0]] = info.index
+            info.defines.add(fx[0])
+            info.always |= fx[1]
+    for info, f in zip(stmts, facts, strict=True):
+        info.uses |= {n for n in f.requests if n in fixtures and fixtures[n] != info.index}
+
+
 def build_graph(module: cst.Module, units: set[str]) -> FileGraph:
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)  # nodes stay `module`'s own
     mod = wrapper.module
@@ -218,31 +251,8 @@ def build_graph(module: cst.Module, units: set[str]) -> FileGraph:
                 f = _StmtFacts()
                 line.visit(f)
                 main_line_of.update(dict.fromkeys(f.ids, (i, k)))
-    glob = scopes[mod]
-    for a in glob.assignments:
-        di = top_of.get(id(a.node), -1)
-        if di >= 0:
-            stmts[di].defines.add(a.name)
-        for ref in a.references:
-            ui = top_of.get(id(ref.node), -1)
-            if ui >= 0:
-                stmts[ui].uses.add(a.name)
-            if id(ref.node) in main_line_of:
-                mi, k = main_line_of[id(ref.node)]
-                stmts[mi].line_uses[k].add(a.name)
-
-    fixtures: dict[str, int] = {}
-    for info in stmts:
-        node = info.node
-        info.is_import = isinstance(node, cst.SimpleStatementLine) and all(
-            isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body
-        )
-        if isinstance(node, cst.FunctionDef) and (fx := _fixture_info(node)):
-            fixtures[fx[0]] = info.index
-            info.defines.add(fx[0])
-            info.always |= fx[1]
-    for info, f in zip(stmts, facts, strict=True):
-        info.uses |= {n for n in f.requests if n in fixtures and fixtures[n] != info.index}
+    _bind_names(scopes[mod], stmts, top_of, main_line_of)
+    _bind_fixtures(stmts, facts)
 
     local_names = {n for s in stmts if not s.is_import for n in s.defines}
     for info in stmts:

@@ -14,6 +14,7 @@ from migrate.git.reads import cat_objects, ls_tree
 from migrate.index import RepoIndex, build_index
 from migrate.layout.tests import is_test_file
 from migrate.tests_split.cases import TestCase, cases_in
+from migrate.tests_split.params import dotted
 from migrate.tests_split.registrations import Registration, registrations_in
 
 
@@ -84,20 +85,12 @@ class Inventory:
         }
 
 
-def _dotted(node: ast.expr) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return f"{_dotted(node.value)}.{node.attr}"
-    return ""
-
-
 def _calls(node: ast.AST) -> list[ast.Call]:
     return [n for n in ast.walk(node) if isinstance(n, ast.Call)]
 
 
 def _is_module_skip(call: ast.Call) -> bool:
-    name = _dotted(call.func)
+    name = dotted(call.func)
     if name.endswith("importorskip"):
         return True
     return name in ("pytest.skip", "skip") and any(
@@ -106,7 +99,7 @@ def _is_module_skip(call: ast.Call) -> bool:
 
 
 def _main_kind(stmt: ast.If) -> str:
-    names = {_dotted(c.func) for c in _calls(stmt)}
+    names = {dotted(c.func) for c in _calls(stmt)}
     if any(n.endswith("unittest.main") for n in names):
         return "unittest"
     if any(n.endswith("pytest.main") for n in names):

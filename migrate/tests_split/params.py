@@ -98,7 +98,7 @@ def evaluate(node: ast.expr, env: dict[str, object]) -> object:
     if isinstance(node, ast.Subscript):
         return _subscript(node, env)
     if isinstance(node, ast.Call) and not node.keywords:
-        fname = _dotted(node.func)
+        fname = dotted(node.func)
         args = [evaluate(a, env) for a in node.args]
         if any(a is UNKNOWN for a in args):
             return UNKNOWN
@@ -130,16 +130,17 @@ def _subscript(node: ast.Subscript, env: dict[str, object]) -> object:
     return UNKNOWN
 
 
-def _dotted(node: ast.expr) -> str:
+def dotted(node: ast.expr) -> str:
+    """`a.b.c` for a chain of names and attributes, else ""."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        return f"{_dotted(node.value)}.{node.attr}"
+        return f"{dotted(node.value)}.{node.attr}"
     return ""
 
 
 def _is_param(node: ast.expr) -> bool:
-    return isinstance(node, ast.Call) and _dotted(node.func) in ("pytest.param", "param")
+    return isinstance(node, ast.Call) and dotted(node.func) in ("pytest.param", "param")
 
 
 class _ParamCall:

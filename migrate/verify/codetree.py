@@ -14,6 +14,11 @@ from functools import cached_property
 from migrate.index import RepoIndex
 from migrate.index.facts import CodeFacts
 
+MODULE_ATTRS = frozenset(
+    ("__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
+     "__dict__", "__builtins__", "__cached__", "__all__")
+)  # fmt: skip
+
 
 @dataclass
 class CodeTree:
@@ -48,7 +53,37 @@ class CodeTree:
 
     def binds(self, module: str, name: str) -> bool:
         """`from module import name` works: a submodule, a top-level binding, or dynamic."""
-        if self.exists(f"{module}.{name}"):
+        return self.has_attr(module, name) is not False
+
+    def has_attr(self, module: str, name: str, _seen: frozenset = frozenset()) -> bool | None:
+        """Whether `module.name` exists: True, False, or None when it cannot be known
+        statically (a module `__getattr__` or `globals()` writes, an unparsable file, a star
+        import of a module that is not the repo's or is itself dynamic)."""
+        if self.exists(f"{module}.{name}") or name in MODULE_ATTRS:
             return True
         facts = self.facts(module)
-        return facts is not None and (name in facts.names or facts.dynamic)
+        if facts is None:  # a namespace package has only submodules
+            return False if module not in self.index.modules and self.exists(module) else None
+        if name in facts.names:
+            return True
+        attrs_dynamic = facts.attrs is not None and facts.attrs.dynamic  # sys.modules writes
+        if facts.getattr_hook or facts.writes_globals or facts.star_unresolved or attrs_dynamic:
+            return None
+        for star in facts.star_imports:
+            if star in _seen or not self.is_own(star) or not self.exists(star):
+                return None
+            star_facts = self.facts(star)
+            exported = star_facts.all_names if star_facts else None
+            if name.startswith("_") and (exported is None or name not in exported):
+                continue
+            found = self.has_attr(star, name, _seen | {module})
+            if found is not False:
+                return found
+        return False
+
+    def module_alias(self, module: str, name: str) -> str | None:
+        """The module `module.name` is, when `module` binds `name` by an import of one."""
+        facts = self.facts(module)
+        binding = facts.bindings.get(name) if facts else None
+        target = binding.target if binding else None
+        return target if target and target in self.index.modules else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from migrate.changes import ChangeSet
 from migrate.plan import Plan
 from migrate.relocate import Relocation
 from migrate.verify.codetree import CodeTree
@@ -21,8 +22,16 @@ class VerifyContext:
     base: CodeTree | None = None
     plans: list[Plan] = field(default_factory=list)
     relocations: list[Relocation] = field(default_factory=list)
+    changesets: list[ChangeSet] = field(default_factory=list)  # reproduced; empty by --plan
     touched: set[str] = field(default_factory=set)  # paths changed in BASE..HEAD (HEAD side)
     exclude: set[str] = field(default_factory=set)  # plan files and the like: never scanned
+    cache: dict = field(default_factory=dict)  # facts of BASE kept across verify calls
+
+    def head_path(self, base_path: str) -> str:
+        """A BASE path at HEAD, through every relocation."""
+        for rel in self.relocations:
+            base_path = rel.files.get(base_path, base_path)
+        return base_path
 
     def base_paths(self, head_paths) -> set[str]:
         """The BASE paths of HEAD paths (through every relocation, backwards)."""

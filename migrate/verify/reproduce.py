@@ -233,12 +233,13 @@ def reproduce_run(objs: GitObjects, cs: ChangeSet, run: Run) -> list[CommitCheck
 
 def reproduce_all(
     repo_dir: str | Path, base: str, head: str, plan_override: str | None = None
-) -> tuple[list[CommitCheck], list[Prepared]]:
-    """PASS/FAIL for every migrate commit in base..head, and each run's prepared plan."""
+) -> tuple[list[CommitCheck], list[Prepared], list[ChangeSet]]:
+    """PASS/FAIL for every migrate commit in base..head, each run's prepared plan and the
+    ChangeSet reproduced for it."""
     repo_dir = Path(repo_dir).resolve()
     objs = GitObjects(repo_dir)
     try:
-        results, preps = [], []
+        results, preps, changesets = [], [], []
         commits = step_commits(repo_dir, base, head)
         for run in group_runs(commits):
             prep, cs, why = prepare_run(repo_dir, run, base, plan_override)
@@ -249,6 +250,7 @@ def reproduce_all(
                 ]
                 continue
             preps.append(prep)
+            changesets.append(cs)
             checks = reproduce_run(objs, cs, run)
             made_by = {sha: t.engine for sha, _, t in commits}
             for c in checks:
@@ -258,7 +260,7 @@ def reproduce_all(
                         f"{engine_fingerprint()}: the engine changed since)"
                     )
             results += checks
-        return results, preps
+        return results, preps, changesets
     finally:
         objs.close()
 

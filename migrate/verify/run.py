@@ -13,14 +13,42 @@ from migrate.git import BLAME_FILE, resolve_range, snapshot
 from migrate.git.reads import changed_names
 from migrate.index import build_index
 from migrate.pipeline import Prepared, prepare
-from migrate.verify.checks import cycles, duplicates, imports, old_names, registry, shims, wheel
+from migrate.verify.checks import (
+    attributes,
+    cycles,
+    duplicates,
+    git_integrity,
+    imports,
+    lost_files,
+    old_names,
+    organization,
+    registry,
+    shims,
+    tests_kept,
+    unbound_names,
+    wheel,
+)
 from migrate.verify.codetree import CodeTree
 from migrate.verify.commits import range_check
 from migrate.verify.context import VerifyContext
 from migrate.verify.reproduce import reproduce_all, step_commits
 from migrate.verify.result import FAIL, CheckResult, Finding, VerifyResult
 
-CHECKS = (old_names, imports, registry, shims, duplicates, cycles, wheel)
+CHECKS = (
+    old_names,
+    imports,
+    attributes,
+    unbound_names,
+    registry,
+    organization,
+    shims,
+    duplicates,
+    cycles,
+    lost_files,
+    tests_kept,
+    git_integrity,
+    wheel,
+)
 CHECK_NAMES = tuple(c.NAME for c in CHECKS)
 
 
@@ -47,16 +75,23 @@ def verify(
     wheel_check: bool = True,
     skip: tuple[str, ...] = (),
     allow_foreign: bool = False,
+    reproduced: tuple | None = None,
+    base_cache: dict | None = None,
 ) -> VerifyResult:
-    """Raises MigrateError (exit 2) for a range that is not BASE..HEAD in order."""
+    """Raises MigrateError (exit 2) for a range that is not BASE..HEAD in order.
+
+    `reproduced` (what `reproduce_all` returned for these very step commits) and
+    `base_cache` (a dict kept across calls with the same BASE) let a caller that verifies
+    many HEADs on one BASE, the mutation benchmark, skip recomputing what cannot differ.
+    """
     repo = Path(repo_dir).resolve()
     unknown = sorted(set(skip) - set(CHECK_NAMES))
     if unknown:
         raise ValueError(f"unknown check {', '.join(unknown)}; checks: {', '.join(CHECK_NAMES)}")
     rng = resolve_range(repo, rev_range)
     base, head = rng.base, rng.head
-    commits, preps = reproduce_all(repo, base, head, plan)
-    result = VerifyResult(base, head, commits)
+    commits, preps, changesets = reproduced or reproduce_all(repo, base, head, plan)
+    result = VerifyResult(base, head, list(commits))
     result.static_checks.append(range_check(repo, base, head, allow_foreign))
     if not preps and plan:
         with snapshot(repo, base) as bd:
@@ -75,9 +110,65 @@ def verify(
                 )
                 return result
     result.static_checks += static_checks(
-        repo, base, head, preps, plan, wheel_check=wheel_check, skip=skip
+        repo,
+        base,
+        head,
+        preps,
+        plan,
+        changesets=changesets,
+        wheel_check=wheel_check,
+        skip=skip,
+        base_cache=base_cache,
     )
     return result
+
+
+def _base_tree(stack: ExitStack, repo: Path, base: str, roots, cache: dict | None):
+    """(directory, CodeTree) of BASE; kept in `cache` (it outlives this call) if given."""
+    if cache is None:
+        bd = stack.enter_context(snapshot(repo, base))
+        return bd, CodeTree(build_index(bd, roots))
+    key = (str(repo), base, roots)
+    if key not in cache:
+        keeper = cache.setdefault("_stack", ExitStack())
+        bd = keeper.enter_context(snapshot(repo, base))
+        cache[key] = (bd, CodeTree(build_index(bd, roots)))
+    return cache[key]
+
+
+class _SharedFacts(dict):
+    """BASE's facts cache: a file that BASE..HEAD leaves unchanged (same path, same bytes,
+    same roots) has HEAD's facts, so it is parsed once for both revisions."""
+
+    def __init__(self, own: dict, head, unchanged):
+        super().__init__(own)
+        self.head, self.unchanged = head, unchanged
+
+    def __contains__(self, path) -> bool:
+        if dict.__contains__(self, path):
+            return True
+        if self.unchanged(path):
+            self[path] = self.head.facts(path)
+            return True
+        return False
+
+
+def share_unchanged_facts(base: CodeTree, head: CodeTree, touched: set[str]) -> None:
+    index = base.index
+    if index.roots != head.index.roots:
+        return
+    own = index.__dict__.get("_code_facts", {})
+    if isinstance(own, _SharedFacts):
+        own.head = head.index  # a cached BASE: the files unchanged against this HEAD
+        own.unchanged = _unchanged(index, head.index, touched)
+        return
+    index.__dict__["_code_facts"] = _SharedFacts(
+        own, head.index, _unchanged(index, head.index, touched)
+    )
+
+
+def _unchanged(base, head, touched: set[str]):
+    return lambda path: path not in touched and path in base.files and path in head.files
 
 
 def static_checks(
@@ -87,26 +178,32 @@ def static_checks(
     preps: list[Prepared],
     plan: str | None,
     *,
+    changesets: list | None = None,
     wheel_check: bool = True,
     skip: tuple[str, ...] = (),
+    base_cache: dict | None = None,
 ) -> list[CheckResult]:
     roots = tuple(dict.fromkeys(r for p in preps for r in p.plan.roots)) or (".",)
     touched = changed_names(repo, base, head)
     with ExitStack() as stack:
         hd = stack.enter_context(snapshot(repo, head))
-        bd = stack.enter_context(snapshot(repo, base))
+        bd, base_tree = _base_tree(stack, repo, base, roots, base_cache)
+        head_tree = CodeTree(build_index(hd, roots))
+        share_unchanged_facts(base_tree, head_tree, touched)
         ctx = VerifyContext(
             repo_dir=repo,
             base_rev=base,
             head_rev=head,
             head_dir=hd,
-            head=CodeTree(build_index(hd, roots)),
+            head=head_tree,
             base_dir=bd,
-            base=CodeTree(build_index(bd, roots)),
+            base=base_tree,
             plans=[p.plan for p in preps],
             relocations=[p.relocation for p in preps],
+            changesets=list(changesets or []),
             touched=touched,
             exclude=_plan_files(repo, base, head, plan) | {BLAME_FILE},
+            cache=base_cache if base_cache is not None else {},
         )
         out = []
         for mod in CHECKS:

@@ -26,6 +26,7 @@ Move the module to `ops/communication/` and register its op as `communication.<n
 from __future__ import annotations
 
 from migrate.rules.base import make_rule
+from migrate.rules.placement import outside_home
 
 # Text prefilter: only modules mentioning a collective are tokenized.
 HINT = (
@@ -36,16 +37,9 @@ HINT = (
 
 
 def check(ctx, rule):
-    for path, group, sig in ctx.operator_signals(HINT):
-        if group == "communication" or sig.strong("communication") < 2:
-            continue
-        yield rule.at(
-            path,
-            0,
-            f"module in {group} uses cross-rank collectives or peer memory",
-            evidence=sig.evidence("communication"),
-            fix="move it to ops/communication/ (communication whatever it fuses)",
-        )
+    what = "uses cross-rank collectives or peer memory"
+    fix = "move it to ops/communication/ (communication whatever it fuses)"
+    yield from outside_home(ctx, rule, HINT, "communication", ("communication",), what, fix)
 
 
 RULE = make_rule(__doc__, check, "warning")

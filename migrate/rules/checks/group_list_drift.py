@@ -45,11 +45,7 @@ def check(ctx, rule):
         return
     for name, n in Counter(declared.names).items():
         if n > 1:
-            yield rule.at(
-                declared.path,
-                declared.lines.get(name, declared.line),
-                f"group {name!r} appears {n} times in _GROUPS",
-            )
+            yield rule.at(*declared.where(name), f"group {name!r} appears {n} times in _GROUPS")
     g = set(declared.names)
     for name in sorted(dirs - g):
         yield rule.at(
@@ -62,8 +58,7 @@ def check(ctx, rule):
         )
     for name in sorted(g - dirs):
         yield rule.at(
-            declared.path,
-            declared.lines.get(name, declared.line),
+            *declared.where(name),
             f"_GROUPS lists {name!r} but ops/{name}/ does not exist",
             fix=f"create ops/{name}/ or remove {name!r} from _GROUPS and the README",
         )
@@ -89,8 +84,7 @@ def check(ctx, rule):
         )
     for name in sorted(r - g):
         yield rule.at(
-            readme.path,
-            readme.lines.get(name, readme.line),
+            *readme.where(name),
             f"README group sentence lists {name!r}, which is not in _GROUPS",
             fix=f"remove `{name}` from the README or add it to _GROUPS",
         )

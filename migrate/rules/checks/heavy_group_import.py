@@ -113,11 +113,10 @@ def check(ctx, rule):
                 chain = None if root else (heavy.of(cand) if cand in ctx.tree.modules else None)
                 if root or chain:
                     what = f"imports {root}" if root else f"imports GPU implementation {cand}"
-                    yield rule.at(
+                    yield rule.at_ref(
                         path,
-                        ref.line,
+                        ref,
                         f"group import {what} at import time",
-                        col=ref.col,
                         evidence=chain or f"import of {cand}",
                         fix="register a KernelSpec with a 'module:callable' target string, "
                         "or move the import into the function that needs it",

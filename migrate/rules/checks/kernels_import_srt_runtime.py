@@ -112,11 +112,10 @@ def check(ctx, rule):
                 continue
             certain = any(under(m, r) for m in mods for r in RUNTIME)
             where = "inside a function" if ref.local else "at module level"
-            yield rule.at(
+            yield rule.at_ref(
                 path,
-                ref.line,
+                ref,
                 f"kernels import srt runtime module {', '.join(mods)} ({where})",
-                col=ref.col,
                 evidence=_spelled(ref),
                 fix="pass the needed values in as arguments instead of importing srt",
                 severity="error" if certain else "warning",

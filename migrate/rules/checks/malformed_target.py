@@ -34,11 +34,10 @@ def check(ctx, rule):
         if ":" not in reg.target and "." in reg.target:
             mod, _, attr = reg.target.rpartition(".")
             fix = f"did you mean {mod}:{attr}?"
-        yield rule.at(
+        yield rule.at_ref(
             reg.path,
-            reg.line,
+            reg,
             f"target {reg.target!r} is not 'module:callable'",
-            col=reg.col,
             evidence=reg.expr,
             fix=fix,
         )

@@ -38,11 +38,10 @@ def check(ctx, rule):
         if head == group and name and _NAME.match(name):
             continue
         fix = f"use op id {group}.{name or head}" if _NAME.match(name or head) else ""
-        yield rule.at(
+        yield rule.at_ref(
             reg.path,
-            reg.line,
+            reg,
             f"op id {reg.op!r} is not '{group}.<name>'",
-            col=reg.col,
             evidence=f"registered by group {group}",
             fix=fix,
         )

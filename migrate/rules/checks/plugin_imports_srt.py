@@ -33,11 +33,10 @@ def check(ctx, rule):
     for path in ctx.python_under(f"{ctx.kernels_dir}/{PLUGIN_DIR}"):
         for ref, mods in srt_imports(ctx, path, utilities_ok=False):
             hit = ", ".join(mods)
-            yield rule.at(
+            yield rule.at_ref(
                 path,
-                ref.line,
+                ref,
                 f"plugin contract imports {hit}",
-                col=ref.col,
                 evidence=_spelled(ref),
                 fix="move runtime integration to srt/kernel_plugins/<hardware>/"
                 "binding.py and pass flags in",

@@ -24,21 +24,16 @@ Move the module to `ops/attention/`.
 from __future__ import annotations
 
 from migrate.rules.base import make_rule
+from migrate.rules.placement import outside_home
 
 HINT = ("rope", "rotary", "cos_sin")  # text prefilter
 
 
 def check(ctx, rule):
-    for path, group, sig in ctx.operator_signals(HINT):
-        if group in ("attention", "communication") or sig.strong("rope") < 2:
-            continue
-        yield rule.at(
-            path,
-            0,
-            f"module in {group} applies RoPE",
-            evidence=sig.evidence("rope"),
-            fix="move it to ops/attention/",
-        )
+    homes = ("attention", "communication")
+    yield from outside_home(
+        ctx, rule, HINT, "rope", homes, "applies RoPE", "move it to ops/attention/"
+    )
 
 
 RULE = make_rule(__doc__, check, "warning")

@@ -27,11 +27,10 @@ def check(ctx, rule):
     for _group, reg in ctx.registrations:
         missing = [w for w, v in (("op id", reg.op), ("target", reg.target)) if v is None]
         if missing:
-            yield rule.at(
+            yield rule.at_ref(
                 reg.path,
-                reg.line,
+                reg,
                 f"{' and '.join(missing)} not statically known",
-                col=reg.col,
                 evidence=reg.expr[:160],
                 fix="build it from literal strings or literal tables",
             )

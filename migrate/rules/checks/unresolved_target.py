@@ -34,11 +34,10 @@ def check(ctx, rule):
             continue
         problem = ctx.resolver.problem(reg.target)
         if problem:
-            yield rule.at(
+            yield rule.at_ref(
                 reg.path,
-                reg.line,
+                reg,
                 f"target {reg.target} does not resolve: {problem}",
-                col=reg.col,
                 evidence=reg.expr,
                 fix="point the target at the callable's current module and name",
             )

@@ -65,8 +65,13 @@ def check(ctx: VerifyContext) -> CheckResult:
     prefix = "" if prefix == "." else prefix + "/"
     with tempfile.TemporaryDirectory(prefix="migrate-wheel-") as tmp:
         outs = [Path(tmp) / "base", Path(tmp) / "head"]
+        key = ("wheel", ctx.base_rev)
         with ThreadPoolExecutor(2) as pool:
-            base_built, head_built = pool.map(_build, [base_root, head_root], outs)
+            base_job = None if key in ctx.cache else pool.submit(_build, base_root, outs[0])
+            head_built = pool.submit(_build, head_root, outs[1]).result()
+            if base_job is not None:
+                ctx.cache[key] = base_job.result()
+        base_built = ctx.cache[key]
     if isinstance(base_built, CannotBuild):
         return CheckResult(NAME, NOT_RUN, summary=f"no BASE wheel could be built: {base_built}")
     if isinstance(head_built, CannotBuild):

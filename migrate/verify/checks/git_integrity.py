@@ -1,0 +1,96 @@
+"""Git-level integrity of HEAD, read from its tree: every gitlink has its `.gitmodules`
+entry and every entry its gitlink (a moved submodule whose `.gitmodules` path was not
+updated clones empty), and no symlink inside the repository now dangles (a link whose
+target moved, or a link moved away from its target). New problems only: the same problem
+at BASE, mapped through the plan, is a warning.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import subprocess
+
+from migrate.git import GitObjects, Listing
+from migrate.relocate import Relocation
+from migrate.verify.context import VerifyContext
+from migrate.verify.result import FAIL, PASS, CheckResult, Finding
+
+NAME = "git-integrity"
+GITLINK, SYMLINK = 0o160000, 0o120000
+
+
+def _submodule_paths(repo, rev: str, listing: Listing) -> dict[str, int]:
+    """path -> line of each `path = ...` in the revision's .gitmodules."""
+    if ".gitmodules" not in listing:
+        return {}
+    res = subprocess.run(
+        ["git", "show", f"{rev}:.gitmodules"], cwd=repo, capture_output=True, text=True
+    )
+    out = {}
+    for i, line in enumerate(res.stdout.splitlines(), 1):
+        name, sep, value = line.partition("=")
+        if sep and name.strip() == "path":
+            out[value.strip().strip('"').rstrip("/")] = i
+    return out
+
+
+def problems(objs: GitObjects, rev: str) -> list[tuple[str, int, str, str]]:
+    """[(path, line, kind, message)] of the revision's gitlink and symlink problems."""
+    listing = objs.ls_tree(rev)
+    out = []
+    links = {p for p, (mode, _) in listing.items() if mode == GITLINK}
+    declared = _submodule_paths(objs.dir, rev, listing)
+    for p in sorted(links - set(declared)):
+        out.append((p, 0, "gitlink", f"gitlink {p} has no .gitmodules entry"))
+    for p in sorted(set(declared) - links):
+        out.append((".gitmodules", declared[p], "gitlink", f".gitmodules names {p}: no gitlink"))
+    dirs = {posixpath.dirname(p) for p in listing}
+    dirs |= {d for p in list(dirs) for d in _parents(p)}
+    for p, (mode, sha) in sorted(listing.items()):
+        if mode != SYMLINK:
+            continue
+        target = objs.read(sha).decode("utf-8", "surrogateescape")
+        if posixpath.isabs(target):
+            continue
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(p), target))
+        if resolved.startswith("../") or resolved == "..":
+            continue  # outside the repository: not ours to judge
+        if resolved not in listing and resolved not in dirs:
+            out.append((p, 0, "symlink", f"symlink {p} -> {target} dangles"))
+    return out
+
+
+def _parents(path: str):
+    while path:
+        path = posixpath.dirname(path)
+        yield path
+
+
+def _key(path: str, message: str, rels: list[Relocation]) -> tuple[str, str]:
+    for rel in rels:
+        path = rel.path(path) or path
+    return path, message.split(" ", 1)[0]
+
+
+def check(ctx: VerifyContext) -> CheckResult:
+    objs = GitObjects(ctx.repo_dir)
+    try:
+        head = problems(objs, ctx.head_rev)
+        base = problems(objs, ctx.base_rev) if head else []
+    finally:
+        objs.close()
+    before = {_key(p, m, ctx.relocations) for p, _, _, m in base}
+    findings = []
+    for path, line, _kind, message in head:
+        old = (path, message.split(" ", 1)[0]) in before
+        findings.append(
+            Finding(
+                path,
+                line,
+                NAME,
+                message + (" (already so at BASE)" if old else ""),
+                severity="warning" if old else "error",
+            )
+        )
+    status = FAIL if any(f.severity == "error" for f in findings) else PASS
+    return CheckResult(NAME, status, findings)

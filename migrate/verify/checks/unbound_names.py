@@ -1,0 +1,55 @@
+"""No file the migration wrote or edited reads, while being imported, a name nothing binds
+(a rewrite that renamed an import but not its use, a split that dropped a helper a
+decorator needs): that is a `NameError` on import. One already unbound at BASE is a warning.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from migrate.verify.codetree import CodeTree
+from migrate.verify.context import VerifyContext
+from migrate.verify.result import FAIL, PASS, CheckResult, Finding
+from migrate.verify.unbound import unbound_at_import
+
+NAME = "import-time-names"
+
+
+def _unbound(tree: CodeTree, path: str) -> list[tuple[int, str]]:
+    text = tree.index.text(path)
+    try:
+        return unbound_at_import(ast.parse(text)) if text is not None else []
+    except (SyntaxError, ValueError):
+        return []
+
+
+def check(ctx: VerifyContext) -> CheckResult:
+    paths = [p for p, _ in ctx.head.python_files(ctx.touched)]
+    findings = []
+    for path in paths:
+        found = _unbound(ctx.head, path)
+        if not found:
+            continue
+        before = set()
+        if ctx.base is not None:
+            for base_path in ctx.base_paths([path]):
+                before |= {n for _, n in _unbound(ctx.base, base_path)}
+        seen = set()
+        for line, name in found:
+            if name in seen:
+                continue
+            seen.add(name)
+            old = name in before
+            findings.append(
+                Finding(
+                    path,
+                    line,
+                    NAME,
+                    f"{name} is read at import time but nothing binds it"
+                    + (" (already so at BASE)" if old else ""),
+                    "" if old else "importing this module raises NameError",
+                    severity="warning" if old else "error",
+                )
+            )
+    status = FAIL if any(f.severity == "error" for f in findings) else PASS
+    return CheckResult(NAME, status, findings, f"{len(paths)} written or edited files")

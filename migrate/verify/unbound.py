@@ -1,0 +1,128 @@
+"""Names a module reads while it is being imported that nothing binds: a `NameError` on
+import. Read at import time: module-level statements, class bodies, decorators, default
+values and (without `from __future__ import annotations`) annotations; not function or
+lambda bodies, which run later.
+
+Deliberately generous about what is bound: any name stored anywhere at module level or in
+a class body, every import, every builtin; a module with a star import binds everything.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+_MODULE_NAMES = frozenset(
+    ("__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
+     "__builtins__", "__cached__", "__annotations__", "__dict__", "__debug__",
+     "__build_class__", "__qualname__", "__module__")
+)  # fmt: skip
+BUILTINS = frozenset(dir(builtins)) | _MODULE_NAMES
+
+
+def _future_annotations(tree: ast.Module) -> bool:
+    return any(
+        isinstance(s, ast.ImportFrom)
+        and s.module == "__future__"
+        and any(a.name == "annotations" for a in s.names)
+        for s in tree.body
+    )
+
+
+class _ImportTime(ast.NodeVisitor):
+    """Collect Name loads and every binding of the code that runs at import time."""
+
+    def __init__(self, lazy_annotations: bool):
+        self.lazy = lazy_annotations
+        self.loads: list[tuple[int, str]] = []
+        self.bound: set[str] = set()
+        self.star = False
+
+    def visit_Name(self, node: ast.Name):
+        if isinstance(node.ctx, ast.Load):
+            self.loads.append((node.lineno, node.id))
+        else:
+            self.bound.add(node.id)
+
+    def visit_Import(self, node):
+        self.bound.update(a.asname or a.name.split(".")[0] for a in node.names)
+
+    def visit_ImportFrom(self, node):
+        for a in node.names:
+            if a.name == "*":
+                self.star = True
+            self.bound.add(a.asname or a.name)
+
+    def _annotation(self, node):
+        if node is not None and not self.lazy:
+            self.visit(node)
+
+    def _arguments(self, args: ast.arguments):
+        for d in [*args.defaults, *args.kw_defaults]:
+            if d is not None:
+                self.visit(d)
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if a is not None:
+                self._annotation(a.annotation)
+
+    def visit_FunctionDef(self, node):
+        self.bound.add(node.name)
+        for d in node.decorator_list:
+            self.visit(d)
+        self._arguments(node.args)
+        self._annotation(node.returns)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        self._arguments(node.args)
+
+    def visit_ClassDef(self, node):
+        self.bound.add(node.name)
+        for d in [*node.decorator_list, *node.bases, *node.keywords]:
+            self.visit(d)
+        for stmt in node.body:
+            self.visit(stmt)
+
+    def visit_AnnAssign(self, node):
+        self._annotation(node.annotation)
+        self.visit(node.target)
+        if node.value is not None:
+            self.visit(node.value)
+
+    def visit_ExceptHandler(self, node):
+        if node.name:
+            self.bound.add(node.name)
+        self.generic_visit(node)
+
+    def visit_Global(self, node):
+        self.bound.update(node.names)
+
+    visit_Nonlocal = visit_Global
+
+    def visit_MatchAs(self, node):
+        if node.name:
+            self.bound.add(node.name)
+        self.generic_visit(node)
+
+    visit_MatchStar = visit_MatchAs
+
+    def _comprehension(self, node):
+        for gen in node.generators:
+            for n in ast.walk(gen.target):
+                if isinstance(n, ast.Name):
+                    self.bound.add(n.id)
+        self.generic_visit(node)
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
+
+
+def unbound_at_import(tree: ast.Module) -> list[tuple[int, str]]:
+    """[(line, name)] of every import-time read of a name nothing binds."""
+    walker = _ImportTime(_future_annotations(tree))
+    for stmt in tree.body:
+        walker.visit(stmt)
+    if walker.star:
+        return []
+    known = walker.bound | BUILTINS
+    return [(line, name) for line, name in walker.loads if name not in known]
