@@ -386,3 +386,24 @@ def test_no_safe_spelling_is_an_error_note(make_repo):
     (note,) = [n for n in cs.notes if n.pos.file == "app/use.py"]
     assert note.severity == "error" and "defines `lib` itself" in note.message
     assert not [e for e in cs.edits if e.path == "app/use.py"]
+
+
+def test_reexport_through_the_package_init_keeps_working(make_repo, tmp_path):
+    """`from pkg import func` / `pkg.func` where pkg/__init__.py re-exports the moved
+    symbol: the re-export follows the symbol, so every user keeps working unchanged."""
+    files = dict(
+        BASE,
+        **{
+            "pkg/__init__.py": "from .mod import func, other\n",
+            "app/__init__.py": "",
+            "app/use.py": (
+                "import pkg\nfrom pkg import func\n\n\n"
+                "def check():\n    assert func() == 'func' and pkg.func() == 'func'\n"
+            ),
+        },
+    )
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, MOVES, "app.use")
+    assert (out / "pkg/__init__.py").read_text() == (
+        "from .newmod import func\nfrom .mod import other\n"
+    )
+    assert (out / "app/use.py").read_text() == dedent(files["app/use.py"])

@@ -164,19 +164,29 @@ def test_deleted_package_mentions_go_to_its_successor_for_review(make_repo, tmp_
         make_repo,
         tmp_path,
         {
-            "docs/a.md": "The sglang.jit_kernel package; python/sglang/jit_kernel/old.txt\n",
+            "docs/a.md": (
+                "The sglang.jit_kernel package; python/sglang/jit_kernel/old.txt\n"
+                "Configs: python/sglang/jit_kernel/configs/ (no such directory)\n"
+            ),
         },
         plan=plan,
     )
     edits, notes = text_file_changes(prep.index, prep.relocation, prep.plan, "docs/a.md")
-    # The package named as a whole goes where everything it held went, for review...
+    # The package named as a whole goes where everything it held went, for review, and so
+    # does a path below it that names nothing that exists (issue 12: the same treatment
+    # as the dotted form; a valid plan cannot delete a file no move covers).
     assert [(e.old, e.new, e.applicability, e.line, e.col) for e in edits] == [
-        ("sglang.jit_kernel", "sglang.kernels.ops", "review", 1, 5)
+        ("sglang.jit_kernel", "sglang.kernels.ops", "review", 1, 5),
+        ("python/sglang/jit_kernel/old.txt", "python/sglang/kernels/ops/old.txt", "review", 1, 32),
+        (
+            "python/sglang/jit_kernel/configs",
+            "python/sglang/kernels/ops/configs",
+            "review",
+            2,
+            10,
+        ),
     ]
-    # ...but a file inside it that nothing moved has no new name: a warning.
-    assert [n.severity for n in notes] == ["warning"]
-    assert "python/sglang/jit_kernel/old.txt" in notes[0].message
-    assert notes[0].message.endswith("(its contents now live under python/sglang/kernels/ops)")
+    assert notes == []
 
 
 def test_deleted_directory_path_filter_follows_its_contents(make_repo, tmp_path):

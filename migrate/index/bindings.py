@@ -483,25 +483,3 @@ def analyse(
     uses = _Uses(builder, watched, symbols or {})
     uses.visit(tree)
     return builder.out
-
-
-def binds_any(tree: ast.Module, package: str | None, watched: frozenset[str]) -> bool:
-    """Whether any import of the file binds (or reaches) a watched module."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                if any(a.name == w or w.startswith(a.name + ".") for w in watched):
-                    return True
-                if any(a.name.startswith(w + ".") for w in watched):
-                    return True
-        elif isinstance(node, ast.ImportFrom):
-            base = relative.resolve(package, node.level, node.module) if node.level else node.module
-            if base is None:
-                continue
-            if base in watched:
-                return True
-            for a in node.names:
-                full = f"{base}.{a.name}"
-                if full in watched or any(w.startswith(full + ".") for w in watched):
-                    return True
-    return False

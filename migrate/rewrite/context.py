@@ -30,6 +30,9 @@ class Context:
     reexports: dict[str, str] = field(default_factory=dict)
     roots: tuple[str, ...] = (".",)
     keep_prose: tuple[str, ...] = ()
+    # Files and directories inside deleted packages: a path there that exists is left
+    # alone (a warning elsewhere), one that does not follows the package's fallback.
+    deleted_paths: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

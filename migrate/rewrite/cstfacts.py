@@ -74,7 +74,7 @@ class Facts:
     defined: set[str] = field(default_factory=set)  # names bound other than by import
     spans: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(node) -> span
     all_chains: list[str] = field(default_factory=list)  # every dotted chain of the file
-    fors: list[tuple[cst.For, int, int]] = field(default_factory=list)
+    fors: list[tuple[cst.For | cst.CompFor, int, int]] = field(default_factory=list)
     assigns: dict[str, cst.BaseExpression] = field(default_factory=dict)  # `NAME = <expr>`
 
     def span(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -199,6 +199,13 @@ class _Gather(cst.CSTVisitor):
             self.f.defined.add(node.target.value)
         s, e = self.off(node)
         self.f.fors.append((node, s, e))
+
+    def _comprehension(self, node) -> None:
+        """`[f"x.{m}" for m in TABLE]`: the loop covers the whole comprehension."""
+        s, e = self.off(node)
+        self.f.fors.append((node.for_in, s, e))
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):

@@ -32,6 +32,7 @@ from migrate.rewrite import scan
 from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.data_paths import data_path_problems
 from migrate.rewrite.groups import group_changes, group_removals
+from migrate.rewrite.import_cycles import cycle_problems
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.pyfile import rewrite_python
@@ -435,7 +436,11 @@ def plan_changes(
     )
     for p in passes:
         p.run(run).add_to(run.cs)
-    return checked(run.cs)
+    cs = checked(run.cs)
+    cycles = cycle_problems(index, rel, cs, plan.roots)
+    if cycles:
+        raise MigrateError(cycles)
+    return cs
 
 
 def checked(cs: ChangeSet) -> ChangeSet:

@@ -21,9 +21,10 @@ from migrate.rewrite.cstfacts import gather
 from migrate.rewrite.imports import rewrite_imports
 from migrate.rewrite.module_uses import rewrite_module_uses
 from migrate.rewrite.names import is_gone, relocate
+from migrate.rewrite.op_id_tables import has_computed_op_id, rewrite_op_id_tables
 from migrate.rewrite.op_ids import rewrite_op_ids
 from migrate.rewrite.python_prose import rewrite_prose
-from migrate.rewrite.registry import rewrite_tables
+from migrate.rewrite.registry import has_ancestor_table, rewrite_ancestor_tables, rewrite_tables
 from migrate.rewrite.strings import rewrite_strings
 
 
@@ -106,6 +107,8 @@ def needs_libcst(job: FileJob, ctx: Context, regex: re.Pattern) -> bool:
         return True
     if None in verdicts and parent_imports_change(job, ctx):
         return True
+    if has_ancestor_table(job.text, ctx) or has_computed_op_id(job.text, ctx.op_ids):
+        return True
     return "from ." in job.text and relative_imports_change(job, ctx)
 
 
@@ -132,7 +135,11 @@ def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
         return result
     # A chain through an alias (`nm.sym`) of a module that lost a symbol does not spell
     # an old name: such files are parsed whole.
-    whole = any(mod in job.text for mod, _ in ctx.relocation.symbols)
+    whole = (
+        any(mod in job.text for mod, _ in ctx.relocation.symbols)
+        or has_ancestor_table(job.text, ctx)
+        or has_computed_op_id(job.text, ctx.op_ids)
+    )
     try:
         _, facts = gather(job.old_path, job.text, None if whole else hot_regex(regex, ctx))
     except cst.ParserSyntaxError as exc:
@@ -145,12 +152,16 @@ def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
     imports = rewrite_imports(job, facts, ctx)
     chains = rewrite_chains(job, facts, ctx, imports, uses.handled)
     tables, handled = rewrite_tables(job, facts, ctx, regex)
+    ancestor_tables = rewrite_ancestor_tables(job, facts, ctx, handled)
+    op_tables = rewrite_op_id_tables(job, facts, ctx)
     strings = rewrite_strings(job, facts, ctx, regex, handled, imports.bindings, uses.handled)
     edits = [
         *uses.edits,
         *imports.edits,
         *chains.edits,
         *tables.edits,
+        *ancestor_tables.edits,
+        *op_tables.edits,
         *strings.edits,
         *rewrite_op_ids(job, facts, ctx),
         *rewrite_prose(job, facts, ctx, regex),
@@ -158,5 +169,12 @@ def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
     result.edits = without_overlaps(edits)
     moot = {id(n) for n in chains.resolved_notes}
     import_notes = [n for n in imports.notes if id(n) not in moot]
-    result.notes += [*import_notes, *chains.notes, *tables.notes, *strings.notes]
+    result.notes += [
+        *import_notes,
+        *chains.notes,
+        *tables.notes,
+        *ancestor_tables.notes,
+        *op_tables.notes,
+        *strings.notes,
+    ]
     return result

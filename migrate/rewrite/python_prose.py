@@ -26,12 +26,44 @@ def _fallback(ref: Ref, ctx: Context) -> str | None:
     return ctx.package_fallback.get(ref.old)
 
 
+def path_fallback(token: str, ctx: Context) -> tuple[str, str] | None:
+    """(new path, deleted package) for a path in a deleted package's directory that
+    names nothing that moved (`python/sglang/srt/lora/triton_ops/configs/`): the same
+    fallback as the package's dotted name, below where its modules went."""
+    for pkg, home in sorted(ctx.package_fallback.items(), key=lambda kv: -len(kv[0])):
+        old_dir, new_dir = pkg.replace(".", "/"), home.replace(".", "/")
+        spellings = [(old_dir, new_dir)] + [
+            (f"{r}/{old_dir}", f"{r}/{new_dir}") for r in ctx.roots if r not in (".", "")
+        ]
+        for o, n in spellings:
+            if token.startswith(o + "/"):
+                real = [token.rstrip("/")] + [f"{r}/{token.rstrip('/')}" for r in ctx.roots]
+                if any(p in ctx.deleted_paths for p in real):
+                    return None  # it exists and did not move: reported, not guessed
+                return n + token[len(o) :], pkg
+    return None
+
+
 def prose_edits(path: str, text: str, lit: Literal, regex: re.Pattern, ctx: Context, where: str):
     edits: list[Edit] = []
     for ref in find_refs(lit.virtual, regex, ctx):
         if ref.new is not None and ref.new != ref.old:
             edits.extend(
                 literal_edits(path, text, lit, ref, ref.new, "prose", f"{where} names {ref.old}")
+            )
+        elif ref.new is None and ref.path and (hit := path_fallback(ref.old, ctx)):
+            edits.extend(
+                literal_edits(
+                    path,
+                    text,
+                    lit,
+                    ref,
+                    hit[0],
+                    "prose",
+                    f"{where} names {ref.old}, in the removed package {hit[1]}; its modules "
+                    f"went under {ctx.package_fallback[hit[1]]}",
+                    "review",
+                )
             )
         elif ref.new is None and not ref.path:
             new = _fallback(ref, ctx)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import libcst as cst
 
@@ -137,3 +138,88 @@ def rewrite_tables(
                     )
             handled.add(id(site.node))
     return res, handled
+
+
+def ancestor_packages(ctx: Context) -> frozenset[str]:
+    """Packages above moved modules that stay where they are (`pkg.ops.attention` when
+    `pkg.ops.attention.dsv4.x` moves): a computed name built on one may reach a moved
+    module through its table rows."""
+    return _ancestors(tuple(sorted(ctx.relocation.moved_modules)))
+
+
+@lru_cache(maxsize=8)
+def _ancestors(moved: tuple[str, ...]) -> frozenset[str]:
+    out = set()
+    for name in moved:
+        parts = name.split(".")
+        out.update(".".join(parts[:i]) for i in range(2, len(parts)))
+    return frozenset(out - set(moved))
+
+
+@lru_cache(maxsize=8)
+def _ancestor_regex(ancestors: frozenset[str]) -> re.Pattern:
+    alt = "|".join(re.escape(a) for a in sorted(ancestors, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])(?:{alt})\.\{{" if alt else r"(?!x)x")
+
+
+def ancestor_table_regex(relocation) -> re.Pattern:
+    """Cheap text test for an f-string `"<ancestor>.{...}"` (candidate files)."""
+    return _ancestor_regex(_ancestors(tuple(sorted(relocation.moved_modules))))
+
+
+def has_ancestor_table(text: str, ctx: Context) -> bool:
+    return ancestor_table_regex(ctx.relocation).search(text) is not None
+
+
+def rewrite_ancestor_tables(
+    job: FileJob, facts: Facts, ctx: Context, handled: set[int] = frozenset()
+) -> TableResult:
+    """`f"pkg.ops.attention.{_mod}:{_fn}"` over a literal table whose row
+    `dsv4.rms_normalize_hip` names a moved module: the row is rewritten to where the module
+    went below the same prefix; a row whose module left the prefix is reported."""
+    res = TableResult()
+    anc = ancestor_packages(ctx)
+    if not anc:
+        return res
+    for site in facts.strings:
+        if not isinstance(site.node, cst.FormattedString) or id(site.node) in handled:
+            continue
+        lit = literal_of(site.node, facts)
+        for hole, pos in enumerate(i for i, ch in enumerate(lit.virtual) if ch == HOLE):
+            head = re.search(r"([A-Za-z_][\w.]*)\.$", lit.virtual[:pos])
+            if head is None or head.group(1) not in anc:
+                continue
+            prefix = head.group(1)
+            if prefix in ctx.gone or relocate(prefix, ctx) is not None:
+                continue  # a moved or split-up prefix: rewrite_tables owns it
+            var = _hole_name(site.node, hole)
+            rows = _loop_rows(facts, site.start, var) if var else None
+            for row in rows or ():
+                old = f"{prefix}.{row.evaluated_value}"
+                new = relocate(old, ctx)
+                if new is None or new == old:
+                    continue
+                s, e = facts.span(row)
+                if not new.startswith(prefix + "."):
+                    line, col = line_col(facts.text, s)
+                    res.notes.append(
+                        Diagnostic(
+                            Pos(job.new_path, line, col),
+                            f"table row {row.evaluated_value!r} names {old}, which moves to "
+                            f"{new}, outside {prefix}: the f-string prefix cannot reach it",
+                        )
+                    )
+                    continue
+                start = s + len(row.prefix) + len(row.quote)
+                res.edits.append(
+                    make_edit(
+                        job.new_path,
+                        facts.text,
+                        start,
+                        e - len(row.quote),
+                        new[len(prefix) + 1 :],
+                        "string",
+                        f"table row of {prefix}.{{{var}}}: {old} is now {new}",
+                    )
+                )
+    return res

@@ -104,6 +104,16 @@ def symbol_callers(index: RepoIndex, rel: Relocation, moving: dict) -> dict:
     return out
 
 
+def _deleted_paths(index: RepoIndex, plan: Plan) -> set[str]:
+    dirs = [d for d in (index.package_dir(p) for p in plan.delete) if d]
+    out = set()
+    for f in index.files:
+        if any(f.startswith(d + "/") for d in dirs):
+            parts = f.split("/")
+            out.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return out
+
+
 def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) -> Context:
     gone = gone_names(index, rel, plan)
     return Context(
@@ -116,4 +126,5 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         reexports=reexports(index, rel, gone),
         roots=plan.roots,
         keep_prose=plan.keep_prose,
+        deleted_paths=frozenset(_deleted_paths(index, plan)),
     )

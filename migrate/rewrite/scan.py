@@ -7,7 +7,6 @@ are analysed further. On a real SGLang tree this keeps libcst off ~90% of the fi
 
 from __future__ import annotations
 
-import ast
 import re
 
 from migrate.index.repo import RepoIndex
@@ -81,13 +80,66 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
         text = index.text(path)
         if text is not None and RELATIVE_IMPORT.search(text):
             out.add(path)
-    return out | binding_candidates(index, relocation)
+    out |= binding_candidates(index, relocation) | table_candidates(index, relocation)
+    out |= computed_op_id_candidates(index, relocation, plan)
+    return out | rootless_candidates(index, relocation, plan)
+
+
+def computed_op_id_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[str]:
+    """Python files with an f-string built on a renamed op id's prefix."""
+    from migrate.rewrite.op_id_tables import has_computed_op_id
+
+    op_ids = {o.src: o.dst for o in getattr(plan, "op_ids", ())} | dict(relocation.op_ids)
+    if not op_ids:
+        return set()
+    out = set()
+    for path, info in index.files.items():
+        if info.is_python and not info.is_symlink:
+            text = index.text(path)
+            if text and "{" in text and has_computed_op_id(text, op_ids):
+                out.add(path)
+    return out
+
+
+def rootless_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[str]:
+    """Text files (docs, build files) spelling an old name without its root package: they
+    get a review note."""
+    from migrate.rewrite.text_files import handles, rootless_regex
+
+    if plan is None:
+        return set()
+    regex = rootless_regex(index, relocation, plan)
+    if regex is None:
+        return set()
+    out = set()
+    for path, info in index.files.items():
+        if info.is_python or info.is_symlink or not handles(path):
+            continue
+        text = index.text(path)
+        if text and regex.search(text):
+            out.add(path)
+    return out
+
+
+def table_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
+    """Python files with an f-string built on an unmoved ancestor of a moved module
+    (`f"pkg.ops.attention.{_mod}:{_fn}"`): their table rows may name moved modules."""
+    from migrate.rewrite.registry import ancestor_table_regex
+
+    regex = ancestor_table_regex(relocation)
+    out = set()
+    for path, info in index.files.items():
+        if info.is_python and not info.is_symlink:
+            text = index.text(path)
+            if text is not None and "{" in text and regex.search(text):
+                out.add(path)
+    return out
 
 
 def binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
     """Python files that bind a module losing a symbol (`from pkg import mod`,
-    `from . import mod`, ...): they are candidates by binding, whatever they spell."""
-    from migrate.index.bindings import binds_any
+    `from . import mod`, `import pkg.mod`, ...): candidates by binding, whatever they
+    spell. Read from the index's code facts (imports, relative ones resolved)."""
     from migrate.rewrite.module_uses import may_bind
 
     mods = frozenset(mod for mod, _ in relocation.symbols)
@@ -100,14 +152,17 @@ def binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
         text = index.text(path)
         if text is None or not may_bind(text, mods):
             continue
-        pkg = None
-        if info.module is not None:
-            pkg = info.module if info.is_package_init else info.module.rpartition(".")[0]
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
-            out.add(path)  # the rewrite reports it
-            continue
-        if binds_any(tree, pkg, mods):
-            out.add(path)
+        facts = index.facts(path)
+        if facts is None or _binds(facts.imports, mods):
+            out.add(path)  # an unparsable file: the rewrite reports it
     return out
+
+
+def _binds(imports, mods: frozenset[str]) -> bool:
+    for imp in imports:
+        reached = [imp.module, *(f"{imp.module}.{n}" for n in imp.names)]
+        if any(r in mods or r.startswith(tuple(m + "." for m in mods)) for r in reached):
+            return True
+        if any(m.startswith(imp.module + ".") for m in mods) and not imp.names:
+            return True  # `import pkg` may reach pkg.mod once something imported it
+    return False

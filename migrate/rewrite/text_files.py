@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import PurePosixPath
 
 from migrate.changes import Edit
@@ -76,6 +77,9 @@ class _Names:
     deleted_dirs: tuple[str, ...]
     splits: dict[str, tuple[str, ...]]
     homes: dict[str, str]  # deleted package or directory -> where its contents went
+    existing: frozenset[str] = frozenset()  # files (and their directories) in deleted dirs
+    rootless: re.Pattern | None = None  # old spellings without their root package
+    rootless_full: dict[str, str] = dataclass_field(default_factory=dict)  # -> full spelling
 
 
 def _alternation(words) -> str:
@@ -113,7 +117,68 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
             homes[d] = _common(
                 (v for k, v in relocation.files.items() if k.startswith(d + "/")), "/"
             )
-    return _Names(dotted_re, paths_re, roots, deleted_modules, deleted_dirs, splits, homes)
+    existing = set()
+    for f in index.files:
+        if any(f.startswith(d + "/") for d in deleted_dirs):
+            parts = f.split("/")
+            existing.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+    rootless = _rootless(index, relocation, roots)
+    rootless_re = (
+        re.compile(rf"(?<![\w./\-])(?:{_alternation(rootless)})(?![\w\-])") if rootless else None
+    )
+    return _Names(
+        dotted_re,
+        paths_re,
+        roots,
+        deleted_modules,
+        deleted_dirs,
+        splits,
+        homes,
+        frozenset(existing),
+        rootless_re,
+        rootless,
+    )
+
+
+def _rootless(index: RepoIndex, relocation: Relocation, roots) -> dict[str, str]:
+    """`jit_kernel.norm` / `jit_kernel/norm.py` for `sglang.jit_kernel.norm` under root
+    `python`: spellings that omit the root package. Only three parts or more (two after
+    the root package), and never one that names something real by itself."""
+    out: dict[str, str] = {}
+    for old in relocation.moved_modules:
+        parts = old.split(".")
+        if len(parts) >= 3 and ".".join(parts[1:]) not in index.modules:
+            out[".".join(parts[1:])] = old
+    for old in relocation.files:
+        for r in roots:
+            if old.startswith(r + "/"):
+                segs = old[len(r) + 1 :].split("/")
+                tail = "/".join(segs[1:])
+                if len(segs) >= 3 and tail not in index.files:
+                    out[tail] = old
+    return out
+
+
+def rootless_regex(index: RepoIndex, relocation: Relocation, plan: Plan) -> re.Pattern | None:
+    """For candidate files: the regex of old spellings without their root package."""
+    return _names(index, relocation, plan).rootless
+
+
+def _rootless_notes(names: _Names, relocation: Relocation, text: str, pos_file: str):
+    notes = []
+    for m in names.rootless.finditer(text):
+        full = names.rootless_full[m.group(0)]
+        new = relocation.files.get(full) or relocation.dotted(full) or "?"
+        line, col = line_col(text, m.start())
+        notes.append(
+            Diagnostic(
+                Pos(pos_file, line, col),
+                f"`{m.group(0)}` looks like {full} spelled without its root package; "
+                f"it moves to {new}: review by hand",
+                "warning",
+            )
+        )
+    return notes
 
 
 def _common(names, sep: str = ".") -> str:
@@ -157,6 +222,32 @@ def _successor_edit(names: _Names, text: str, m, gone: str, new_path: str, kind:
         new,
         kind,
         f"{old.rstrip('/')} is deleted by the plan; everything it held now lives under {home}",
+        "review",
+    )
+
+
+def _successor_subpath_edit(names: _Names, text: str, m, gone: str, new_path: str, kind: str):
+    """A path below a deleted package's directory that names nothing that moved (a
+    `configs/` directory that does not exist): like the package itself, it is sent to
+    where the package's contents went, for review."""
+    old = m.group(0)
+    home = names.homes[gone]
+    if "/" not in home:
+        home = home.replace(".", "/")
+    root_rel = next((r for r in _root_relative(names, gone) if old.startswith(r + "/")), None)
+    if root_rel is not None:
+        home = next((h for h in _root_relative(names, home)), home)
+        tail = old[len(root_rel) :]
+    else:
+        tail = old[len(gone) :]
+    return make_edit(
+        new_path,
+        text,
+        m.start(),
+        m.end(),
+        home + tail,
+        kind,
+        f"{old} lies in {gone}, which the plan deletes; its contents now live under {home}",
         "review",
     )
 
@@ -260,6 +351,10 @@ def _path_changes(names, relocation, text, new_path, kind, pos_file):
         if new is None:
             full = [old] + [f"{r}/{old}" for r in names.roots]
             gone = next((d for f in full if (d := _under(f, names.deleted_dirs, "/"))), None)
+            real = any(f.rstrip("/") in names.existing for f in full)
+            if gone and names.homes.get(gone) and not real:
+                edits.append(_successor_subpath_edit(names, text, m, gone, new_path, kind))
+                continue
             if gone:
                 why = f"{old} lies in deleted directory {gone} and did not move"
                 notes.append(_gone_note(names, Pos(pos_file, line, col), why, gone))
@@ -302,6 +397,13 @@ def text_file_changes(
             e, n = produce(names, relocation, text, new_path, kind, path)
             edits += [x for x in e if _outside(claimed, x.start, x.end)]
             notes += n
+    if names.rootless is not None:
+        spans = [(e.start, e.end) for e in edits]
+        notes += [
+            n
+            for n in _rootless_notes(names, relocation, text, path)
+            if _outside(spans, *_note_span(line_starts(text), n))
+        ]
     op_ids = {o.src: o.dst for o in plan.op_ids}
     edits += [
         e

@@ -1,0 +1,2 @@
+from .newmod import func
+from .mod import other

@@ -1,0 +1,1 @@
+from .mod import func, other

@@ -1,0 +1,269 @@
+"""Refuse, at plan time, a result with a new module-level import cycle that makes an
+import fail (`tools/__init__.py` does `from pkg import run`; the plan moves `pkg.helpers`
+to `tools.helpers`, which `pkg` imports before it defines `run`).
+
+Only edges the plan creates can close a new cycle: the import-time edges of every file
+the ChangeSet edits or writes (importing `a.b.c` runs `a` and `a.b` first, so ancestors
+count) are compared with the file's old edges, relocated. For each new edge `u -> v` a
+path `v -> ... -> u` in the new tree is searched; a cycle found is then executed
+statically (module-level statements in order; function bodies, `TYPE_CHECKING` blocks
+and imports guarded by `except ImportError` aside) from each of its modules: a
+`from X import n` while `X` is still initializing and `n` is neither bound yet nor a
+submodule is the failure Python would raise. The refusal names the cycle module by
+module, the statement that fails, and a fix.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from dataclasses import dataclass, field
+
+from migrate.changes import ChangeSet
+from migrate.errors import Diagnostic, Pos
+from migrate.index.repo import RepoIndex, module_name
+from migrate.materialize import materialize, move_map
+from migrate.relocate import Relocation
+from migrate.rewrite import relative
+
+
+@dataclass(frozen=True)
+class _Event:
+    kind: str  # "bind" | "import" | "from"
+    line: int
+    module: str | None = None
+    names: tuple[tuple[str, str], ...] = ()  # (imported name, local name)
+    guarded: bool = False
+
+
+_CATCH = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+
+
+def _catches_import_error(node: ast.Try) -> bool:
+    for h in node.handlers:
+        if h.type is None:
+            return True
+        types = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+        if any(isinstance(t, ast.Name) and t.id in _CATCH for t in types):
+            return True
+    return False
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def events(text: str, package: str | None) -> list[_Event]:
+    """Import-time effects of a module's top level, in order."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    out: list[_Event] = []
+    _walk(tree.body, package, False, out)
+    return out
+
+
+def _walk(body: list[ast.stmt], package: str | None, guarded: bool, out: list[_Event]) -> None:
+    for node in body:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                local = a.asname or a.name.split(".")[0]
+                out.append(_Event("import", node.lineno, a.name, ((a.name, local),), guarded))
+        elif isinstance(node, ast.ImportFrom):
+            base = relative.resolve(package, node.level, node.module) if node.level else node.module
+            if base is None or base == "__future__":
+                continue
+            names = tuple((a.name, a.asname or a.name) for a in node.names)
+            out.append(_Event("from", node.lineno, base, names, guarded))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.append(_Event("bind", node.lineno, names=((node.name, node.name),)))
+        elif isinstance(node, ast.If):
+            if not _is_type_checking(node.test):
+                _walk(node.body, package, guarded, out)
+            _walk(node.orelse, package, guarded, out)
+        elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            _walk(node.body, package, guarded or _catches_import_error(node), out)
+            for h in node.handlers:
+                _walk(h.body, package, guarded, out)
+            _walk(node.orelse + node.finalbody, package, guarded, out)
+        elif isinstance(node, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)):
+            _walk(node.body, package, guarded, out)
+        else:
+            bound = {
+                n.id
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            }
+            if bound:
+                out.append(_Event("bind", node.lineno, names=tuple((b, b) for b in bound)))
+
+
+@dataclass
+class _Modules:
+    """Own modules of one tree: name -> path, events parsed once."""
+
+    paths: dict[str, str]
+    text: object  # path -> text
+    cache: dict[str, list[_Event]] = field(default_factory=dict)
+
+    def events(self, module: str) -> list[_Event]:
+        if module not in self.cache:
+            path = self.paths[module]
+            package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
+            self.cache[module] = events(self.text(path) or "", package)
+        return self.cache[module]
+
+    def edges(self, module: str) -> dict[str, int]:
+        """Own modules (and their ancestor packages) imported at import time -> line."""
+        out: dict[str, int] = {}
+        for ev in self.events(module):
+            if ev.kind == "bind" or ev.module is None:
+                continue
+            targets = [ev.module]
+            if ev.kind == "from":
+                targets += [f"{ev.module}.{n}" for n, _ in ev.names]
+            for t in targets:
+                parts = t.split(".")
+                for i in range(1, len(parts) + 1):
+                    name = ".".join(parts[:i])
+                    if name in self.paths and name != module:
+                        out.setdefault(name, ev.line)
+        return out
+
+
+def _own(paths, roots, text) -> _Modules:
+    mods = {}
+    for path in paths:
+        for root in roots:
+            name = module_name(path, root)
+            if name is not None:
+                mods.setdefault(name, path)
+    return _Modules(mods, text)
+
+
+class _Failed(Exception):
+    def __init__(self, module: str, event: _Event, target: str, name: str):
+        super().__init__(module)
+        self.module, self.event, self.target, self.name = module, event, target, name
+
+
+def _simulate(entry: str, mods: _Modules) -> _Failed | None:
+    """Import `entry` statically; the first failing `from X import n`, else None."""
+    done: set[str] = set()
+    running: set[str] = set()
+    defined: dict[str, set[str]] = {}
+
+    def load(name: str) -> None:
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):
+            run(".".join(parts[:i]))
+
+    def run(m: str) -> None:
+        if m not in mods.paths or m in done or m in running:
+            return
+        running.add(m)
+        defined[m] = set()
+        for ev in mods.events(m):
+            if ev.kind == "bind":
+                defined[m].update(local for _, local in ev.names)
+            elif ev.kind == "import":
+                load(ev.module)
+                defined[m].update(local for _, local in ev.names)
+            else:
+                load(ev.module)
+                for n, local in ev.names:
+                    sub = f"{ev.module}.{n}"
+                    if sub in mods.paths:
+                        load(sub)
+                    elif (
+                        ev.module in running
+                        and n != "*"
+                        and n not in defined.get(ev.module, set())
+                        and not ev.guarded
+                    ):
+                        raise _Failed(m, ev, ev.module, n)
+                    defined[m].add(local)
+        running.discard(m)
+        done.add(m)
+        parent = m.rpartition(".")[0]
+        if parent in defined:
+            defined[parent].add(m.rpartition(".")[2])
+
+    try:
+        load(entry)
+    except _Failed as failed:
+        return failed
+    except RecursionError:  # pragma: no cover - a pathological chain: not our call
+        return None
+    return None
+
+
+def _path(mods: _Modules, start: str, goal: str) -> list[str] | None:
+    """Shortest own-module import path start -> ... -> goal in the new tree."""
+    prev: dict[str, str | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        m = queue.popleft()
+        if m == goal:
+            out = []
+            node: str | None = m
+            while node is not None:
+                out.append(node)
+                node = prev[node]
+            return list(reversed(out))
+        for nxt in mods.edges(m):
+            if nxt not in prev:
+                prev[nxt] = m
+                queue.append(nxt)
+    return None
+
+
+def cycle_problems(index: RepoIndex, rel: Relocation, cs: ChangeSet, roots) -> list[Diagnostic]:
+    touched = {e.path for e in cs.edits} | {p for p in cs.writes if p.endswith(".py")}
+    touched = {p for p in touched if p.endswith(".py")}
+    if not touched:
+        return []
+    tree = materialize(cs, index)
+    new = _own(tree.paths, roots, tree.text)
+    old = _own(index.files, roots, index.text)
+    back = {v: k for k, v in move_map(cs).items()}
+    path_module = {p: m for m, p in new.paths.items()}
+    problems: list[Diagnostic] = []
+    seen: set[frozenset[str]] = set()
+    for path in sorted(touched):
+        u = path_module.get(path)
+        if u is None or not tree.exists(path):
+            continue
+        old_path = back.get(path, path)
+        old_u = next((m for m, p in old.paths.items() if p == old_path), None)
+        before = set()
+        if old_u is not None and index.text(old_path) is not None:
+            before = {rel.dotted(t) or t for t in old.edges(old_u)}  # ancestors included
+        for v, line in sorted(new.edges(u).items()):
+            if v in before or u.startswith(v + "."):
+                continue  # an old edge, or u's own ancestor (run before u anyway)
+            cycle = _path(new, v, u)
+            if cycle is None or frozenset(cycle) in seen:
+                continue
+            seen.add(frozenset(cycle))
+            failure = next((f for f in map(lambda m: _simulate(m, new), cycle) if f), None)
+            if failure is not None:
+                problems.append(_diagnostic(new, path, line, [u, *cycle], failure))
+    return problems
+
+
+def _diagnostic(mods: _Modules, path: str, line: int, cycle: list[str], f: _Failed):
+    fpath = mods.paths[f.module]
+    chain = " -> ".join(cycle)
+    outside = f.module.rpartition(".")[0] or f.module
+    return Diagnostic(
+        Pos(path, line, 1),
+        f"the plan creates an import cycle that fails on import: {chain}; "
+        f"{fpath}:{f.event.line} runs `from {f.target} import {f.name}` while {f.target} is "
+        f"still initializing ({f.name} is not bound yet). Fix: import {f.name} inside the "
+        f"functions of {f.module} that use it (a function-local import), or choose a "
+        f"target whose packages do not import {f.target} (outside {outside})",
+    )

@@ -1,0 +1,73 @@
+"""A plan whose result has a new module-level import cycle that makes an import fail is
+refused at plan time (exit 2, the cycle named module by module, a fix named, nothing
+written); a new cycle that imports fine is not."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from helpers import git
+from rewrite_helpers import changes, plan_yaml, rewrite_and_run
+
+from migrate.errors import MigrateError
+
+FILES = {
+    "pkg/__init__.py": "from .helpers import helper\n\n\ndef run():\n    return helper()\n",
+    "pkg/helpers.py": "def helper():\n    return 1\n",
+    "tools/__init__.py": "from pkg import run\n",
+    "check.py": "import pkg\n\n\ndef check():\n    assert pkg.run() == 1\n",
+}
+MOVES = [("pkg.helpers", "tools.helpers")]
+
+
+def test_failing_cycle_is_refused_with_the_cycle_and_a_fix(make_repo):
+    with pytest.raises(MigrateError) as exc:
+        changes(make_repo, FILES, MOVES)
+    (d,) = exc.value.diagnostics
+    assert d.pos.file == "pkg/__init__.py" and d.pos.line == 1
+    assert "pkg -> tools -> pkg" in d.message
+    assert "tools/__init__.py:1 runs `from pkg import run`" in d.message
+    assert "function-local import" in d.message
+
+
+def test_cli_exits_2_and_writes_nothing(make_repo, tmp_path):
+    repo = make_repo(FILES)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(plan_yaml(MOVES))
+    head = git(repo, "rev-parse", "HEAD")
+    for args in (["--dry-run"], []):
+        cmd = [sys.executable, "-m", "migrate.cli", str(plan), *args]
+        if not args:
+            cmd = [sys.executable, "-m", "migrate.cli", "apply", str(plan)]
+        res = subprocess.run(cmd, cwd=repo, capture_output=True, text=True)
+        assert res.returncode == 2, res.stdout + res.stderr
+        assert "pkg -> tools -> pkg" in res.stdout + res.stderr
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
+
+
+def test_the_refused_result_really_fails_to_import(tmp_path):
+    """The oracle: the tree the plan would give, written by hand, raises ImportError."""
+    for rel, text in {
+        "pkg/__init__.py": FILES["pkg/__init__.py"].replace(".helpers", "tools.helpers"),
+        "tools/__init__.py": FILES["tools/__init__.py"],
+        "tools/helpers.py": FILES["pkg/helpers.py"],
+    }.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    res = subprocess.run([sys.executable, "-c", "import pkg"], cwd=tmp_path, capture_output=True)
+    assert res.returncode == 1 and b"partially initialized module 'pkg'" in res.stderr
+
+
+@pytest.mark.parametrize(
+    "tools_init",
+    [
+        "import pkg\n",  # binds the module only: the cycle imports fine
+        "def go():\n    from pkg import run\n\n    return run()\n",  # the named fix
+    ],
+)
+def test_a_cycle_that_imports_fine_is_not_refused(make_repo, tmp_path, tools_init):
+    files = dict(FILES, **{"tools/__init__.py": tools_init})
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, MOVES, "check")
+    assert (out / "tools/helpers.py").exists()
