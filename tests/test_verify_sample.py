@@ -93,7 +93,9 @@ def test_sample_apply_makes_the_step_commits_and_relocate_is_renames_only(applie
 def test_sample_verify_passes_right_after_apply(applied, tmp_path):
     repo = clone(applied[0], tmp_path / "c")
     base = applied[1]
-    res = CliRunner().invoke(main, ["verify", f"{base}..HEAD", "--repo", str(repo)])
+    # A clone has no copy of a plan kept outside the repository: it is given explicitly.
+    args = ["verify", f"{base}..HEAD", "--repo", str(repo), "--plan", str(PLAN)]
+    res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
     assert "PASS check wheel-contents" in res.output
 
@@ -105,7 +107,7 @@ def test_sample_hand_edit_in_the_code_commit_is_the_residual(applied, tmp_path):
     text = (repo / target).read_text()
     assert "import" in text
     rebuild_with_hand_edit(repo, base, "code", target, "import", "import  ")
-    results = {c.step: c for c in reproduce(repo, base, "HEAD")}
+    results = {c.step: c for c in reproduce(repo, base, "HEAD", str(PLAN))}
     assert results["code"].status == "FAIL"
     assert target in results["code"].message
     assert "+" in results["code"].residual_diff and "import  " in results["code"].residual_diff

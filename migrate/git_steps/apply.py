@@ -24,6 +24,7 @@ from migrate.git import (
     plan_ref,
     run_git,
 )
+from migrate.git.plans import keep_plan
 from migrate.git_steps import engine
 from migrate.git_steps.applied import applied_state, commit_with_plan
 from migrate.git_steps.lock import LockHeld, RepoLock
@@ -260,4 +261,7 @@ def _apply(
             f"switching to the new commits failed ({exc}); {where}", report.left, report.failed
         ) from exc
     tx.finish()
+    paths = plan_paths(plan_path)
+    if len(paths) == 1:  # an outside plan is recorded by name and hash: keep its bytes
+        keep_plan(repo_dir, paths[0], prep.plan.sha256)
     return ApplyResult("applied", base, tip, branch, commits)

@@ -345,8 +345,9 @@ def _registrations_pass(run: EngineRun) -> Contribution:
 
     def stale_row_note(n) -> bool:
         # A table whose moved rows left with their registrations keeps only rows that
-        # stay: the table rewriter's "rows name nothing the plan moves" no longer applies.
-        return n.message.startswith("table row(s)") and any(
+        # stay: what the table rewriters said of its rows (rows naming nothing the plan
+        # moves, computed op ids no one edit can rename) no longer applies.
+        return n.message.startswith(("table row(s)", "computed op id")) and any(
             n.pos.file == p and a <= n.pos.line <= b for p, a, b in moved.loops
         )
 

@@ -29,6 +29,7 @@ from migrate.git import (
     run_git,
     snapshot,
 )
+from migrate.git.plans import kept_plan
 from migrate.git.reads import message
 from migrate.git_steps import engine
 from migrate.git_steps.apply import blame_contents
@@ -88,6 +89,10 @@ def plan_text(repo_dir: Path, run: Run, range_base: str, override: str | None) -
                 continue
         if (repo_dir / path).is_file():
             return (repo_dir / path).read_bytes()
+    if not Path(path).is_file():  # a plan outside the repo: the copy apply kept, if any
+        kept = kept_plan(repo_dir, run.plan.plan_sha256)
+        if kept is not None:
+            return kept
     return Path(path).read_bytes()
 
 
