@@ -42,7 +42,7 @@ EXPECT = {
     "cachetools": (
         {
             "src/cachetools/__init__.py": [
-                "from . import keyfuncs\n",
+                "from . import keyfuncs, keys\n",  # merged into the from-import, as isort would
                 "def cached(cache, key=keyfuncs.hashkey,",
             ],
             "src/cachetools/keys.py": ["__all__ = ()\n"],
@@ -52,7 +52,7 @@ EXPECT = {
     ),
     "idna": (
         {
-            "idna/core.py": ["from . import scriptdata\n", "scriptdata.scripts[script]"],
+            "idna/core.py": ["from . import idnadata, scriptdata\n", "scriptdata.scripts[script]"],
             "idna/scriptdata.py": ["scripts = {", "joining_types = {"],
         },
         ["idnadata.scripts", "idnadata.joining_types"],
