@@ -347,7 +347,7 @@ def _registrations_pass(run: EngineRun) -> Contribution:
         # A table whose moved rows left with their registrations keeps only rows that
         # stay: what the table rewriters said of its rows (rows naming nothing the plan
         # moves, computed op ids no one edit can rename) no longer applies.
-        return n.message.startswith(("table row(s)", "computed op id")) and any(
+        return n.message.startswith(("table row", "computed op id")) and any(
             n.pos.file == p and a <= n.pos.line <= b for p, a, b in moved.loops
         )
 

@@ -103,6 +103,8 @@ def rewrite_tables(
             olds = [f"{ref.old}.{r.evaluated_value}" for r in rows]
             news = [relocate(o, ctx) for o in olds]
             missing = [o for o, n in zip(olds, news, strict=False) if n is None]
+            if len(missing) == len(olds) and relocate(ref.old, ctx) is None:
+                continue  # the prefix stays and no row moves: every computed name resolves
             if missing:
                 res.notes.append(
                     Diagnostic(
