@@ -87,23 +87,31 @@ def pool_map(fn, jobs: list, workers: int, initializer, initargs, chunksize: int
     """`fn` over `jobs` in a process pool; on a signal or error the workers are killed.
 
     The stop signals are blocked while the workers are forked, so none starts with our
-    handler; a signal that arrives meanwhile is delivered right after, to us.
+    handler; a signal that arrives meanwhile is delivered right after, to us. No future
+    is ever cancelled: the pool's own thread fails the pending ones when it sees the
+    killed workers, and a cancelled one would make it raise (CPython's `terminate_broken`
+    sets an exception on every pending future).
     """
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP)
     try:
         pool = ProcessPoolExecutor(workers, initializer=initializer, initargs=initargs)
-        results = pool.map(fn, jobs, chunksize=chunksize)  # forks the workers now
+        chunks = [jobs[i : i + chunksize] for i in range(0, len(jobs), chunksize)]
+        futures = [pool.submit(_run_chunk, fn, chunk) for chunk in chunks]  # forks now
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
     try:
-        out = list(results)
+        out = [r for f in futures for r in f.result()]
     except BaseException:
         for p in multiprocessing.active_children():
             p.kill()  # they ignore SIGINT/SIGTERM by design
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=True)
         raise
     pool.shutdown(wait=True)
     return out
+
+
+def _run_chunk(fn, chunk: list) -> list:
+    return [fn(job) for job in chunk]
 
 
 def _run_job(job: FileJob) -> FileResult:
