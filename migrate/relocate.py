@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrate.index.repo import RepoIndex, module_name, root_of_path
+from migrate.index.repo import RepoIndex, root_of_path
+from migrate.index.tree import module_name
 from migrate.plan.model import Plan
 
 

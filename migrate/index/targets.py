@@ -15,9 +15,10 @@ from __future__ import annotations
 import ast
 import re
 
-from migrate.index.facts import TARGET, CodeFacts, CodeTree
+from migrate.index.facts import TARGET, CodeFacts
 from migrate.index.imports import absolute
 from migrate.index.registry import registrations, top_level_env
+from migrate.index.tree import CodeTree
 
 _PLAIN_BASES = {"object", "BaseFusedOp"}
 

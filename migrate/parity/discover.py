@@ -16,7 +16,7 @@ from pathlib import Path
 
 from migrate.git import run_git
 from migrate.git.reads import ls_names, read_texts, renames
-from migrate.index.repo import module_name
+from migrate.index.tree import module_name
 from migrate.parity.model import MovedModule
 from migrate.parity.source import (
     ModuleFacts,

@@ -334,7 +334,8 @@ def _check_modules_stay_importable(plan: Plan, index: RepoIndex, rel) -> list[Di
     Otherwise its importers would break with nothing to rewrite them to (a path move
     out of `python/`, a target directory named `class` or `my-ops`).
     """
-    from migrate.index.repo import module_name, root_of_path
+    from migrate.index.repo import root_of_path
+    from migrate.index.tree import module_name
 
     out = []
     for old, new in sorted(rel.files.items()):

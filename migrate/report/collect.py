@@ -15,6 +15,7 @@ from pathlib import Path
 from migrate.errors import MigrateError
 from migrate.git import exported, parse_trailers, resolve_range
 from migrate.git.reads import RevReader, grep_files, ls_names, messages
+from migrate.materialize import materialize, text_tree
 from migrate.oldnames import OldNames
 from migrate.report import facts, sources
 from migrate.report.data import (
@@ -29,7 +30,6 @@ from migrate.report.data import (
 )
 from migrate.report.leftovers import scan_leftovers
 from migrate.rules import run_rules
-from migrate.rules.tree import Tree, virtual_tree
 
 
 @dataclass
@@ -80,7 +80,7 @@ def collect_preview(prep, cs=None, given: Given | None = None) -> ReportData:
         Meta("preview", prep.plan.path, prep.plan.sha256, tool_version=tool_version())
     )
     _fill_plan_facts(data, prep, cs)
-    tree = virtual_tree(prep.index, cs)
+    tree = materialize(cs, prep.index)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory,
@@ -188,7 +188,7 @@ def collect_range(
         items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)
         data.leftovers = LeftoverSection(OK, items, f"HEAD {head[:10]}")
     roots = prep.plan.roots if prep is not None else (".",)
-    tree = Tree(ls_names(repo, head), read_head, roots)
+    tree = text_tree(ls_names(repo, head), read_head, roots)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory, prep, lambda: _inventory_at(repo, base), lambda: _inventory_at(repo, head)
