@@ -116,8 +116,8 @@ PLACES = {
         "# isort: off\nimport os\nfrom pkg import mod\nfrom pkg import new\nfrom zeta import Q\n",
     ),
     "function_local_not_hoisted": (
-        "import os\n\n\ndef f():\n    from pkg import mod\n\n    return mod.a()\n",
-        "import os\n\n\ndef f():\n    from pkg import mod, new\n\n    return new.a()\n",
+        "import os\n\n\ndef f():\n    from pkg import mod\n\n    return mod.a(), mod.c()\n",
+        "import os\n\n\ndef f():\n    from pkg import mod, new\n\n    return new.a(), mod.c()\n",
     ),
 }
 
@@ -125,11 +125,12 @@ PLACES = {
 @pytest.mark.parametrize("case", sorted(PLACES))
 def test_added_import_goes_where_isort_would(make_repo, tmp_path, case):
     before, after = PLACES[case]
-    use = "\n\ndef check():\n    assert mod.a() == 'a' and os and zeta.Q\n"
+    # `mod.c()` keeps the old binding in use (an unused one is removed: test_rewrite_bindings)
+    use = "\n\ndef check():\n    assert mod.a() + mod.c() == 'ac' and os and zeta.Q\n"
     if case == "function_local_not_hoisted":
-        use = "\n\ndef check():\n    assert f() == 'a'\n"
+        use = "\n\ndef check():\n    assert f() == ('a', 'c')\n"
     elif "zeta import Q" in before:
-        use = "\n\ndef check():\n    assert mod.a() == 'a' and os and Q\n"
+        use = "\n\ndef check():\n    assert mod.a() + mod.c() == 'ac' and os and Q\n"
     files = dict(BASE, **{"app.py": before + use})
     _, _, out = rewrite_and_run(make_repo, tmp_path, files, PLACE, "app")
     assert (out / "app.py").read_text() == after + use.replace("mod.a()", "new.a()")
