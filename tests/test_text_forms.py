@@ -114,6 +114,30 @@ def test_spellings_without_the_root_package_are_reported_for_review(make_repo):
     ]
 
 
+
+def test_rootless_spellings_in_python_comments_and_strings_are_reported(make_repo):
+    """A Python comment or string spelling an old name without its root package gets a
+    review note (no edit); the same spelling in code, or a full spelling, does not."""
+    code = (
+        "# Kernels live in lora/triton_ops/sgmv.py for now.\n"
+        'DOC = "see lora.triton_ops.bgmv"\n'
+        'FULL = "pkg.lora.triton_ops.bgmv"\n'
+        "lora = None\n"
+        "X = lora and lora.triton_ops.bgmv\n"
+    )
+    files = dict(LORA, **{"python/pkg/notes.py": code})
+    prep, cs = changes(make_repo, files, LORA_MOVES, roots=["python"])
+    notes = [n for n in cs.notes if n.pos.file == "python/pkg/notes.py"]
+    assert [(n.pos.line, n.pos.col, n.severity) for n in notes] == [
+        (1, 19, "warning"),
+        (2, 12, "warning"),
+    ]
+    assert "python/pkg/ops/lora/sgmv.py" in notes[0].message and "review" in notes[0].message
+    assert "pkg.ops.lora.bgmv" in notes[1].message
+    edited = [(e.line, e.old, e.new) for e in cs.edits if e.path == "python/pkg/notes.py"]
+    assert edited == [(3, "pkg.lora.triton_ops.bgmv", "pkg.ops.lora.bgmv")]
+
+
 OP_IDS = {
     "same_rename_for_every_row": (
         "op_ids:\n  - from: attention.flash\n    to: attn.flash\n"

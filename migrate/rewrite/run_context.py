@@ -10,6 +10,7 @@ from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context
+from migrate.rewrite.text_files import rootless_spellings
 
 
 def gone_names(index: RepoIndex, rel: Relocation, plan: Plan) -> set[str]:
@@ -156,4 +157,5 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         keep_prose=plan.keep_prose,
         deleted_paths=frozenset(_deleted_paths(index, plan)),
         imported_names=frozenset(imported_names(index, rel)),
+        rootless=tuple(sorted(rootless_spellings(index, rel, plan).items())),
     )

@@ -102,8 +102,8 @@ def computed_op_id_candidates(index: RepoIndex, relocation: Relocation, plan) ->
 
 
 def rootless_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[str]:
-    """Text files (docs, build files) spelling an old name without its root package: they
-    get a review note."""
+    """Files (docs, build files, Python comments and strings) spelling an old name without
+    its root package: they get a review note."""
     from migrate.rewrite.text_files import handles, rootless_regex
 
     if plan is None:
@@ -113,7 +113,7 @@ def rootless_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[s
         return set()
     out = set()
     for path, info in index.files.items():
-        if info.is_python or info.is_symlink or not handles(path):
+        if info.is_symlink or not (info.is_python or handles(path)):
             continue
         text = index.text(path)
         if text and regex.search(text):

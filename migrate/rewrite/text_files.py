@@ -164,6 +164,11 @@ def rootless_regex(index: RepoIndex, relocation: Relocation, plan: Plan) -> re.P
     return _names(index, relocation, plan).rootless
 
 
+def rootless_spellings(index: RepoIndex, relocation: Relocation, plan: Plan) -> dict[str, str]:
+    """Old spellings without their root package -> the full old name."""
+    return _names(index, relocation, plan).rootless_full
+
+
 def _rootless_notes(names: _Names, relocation: Relocation, text: str, pos_file: str):
     notes = []
     for m in names.rootless.finditer(text):
