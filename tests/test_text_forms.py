@@ -114,7 +114,6 @@ def test_spellings_without_the_root_package_are_reported_for_review(make_repo):
     ]
 
 
-
 def test_rootless_spellings_in_python_comments_and_strings_are_reported(make_repo):
     """A Python comment or string spelling an old name without its root package gets a
     review note (no edit); the same spelling in code, or a full spelling, does not."""
