@@ -86,7 +86,7 @@ def apply_changeset(root: Path, prep, cs: ChangeSet) -> None:
     for new, data in staged.items():
         (root / new).parent.mkdir(parents=True, exist_ok=True)
         (root / new).write_bytes(data)
-    for d in sorted({p.parent for p in root.rglob("*")}, key=lambda p: -len(p.parts)):
+    for d in sorted((p for p in root.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
         if d.is_dir() and not any(d.iterdir()):
             shutil.rmtree(d)
 
@@ -101,10 +101,10 @@ def run_check(root, module: str) -> None:
     assert res.returncode == 0, res.stderr
 
 
-def rewrite_and_run(make_repo, tmp_path, files: dict, moves, module: str):
-    """Apply the plan to a scratch copy, execute `module.check()`, and prove a second
-    run finds nothing more. Returns (prep, cs, out)."""
-    prep, cs = changes(make_repo, files, moves)
+def rewrite_and_run(make_repo, tmp_path, files: dict, moves, module: str, extra: str = ""):
+    """Apply the plan (`moves` plus `extra` plan YAML) to a scratch copy, execute
+    `module.check()`, and prove a second run finds nothing more. Returns (prep, cs, out)."""
+    prep, cs = changes(make_repo, files, moves, extra)
     out = tmp_path / "out"
     shutil.copytree(prep.index.root, out, ignore=shutil.ignore_patterns(".git"))
     apply_changeset(out, prep, cs)

@@ -4,6 +4,7 @@ adjacent moves, names the target already binds. Each result is executed, run twi
 
 from __future__ import annotations
 
+import pytest
 from rewrite_helpers import dedent, rewrite_and_run
 
 PKG = {"pkg/__init__.py": "", "pkg/util.py": "def helper():\n    return 'helped'\n"}
@@ -59,30 +60,43 @@ def test_new_module_gets_future_and_type_checking_imports(make_repo, tmp_path):
     )
 
 
-def test_function_local_relative_import_is_respelled_for_the_new_module(make_repo, tmp_path):
-    files = {
-        "pkg/__init__.py": "",
-        "pkg/old/__init__.py": "",
-        "pkg/old/util.py": "def helper():\n    return 'helped'\n",
-        "pkg/old/norm.py": """
+LOCAL_RELATIVE = {
+    "pkg/__init__.py": "",
+    "pkg/old/__init__.py": "",
+    "pkg/old/util.py": "def helper():\n    return 'helped'\n",
+    "pkg/old/norm.py": """
         def norm():
             from .util import helper
 
             return helper()
         """,
-        "pkg/new/__init__.py": "",
-        "pkg/check.py": """
+    "pkg/new/__init__.py": "",
+    "pkg/check.py": """
         from pkg.new.fused import norm
 
 
         def check():
             assert norm() == "helped"
         """,
-    }
-    moves = [("pkg.old.util", "pkg.new.util"), ("pkg.old.norm:norm", "pkg.new.fused")]
-    _, _, out = rewrite_and_run(make_repo, tmp_path, files, moves, "pkg.check")
+}
+LOCAL_MOVES = [("pkg.old.util", "pkg.new.util"), ("pkg.old.norm:norm", "pkg.new.fused")]
+
+
+@pytest.mark.parametrize("delete", [False, True], ids=["source_kept", "source_deleted"])
+def test_function_local_relative_import_is_respelled_for_the_new_module(
+    make_repo, tmp_path, delete
+):
+    """Also when the source package is deleted: pkg/old/norm.py keeps nothing of its own
+    once `norm` moves, so the delete loses nothing and removes it."""
+    extra = "delete: [pkg.old]\n" if delete else ""
+    _, cs, out = rewrite_and_run(
+        make_repo, tmp_path, LOCAL_RELATIVE, LOCAL_MOVES, "pkg.check", extra
+    )
     # resolved in pkg.old (pkg.old.util), relocated (pkg.new.util), spelled from pkg.new
     assert "    from .util import helper\n" in (out / "pkg/new/fused.py").read_text()
+    assert (out / "pkg/old").exists() is not delete
+    if delete:
+        assert cs.removals == {"pkg/old/__init__.py": "delete", "pkg/old/norm.py": "delete"}
 
 
 def test_definitions_moving_together_share_a_private_helper(make_repo, tmp_path):
