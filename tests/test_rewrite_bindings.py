@@ -16,8 +16,8 @@ import subprocess
 import sys
 
 import pytest
-import yaml
-from helpers import GOLDEN, files_below
+import rewrite_helpers
+from helpers import GOLDEN
 from rewrite_helpers import changes, dedent, rewrite_and_run, run_check
 
 FORMS = sorted(
@@ -29,11 +29,8 @@ FORMS = sorted(
 
 def golden_case(form: str) -> tuple[dict[str, str], str, list[tuple[str, str]]]:
     """(files before, path of the checked module, moves) of golden binding-<form>."""
-    here = GOLDEN / "rewrite" / f"binding-{form}"
-    files = {k: v.decode() for k, v in files_below(here / "before").items()}
-    (path,) = [k for k, v in files.items() if "\ndef check():" in "\n" + v]
-    plan = yaml.safe_load((here / "plan.yaml").read_text())
-    return files, path, [(m["from"], m["to"]) for m in plan["moves"]]
+    case = rewrite_helpers.golden_case(f"binding-{form}")
+    return case.files, case.checked, case.moves
 
 
 def module_of(path: str) -> str:
