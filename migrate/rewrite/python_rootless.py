@@ -17,6 +17,7 @@ from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.spans import line_col, line_starts
+from migrate.rewrite.text_files import rootless_heads, rootless_matches
 
 # Python 3.12+ splits f-strings into tokens of their own: their text parts count too.
 _FSTRING = ("FSTRING_START", "FSTRING_MIDDLE")
@@ -29,6 +30,11 @@ _TEXT_TOKENS = {tokenize.COMMENT, tokenize.STRING} | {
 def rootless_regex(spellings: tuple[tuple[str, str], ...]) -> re.Pattern:
     words = sorted({w for w, _ in spellings}, key=lambda w: (-len(w), w))
     return re.compile(rf"(?<![\w./\-])(?:{'|'.join(map(re.escape, words))})(?![\w\-])")
+
+
+@lru_cache(maxsize=4)
+def _heads(spellings: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    return rootless_heads(w for w, _ in spellings)
 
 
 def _text_regions(text: str) -> list[tuple[int, int]]:
@@ -49,8 +55,7 @@ def _text_regions(text: str) -> list[tuple[int, int]]:
 def rootless_notes(job: FileJob, ctx: Context, edits: list[Edit]) -> list[Diagnostic]:
     if not ctx.rootless:
         return []
-    regex = rootless_regex(ctx.rootless)
-    hits = list(regex.finditer(job.text))
+    hits = rootless_matches(rootless_regex(ctx.rootless), _heads(ctx.rootless), job.text)
     if not hits:
         return []
     regions = _text_regions(job.text)
