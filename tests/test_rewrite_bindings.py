@@ -17,8 +17,8 @@ import sys
 
 import pytest
 import rewrite_helpers
-from helpers import GOLDEN
-from rewrite_helpers import changes, dedent, rewrite_and_run, run_check
+from helpers import GOLDEN, git
+from rewrite_helpers import changes, dedent, plan_yaml, rewrite_and_run, run_check
 
 FORMS = sorted(
     p.name[len("binding-") :]
@@ -163,6 +163,37 @@ def test_no_safe_spelling_is_an_error_note(make_repo):
     (note,) = [n for n in cs.notes if n.pos.file == "app/use.py"]
     assert note.severity == "error" and "defines `lib` itself" in note.message
     assert not [e for e in cs.edits if e.path == "app/use.py"]
+
+
+def test_apply_refuses_when_no_safe_spelling_exists(make_repo, tmp_path):
+    """The same plan through the CLI: the dry run reports the error, apply exits 2 and
+    writes nothing (HEAD, index and work tree unchanged)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": "X = 1\n",
+        "lib/__init__.py": "",
+        "app/use.py": "import pkg.mod\n\nlib = None\nprint(pkg.mod.X)\n",
+    }
+    repo = make_repo(files)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(plan_yaml([("pkg.mod", "lib.mod")]))
+    head = git(repo, "rev-parse", "HEAD")
+    dry = subprocess.run(
+        [sys.executable, "-m", "migrate.cli", str(plan), "--dry-run"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    assert "defines `lib` itself" in dry.stdout + dry.stderr
+    res = subprocess.run(
+        [sys.executable, "-m", "migrate.cli", "apply", str(plan)],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "defines `lib` itself" in res.stdout + res.stderr
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
 
 
 def test_reexport_through_the_package_init_keeps_working(make_repo, tmp_path):
