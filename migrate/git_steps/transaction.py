@@ -111,9 +111,9 @@ def preflight(repo: Path, entries: list[Entry]) -> list[str]:
             continue
         if not e.tip_mode:
             continue
-        full = repo / e.path
+        full = os.path.join(repo, e.path)
         if not e.base_mode and os.path.lexists(full):
-            is_dir = full.is_dir() and not full.is_symlink()
+            is_dir = _dir_mode(full) is not None
             if not (is_dir and any(t.startswith(e.path + "/") for t in tracked)):
                 what = "an untracked directory" if is_dir else "an untracked or ignored file"
                 problems.append(f"{e.path}: {what} is in the way of a new path")
@@ -197,6 +197,15 @@ def _save_original(full: Path, backup: Path, removed: bool) -> list:
     return ["file", backup.name, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino]
 
 
+def _dir_mode(path: str) -> int | None:
+    """Permission bits of a real directory (not a symlink to one), else None."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return stat.S_IMODE(st.st_mode) if stat.S_ISDIR(st.st_mode) else None
+
+
 def _fsync_dir(path: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)
@@ -235,19 +244,22 @@ class Transaction:
             shutil.copyfile(index, self.state / "index")
         new_dirs: set[str] = set()
         linked = False
+        top, files = str(self.dir), self.state / "files"
+        dirs: dict[str, int | None] = {}  # directory -> its mode (None: not a real directory)
         for n, e in enumerate(entries):
             backup: list = []
-            full = self.dir / e.path
+            full = os.path.join(top, e.path)
             if e.base_mode and os.path.lexists(full):
                 removed = not e.tip_mode
-                backup = _save_original(full, self.state / "files" / str(n), removed)
+                backup = _save_original(Path(full), files / str(n), removed)
                 linked = linked or (backup[0] == "file" and not removed)
             for d in _parents(e.path):
-                fd = self.dir / d
-                if e.tip_mode and not (fd.is_dir() and not fd.is_symlink()):
+                if d not in dirs:
+                    dirs[d] = _dir_mode(os.path.join(top, d))
+                if e.tip_mode and dirs[d] is None:
                     new_dirs.add(d)
-                elif e.base_mode and d not in j.dir_modes and fd.is_dir():
-                    j.dir_modes[d] = fd.stat().st_mode & 0o7777
+                elif e.base_mode and d not in j.dir_modes and dirs[d] is not None:
+                    j.dir_modes[d] = dirs[d]
             j.entries.append([e.path, e.base_mode, e.base_sha, e.tip_mode, e.tip_sha, backup])
         j.new_dirs = sorted(new_dirs, key=lambda d: d.count("/"), reverse=True)
         _fsync_dir(self.state / "files")
@@ -278,9 +290,10 @@ class Transaction:
     def _stash_removed(self) -> set[str]:
         """Rename the files the switch removes into the journal (their original inodes)."""
         dirs = set()
+        top, files = str(self.dir), str(self.state / "files")
         for path, _bm, _bs, tip_mode, _ts, backup in self.journal.entries:
             if not tip_mode and backup and backup[0] == "file":
-                os.rename(self.dir / path, self.state / "files" / backup[1])
+                os.rename(os.path.join(top, path), os.path.join(files, backup[1]))
                 dirs.add(path.rpartition("/")[0])
         return dirs
 
