@@ -39,6 +39,7 @@ from migrate.rewrite.pyfile import rewrite_python
 from migrate.rewrite.run_context import build_context
 from migrate.rewrite.symbols import SymbolPlan, plan_symbol_moves
 from migrate.rewrite.text_files import handles, text_file_changes
+from migrate.rewrite.undecodable import undecodable_problems
 from migrate.tests_split import split_file
 
 POOL_MIN_FILES = 48  # below this a pool costs more than it saves
@@ -427,7 +428,9 @@ def plan_changes(
     """Everything the plan does to the tree, as data (see docs/rewrite.md): the moves,
     then every pass's contribution in order, checked against the ChangeSet contract."""
     plan, index, rel = prep.plan, prep.index, prep.relocation
-    problems = data_path_problems(index, rel)
+    problems = data_path_problems(index, rel) + undecodable_problems(
+        index, rel, plan, _plan_file(index, plan)
+    )
     if problems:
         raise MigrateError(problems)
     symbol_plan = plan_symbol_moves(index, rel)
