@@ -38,6 +38,7 @@ from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.pyfile import rewrite_python
 from migrate.rewrite.run_context import build_context
 from migrate.rewrite.symbols import SymbolPlan, plan_symbol_moves
+from migrate.rewrite.symlinks import symlink_retargets
 from migrate.rewrite.text_files import handles, text_file_changes
 from migrate.rewrite.undecodable import undecodable_problems
 from migrate.tests_split import split_file
@@ -399,6 +400,14 @@ def _new_packages_pass(run: EngineRun) -> Contribution:
     return out
 
 
+def _symlinks_pass(run: EngineRun) -> Contribution:
+    """Relative symlinks retargeted to where what they reach now lives (`symlinks.py`)."""
+    rel = run.prep.relocation
+    gone = {rel.files.get(p, p) for p in run.removed} | set(run.cs.removals)
+    writes, notes = symlink_retargets(run.prep.index, rel, gone)
+    return Contribution(writes={p: ("code", t) for p, t in writes.items()}, notes=notes)
+
+
 def _delete_pass(run: EngineRun) -> Contribution:
     """The legacy packages' leftovers, removed by the `delete` step."""
     return Contribution(removals=dict.fromkeys(sorted(run.removed), "delete"))
@@ -414,6 +423,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("symbols", _symbols_pass),
     Pass("groups", _groups_pass),
     Pass("new packages", _new_packages_pass),
+    Pass("symlinks", _symlinks_pass),
     Pass("split tests", _split_pass),
     Pass("delete", _delete_pass),
 )
