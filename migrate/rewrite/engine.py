@@ -35,13 +35,11 @@ from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.import_cycles import cycle_problems
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
-from migrate.rewrite.pyfile import rewrite_python
 from migrate.rewrite.run_context import build_context
 from migrate.rewrite.symbols import SymbolPlan, plan_symbol_moves
 from migrate.rewrite.symlinks import symlink_retargets
 from migrate.rewrite.text_files import handles, text_file_changes
 from migrate.rewrite.undecodable import undecodable_problems
-from migrate.tests_split import split_file
 
 POOL_MIN_FILES = 48  # below this a pool costs more than it saves
 
@@ -117,6 +115,8 @@ def _run_chunk(fn, chunk: list) -> list:
 
 
 def _run_job(job: FileJob) -> FileResult:
+    from migrate.rewrite.pyfile import rewrite_python  # imported before the fork
+
     faults.checkpoint("rewrite-worker")
     ctx, regex = _WORKER
     return rewrite_python(job, ctx, regex)
@@ -124,6 +124,8 @@ def _run_job(job: FileJob) -> FileResult:
 
 def rewrite_python_files(jobs: list[FileJob], ctx: Context, regex, workers: int | None = None):
     """FileResults in job order; parallel when there are many files."""
+    from migrate.rewrite.pyfile import rewrite_python  # libcst: only when there is Python
+
     workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
     progress.phase("parse", total=len(jobs), label="candidate files")
     if len(jobs) < POOL_MIN_FILES or workers <= 1:
@@ -239,6 +241,8 @@ def _split_pass(run: EngineRun) -> Contribution:
         text = index.text(sp.file)
         if text is None:
             continue
+        from migrate.tests_split import split_file  # libcst matchers: only for splits
+
         new_src = rel.files.get(sp.file, sp.file)
         text = apply_edits(text, run.cs.edits_for(new_src))
         result = split_file(text, new_src, sp, run.durations)
