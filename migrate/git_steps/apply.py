@@ -244,7 +244,7 @@ def _apply(
     tip = commits[-1].sha
     tx = Transaction(repo_dir, base, branch, hook)
     try:
-        tx.prepare(tip)
+        tx.prepare(tip, {m.old: m.new for m in cs.moves})
         tx.switch(tip)
     except SwitchRefused as exc:
         tx.rollback()
