@@ -99,6 +99,19 @@ class Relocation:
                 return new, False
         return None
 
+    def covering_prefix(self, path: str) -> str | None:
+        """The moved directory (a `path_prefixes` key) above moved file `path` that already
+        says where it goes, or None: a regex of old spellings needs only the directory."""
+        new = self.files.get(path)
+        cut = path.rfind("/")
+        while new is not None and cut > 0:
+            head = path[:cut]
+            dst = self.path_prefixes.get(head)
+            if dst is not None:
+                return head if dst + path[cut:] == new else None
+            cut = path.rfind("/", 0, cut)
+        return None
+
     def op_id(self, op_id: str) -> str | None:
         """The new id of a registered op id the plan renames, else None."""
         return self.op_ids.get(op_id)

@@ -93,7 +93,9 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
     dotted |= {mod for mod, _ in relocation.symbols}
     roots = tuple(r for r in index.roots if r not in (".", ""))
     splits = {sp.file: tuple(o.path for o in sp.into) for sp in plan.splits}
-    full = set(relocation.files) | set(relocation.path_prefixes) | set(deleted_dirs)
+    # a file its moved directory covers is matched through the directory (and its tail)
+    moved = {f for f in relocation.files if relocation.covering_prefix(f) is None}
+    full = moved | set(relocation.path_prefixes) | set(deleted_dirs)
     full |= set(splits)
     paths = set(full)
     for p in full:
