@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from migrate.errors import MigrateError
+from migrate.git.trailers import chain_refs
 from migrate.index import RepoIndex, build_index
 from migrate.plan import Plan, load_plan
 from migrate.plan.validate import validate_plan
@@ -28,7 +29,7 @@ def plan_paths(plan_path) -> list:
         return list(plan_path)
     text = str(plan_path)
     if "," in text and not Path(text).exists():
-        return text.split(",")
+        return chain_refs(text)
     return [plan_path]
 
 
