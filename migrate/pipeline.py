@@ -21,6 +21,7 @@ class Prepared:
     followed: object = None  # rewrite.op_id_follow.Followed: derived renames and edits
     derived_op_ids: dict[str, str] = field(default_factory=dict)
     derived_moves: dict[str, str] = field(default_factory=dict)  # tests following kernels
+    derived_exports: list = field(default_factory=list)  # exports_follow.Export
 
 
 def plan_paths(plan_path) -> list:
@@ -97,4 +98,17 @@ def follow(prep: Prepared) -> Prepared:
     prep.plan = with_followed_op_ids(prep.plan, followed)
     prep.followed = followed
     prep.derived_op_ids = {old: new for old, (new, _) in sorted(followed.renames.items())}
+    _with_export_moves(prep)
     return prep
+
+
+def _with_export_moves(prep: Prepared) -> None:
+    """Lazy `_EXPORTS` entries follow their module: each is a re-export relocation
+    (old group, name) -> new group, so its users are respelled (rewrite/exports_follow.py)."""
+    from migrate.layout.names import OPS_PKG
+    from migrate.rewrite.exports_follow import follow_exports
+
+    prep.derived_exports = follow_exports(prep.index, prep.relocation, OPS_PKG)
+    for e in prep.derived_exports:
+        prep.relocation.symbols.setdefault((e.group, e.name), e.new_group)
+        prep.relocation.reexports.add((e.group, e.name))

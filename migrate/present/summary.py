@@ -73,6 +73,10 @@ def summary(changeset: ChangeSet, prep) -> str:
     if derived:
         out.append(f"\nop ids following their kernels to a new group ({len(derived)}):")
         out += [f"  {old} -> {new}" for old, new in derived.items()]
+    exports = getattr(prep, "derived_exports", None) or []
+    if exports:
+        out.append(f"\nlazy exports following their module to a new group ({len(exports)}):")
+        out += [f"  {e.group}.{e.name} -> {e.new_group}.{e.name}" for e in exports]
     review = [e for e in f["edits"] if e["applicability"] == "review"]
     if review:
         out.append(f"\nreview ({len(review)}):")

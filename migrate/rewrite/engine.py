@@ -367,6 +367,27 @@ def _registrations_pass(run: EngineRun) -> Contribution:
     )
 
 
+def _exports_pass(run: EngineRun) -> Contribution:
+    """Lazy `_EXPORTS` entries whose module changed group move to the new group's table;
+    edits inside a cut entry are withdrawn (the cut supersedes them)."""
+    from migrate.layout.names import OPS_PKG
+    from migrate.rewrite.exports_follow import export_edits
+
+    prep = run.prep
+    if not prep.derived_exports:
+        return Contribution()
+    moved = export_edits(prep.index, prep.relocation, prep.derived_exports, OPS_PKG)
+
+    def cut(e: Edit) -> bool:
+        return any(e.path == p and e.start < b and a < e.end for p, a, b in moved.cut)
+
+    return Contribution(
+        edits=list(moved.edits),
+        notes=list(moved.notes),
+        withdrawn=[e for e in run.cs.edits if cut(e)],
+    )
+
+
 def _symbols_pass(run: EngineRun) -> Contribution:
     """Moved top-level definitions: cut from their module (taking the reference edits
     inside them along), written to or appended at their new module."""
@@ -410,6 +431,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("packaging", _packaging_pass),
     Pass("followed op ids", _followed_pass),
     Pass("registrations follow", _registrations_pass),
+    Pass("exports follow", _exports_pass),
     Pass("symbols", _symbols_pass),
     Pass("groups", _groups_pass),
     Pass("new packages", _new_packages_pass),
