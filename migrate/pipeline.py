@@ -22,6 +22,7 @@ class Prepared:
     derived_op_ids: dict[str, str] = field(default_factory=dict)
     derived_moves: dict[str, str] = field(default_factory=dict)  # tests following kernels
     derived_exports: list = field(default_factory=list)  # exports_follow.Export
+    derived_splits: dict[str, list[str]] = field(default_factory=dict)  # tests split
 
 
 def plan_paths(plan_path) -> list:
@@ -74,11 +75,14 @@ def _with_test_moves(prep: Prepared) -> list:
 
     from migrate.rewrite.tests_follow import follow_tests
 
-    moves, notes = follow_tests(prep.index, prep.relocation, prep.plan)
+    moves, notes, splits = follow_tests(prep.index, prep.relocation, prep.plan)
     if moves:
         prep.plan = replace(prep.plan, moves=prep.plan.moves + tuple(moves))
         prep.relocation = build_relocation(prep.plan, prep.index)
         prep.derived_moves = {m.src: m.dst for m in moves}
+    if splits:  # files whose tests go several ways: the split machinery, as a plan split
+        prep.plan = replace(prep.plan, splits=prep.plan.splits + tuple(splits))
+        prep.derived_splits = {sp.file: [o.path for o in sp.into] for sp in splits}
     return notes
 
 
