@@ -83,8 +83,13 @@ def ignore_stop_signals() -> None:
 _STOP = (signal.SIGINT, signal.SIGTERM)
 
 
-def pool_map(fn, jobs: list, workers: int, initializer, initargs, chunksize: int = 8) -> list:
+def pool_map(
+    fn, jobs: list, workers: int, initializer, initargs, chunksize: int = 8, done=None
+) -> list:
     """`fn` over `jobs` in a process pool; on a signal or error the workers are killed.
+
+    `done(n)` is called as each chunk of `n` results arrives (in job order), so progress
+    moves while the pool works.
 
     The stop signals are blocked while the workers are forked, so none starts with our
     handler; a signal that arrives meanwhile is delivered right after, to us. No future
@@ -100,7 +105,12 @@ def pool_map(fn, jobs: list, workers: int, initializer, initargs, chunksize: int
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
     try:
-        out = [r for f in futures for r in f.result()]
+        out = []
+        for f in futures:
+            chunk = f.result()
+            out += chunk
+            if done is not None:
+                done(len(chunk))
     except BaseException:
         for p in multiprocessing.active_children():
             p.kill()  # they ignore SIGINT/SIGTERM by design
@@ -126,12 +136,16 @@ def rewrite_python_files(jobs: list[FileJob], ctx: Context, regex, workers: int 
     progress.phase("parse", total=len(jobs), label="candidate files")
     if len(jobs) < POOL_MIN_FILES or workers <= 1:
         return [_stepped(rewrite_python(job, ctx, regex)) for job in jobs]
-    return [_stepped(r) for r in pool_map(_run_job, jobs, workers, _init_worker, (ctx, regex))]
+    return pool_map(_run_job, jobs, workers, _init_worker, (ctx, regex), done=_stepped_n)
 
 
 def _stepped(result):
     progress.step("candidate files")
     return result
+
+
+def _stepped_n(n: int) -> None:
+    progress.step("candidate files", n)
 
 
 def _text_file_changes(index, rel, plan, paths) -> tuple[list[Edit], list[Diagnostic]]:
