@@ -95,6 +95,7 @@ def follow(prep: Prepared) -> Prepared:
     from migrate.rewrite.op_id_follow import follow_op_ids, with_followed_op_ids
 
     notes = _with_test_moves(prep)
+    _with_export_moves(prep)  # before op ids: a target through `_EXPORTS` follows it
     followed = follow_op_ids(prep.index, prep.relocation, prep.plan)
     followed.notes = notes
     if followed.errors:
@@ -102,7 +103,6 @@ def follow(prep: Prepared) -> Prepared:
     prep.plan = with_followed_op_ids(prep.plan, followed)
     prep.followed = followed
     prep.derived_op_ids = {old: new for old, (new, _) in sorted(followed.renames.items())}
-    _with_export_moves(prep)
     return prep
 
 

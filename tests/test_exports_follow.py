@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 from helpers import git
-from regroup_exec import OPS, REGISTRY, apply_twice, run_tree
+from regroup_exec import IMPORTS, OPS, REGISTRY, apply_twice, run_tree
 
 from migrate.cli import main
 from migrate.pipeline import prepare
@@ -156,3 +156,47 @@ def test_verify_passes_on_the_result(make_repo, tmp_path):
     base = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
     res = CliRunner().invoke(main, ["verify", f"{base}..HEAD", "--repo", str(repo), "--no-wheel"])
     assert "verify: PASS" in res.output, res.output
+
+
+LOOP = """
+for _name, _owner in _EXPORTS.items():
+    register_kernel(
+        KernelSpec(
+            op=f"{group}.{{_name}}",
+            backend=KernelBackend.TRITON,
+            target=f"{{__name__}}:{{_name}}",
+        )
+    )
+"""
+REG_TREE = {
+    **TREE,
+    f"{OPS}/diffusion/__init__.py": DIFFUSION.replace(
+        "from typing import Any\n", "from typing import Any\n\n" + IMPORTS
+    ).replace("\n\ndef __getattr__", LOOP.format(group="diffusion") + "\n\ndef __getattr__"),
+}
+
+
+def test_a_registration_over_the_exports_follows_into_the_destination_loop(make_repo, tmp_path):
+    layernorm = LAYERNORM_WITH_TABLE.replace(
+        "from typing import Any\n", "from typing import Any\n\n" + IMPORTS
+    ).replace("\n\ndef __getattr__", LOOP.format(group="layernorm") + "\n\ndef __getattr__")
+    tree = {**REG_TREE, f"{OPS}/layernorm/__init__.py": layernorm}
+    repo = apply_twice(make_repo, tmp_path, tree, PLAN)
+    ops = run_tree(repo, *USER_MODULES)["ops"]
+    assert ops == {
+        "diffusion.modulate": "sglang.kernels.ops.diffusion:modulate",
+        "diffusion.shared_helper": "sglang.kernels.ops.diffusion:shared_helper",
+        "layernorm.rms_fused": "sglang.kernels.ops.layernorm:rms_fused",
+        "layernorm.rmsnorm": "sglang.kernels.ops.layernorm:rmsnorm",
+    }
+    assert _read(repo, f"{OPS}/layernorm/__init__.py").count("register_kernel(") == 1
+
+
+def test_a_registration_over_the_exports_becomes_a_literal_one_elsewhere(make_repo, tmp_path):
+    repo = apply_twice(make_repo, tmp_path, REG_TREE, PLAN)
+    ops = run_tree(repo, *USER_MODULES)["ops"]
+    assert ops["layernorm.rms_fused"] == "sglang.kernels.ops.layernorm:rms_fused"
+    assert "diffusion.rms_fused" not in ops
+    layernorm = _read(repo, f"{OPS}/layernorm/__init__.py")
+    assert 'op="layernorm.rms_fused"' in layernorm
+    assert 'target="sglang.kernels.ops.layernorm:rms_fused"' in layernorm

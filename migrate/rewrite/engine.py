@@ -381,6 +381,16 @@ def _registrations_pass(run: EngineRun) -> Contribution:
     )
 
 
+def _init_path(prep, package: str) -> str | None:
+    old = prep.index.path_of(package)
+    return prep.relocation.files.get(old, old) if old else None
+
+
+def _text_at(prep, new_path: str) -> str:
+    old = next((o for o, n in prep.relocation.files.items() if n == new_path), new_path)
+    return prep.index.text(old) or ""
+
+
 def _exports_pass(run: EngineRun) -> Contribution:
     """Lazy `_EXPORTS` entries whose module changed group move to the new group's table;
     edits inside a cut entry are withdrawn (the cut supersedes them)."""
@@ -390,7 +400,13 @@ def _exports_pass(run: EngineRun) -> Contribution:
     prep = run.prep
     if not prep.derived_exports:
         return Contribution()
-    moved = export_edits(prep.index, prep.relocation, prep.derived_exports, OPS_PKG)
+    dests = {rel_path for e in prep.derived_exports if (rel_path := _init_path(prep, e.new_group))}
+    appended = {  # destinations an earlier pass appends to: the table goes after that
+        e.path
+        for e in run.cs.edits
+        if e.path in dests and e.start == e.end == len(_text_at(prep, e.path))
+    }
+    moved = export_edits(prep.index, prep.relocation, prep.derived_exports, OPS_PKG, appended)
 
     def cut(e: Edit) -> bool:
         return any(e.path == p and e.start < b and a < e.end for p, a, b in moved.cut)

@@ -136,7 +136,7 @@ def _quote(text: str, node: ast.AST, starts) -> str:
     return text[ast_offset(text, starts, node.lineno, node.col_offset)]
 
 
-def _dest_edits(index, rel, dest_mod: str, moved: list[Export], out: Followed) -> None:
+def _dest_edits(index, rel, dest_mod: str, moved: list[Export], out: Followed, appended) -> None:
     old_path = index.path_of(dest_mod)
     if old_path is None or not old_path.endswith("__init__.py"):
         for e in moved:
@@ -165,7 +165,8 @@ def _dest_edits(index, rel, dest_mod: str, moved: list[Export], out: Followed) -
                 )
             return
         rows = "".join(f'    "{e.name}": "{e.new_owner}",\n' for e in moved)
-        lead = "" if not text else ("\n\n" if text.endswith("\n") else "\n\n\n")
+        lead = "\n\n" if text.endswith("\n") or new_path in appended else "\n\n\n"
+        lead = lead if text.strip() or new_path in appended else ""
         body = f"{lead}{TABLE} = {{\n{rows}}}\n" + GETATTR.format(table=TABLE)
         out.edits.append(make_edit(new_path, text, len(text), len(text), body, "code", why))
         return
@@ -203,8 +204,11 @@ def _dest_edits(index, rel, dest_mod: str, moved: list[Export], out: Followed) -
         out.edits.append(make_edit(new_path, text, line_end, line_end, rows, "code", why))
 
 
-def export_edits(index: RepoIndex, rel: Relocation, exports: list[Export], ops: str) -> Followed:
-    """Cut every followed entry from its table and add it to the destination's."""
+def export_edits(
+    index: RepoIndex, rel: Relocation, exports: list[Export], ops: str, appended=frozenset()
+) -> Followed:
+    """Cut every followed entry from its table and add it to the destination's
+    (`appended`: paths an earlier pass already appends statements to)."""
     out = Followed(exports=list(exports))
     by_dest: dict[str, list[Export]] = {}
     for e in exports:
@@ -225,5 +229,5 @@ def export_edits(index: RepoIndex, rel: Relocation, exports: list[Export], ops: 
         out.edits.append(make_edit(new_path, text, a, b, "", "code", why))
         by_dest.setdefault(e.new_group, []).append(e)
     for dest, moved in sorted(by_dest.items()):
-        _dest_edits(index, rel, dest, moved, out)
+        _dest_edits(index, rel, dest, moved, out, appended)
     return out
