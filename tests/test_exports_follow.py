@@ -200,3 +200,43 @@ def test_a_registration_over_the_exports_becomes_a_literal_one_elsewhere(make_re
     layernorm = _read(repo, f"{OPS}/layernorm/__init__.py")
     assert 'op="layernorm.rms_fused"' in layernorm
     assert 'target="sglang.kernels.ops.layernorm:rms_fused"' in layernorm
+
+
+INSIDE = PLAN.replace("sglang.kernels.ops.layernorm.rms", "sglang.kernels.ops.diffusion.normx.rms")
+
+
+def test_a_move_inside_the_group_respells_the_relative_owner(make_repo, tmp_path):
+    repo = apply_twice(make_repo, tmp_path, TREE, INSIDE)
+    assert '"rms_fused": "normx.rms",' in _read(repo, f"{OPS}/diffusion/__init__.py")
+    exports = run_tree(repo, *USER_MODULES)["exports"]
+    assert exports["diffusion.rms_fused"] == "sglang.kernels.ops.diffusion.normx.rms:rms_fused"
+
+
+def _tree_of(make_repo, diffusion: str):
+    from migrate.index import build_index
+    from migrate.verify.codetree import CodeTree
+
+    repo = make_repo({**REGISTRY, **TREE, f"{OPS}/diffusion/__init__.py": diffusion})
+    return CodeTree(build_index(repo, ("python",)))
+
+
+def test_verify_reads_the_lazy_table_instead_of_trusting_the_hook(make_repo):
+    """A stale owner, or a name missing from a closed table, does not resolve; names a
+    hook may serve beyond its table stay unknown (never a guessed FAIL)."""
+    from migrate.index.targets import Resolver
+
+    g = "sglang.kernels.ops.diffusion"
+    tree = _tree_of(make_repo, DIFFUSION.replace('"norm.rms"', '"gone.rms"'))
+    assert [tree.binds(g, n) for n in ("modulate", "shared_helper", "rms_fused", "nope")] == [
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert "gone.rms" in (Resolver(tree.index).problem(f"{g}:rms_fused") or "")
+    assert Resolver(tree.index).problem(f"{g}:modulate") is None
+    open_hook = DIFFUSION.replace(
+        "    module = _EXPORTS.get(name)\n", "    module = _EXPORTS.get(name) or _MORE[name]\n"
+    )
+    tree = _tree_of(make_repo, open_hook)
+    assert tree.binds(g, "nope") and tree.has_attr(g, "nope") is None

@@ -392,21 +392,15 @@ def _text_at(prep, new_path: str) -> str:
 
 
 def _exports_pass(run: EngineRun) -> Contribution:
-    """Lazy `_EXPORTS` entries whose module changed group move to the new group's table;
-    edits inside a cut entry are withdrawn (the cut supersedes them)."""
-    from migrate.layout.names import OPS_PKG
-    from migrate.rewrite.exports_follow import export_edits
+    """Lazy `_EXPORTS` entries whose module changed group move to the new group's table,
+    relative owners that moved otherwise are respelled; edits inside a cut entry or a
+    respelled value are withdrawn (the pass's edit supersedes them)."""
+    from migrate.rewrite.exports_follow import respelled
 
     prep = run.prep
-    if not prep.derived_exports:
-        return Contribution()
-    dests = {rel_path for e in prep.derived_exports if (rel_path := _init_path(prep, e.new_group))}
-    appended = {  # destinations an earlier pass appends to: the table goes after that
-        e.path
-        for e in run.cs.edits
-        if e.path in dests and e.start == e.end == len(_text_at(prep, e.path))
-    }
-    moved = export_edits(prep.index, prep.relocation, prep.derived_exports, OPS_PKG, appended)
+    moved = respelled(prep.index, prep.relocation, prep.derived_exports)
+    if prep.derived_exports:
+        moved = _exports_moved(run, moved)
 
     def cut(e: Edit) -> bool:
         return any(e.path == p and e.start < b and a < e.end for p, a, b in moved.cut)
@@ -416,6 +410,23 @@ def _exports_pass(run: EngineRun) -> Contribution:
         notes=list(moved.notes),
         withdrawn=[e for e in run.cs.edits if cut(e)],
     )
+
+
+def _exports_moved(run: EngineRun, respelled):
+    from migrate.layout.names import OPS_PKG
+    from migrate.rewrite.exports_follow import export_edits
+
+    prep = run.prep
+    dests = {rel_path for e in prep.derived_exports if (rel_path := _init_path(prep, e.new_group))}
+    appended = {  # destinations an earlier pass appends to: the table goes after that
+        e.path
+        for e in run.cs.edits
+        if e.path in dests and e.start == e.end == len(_text_at(prep, e.path))
+    }
+    moved = export_edits(prep.index, prep.relocation, prep.derived_exports, OPS_PKG, appended)
+    moved.edits += respelled.edits
+    moved.cut += respelled.cut
+    return moved
 
 
 def _symbols_pass(run: EngineRun) -> Contribution:

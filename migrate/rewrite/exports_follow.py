@@ -22,15 +22,13 @@ from dataclasses import dataclass, field
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
+from migrate.index.exports import TABLE, lazy_table, owner_module
 from migrate.index.facts import code_facts
-from migrate.index.imports import absolute
-from migrate.index.registry import top_level_env
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
 from migrate.rewrite.registrations_follow import _whole_lines
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
-TABLE = "_EXPORTS"
 REASON = "lazy export follows its module to group {to}"
 GETATTR = '''
 
@@ -66,26 +64,26 @@ class Followed:
 
 
 def _table(tree: ast.Module) -> ast.Dict | None:
-    """The module-level literal `_EXPORTS = {...}` (plain or annotated assignment)."""
-    for stmt in tree.body:
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
-        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and any(
-            isinstance(t, ast.Name) and t.id == TABLE for t in targets
-        ):
-            return stmt.value if isinstance(stmt.value, ast.Dict) else None
-    return None
+    table = lazy_table(tree)
+    return table.node if table is not None else None
 
 
-def _owner(index: RepoIndex, package: str, spelled: str) -> str | None:
-    """The module an `_EXPORTS` value names: relative with dots, absolute when the tree
-    has it, else relative to the package (the `f"{__name__}.{owner}"` convention)."""
-    if spelled.startswith("."):
-        dots = len(spelled) - len(spelled.lstrip("."))
-        return absolute(spelled.lstrip("."), dots, package, True)
-    for name in (spelled, f"{package}.{spelled}"):
-        if index.exists(name):
-            return name
-    return None
+def _entries(index: RepoIndex, path: str, module: str):
+    """(name, owner module, value node) of a module's lazy-export table."""
+    text = index.text(path) or ""
+    if TABLE not in text or "__getattr__" not in text:
+        return []
+    try:
+        table = lazy_table(ast.parse(text))
+    except SyntaxError:
+        return []
+    if table is None:
+        return []
+    out = []
+    for key, value in zip(table.node.keys, table.node.values, strict=True):
+        owner = owner_module(value.value, module, lambda top: index.exists(top))
+        out.append((key.value, owner, value))
+    return out
 
 
 def lazy_exports(index: RepoIndex, ops: str) -> list[tuple[str, str, str, str, ast.AST]]:
@@ -94,25 +92,50 @@ def lazy_exports(index: RepoIndex, ops: str) -> list[tuple[str, str, str, str, a
     out = []
     for path in index.python_files():
         module = index.module_of(path)
-        if not (path.endswith("__init__.py") and module and module.rpartition(".")[0] == ops):
+        if path.endswith("__init__.py") and module and module.rpartition(".")[0] == ops:
+            out += [(path, module, n, o, v) for n, o, v in _entries(index, path, module)]
+    return out
+
+
+def respelled(index: RepoIndex, rel: Relocation, exports: list[Export]) -> Followed:
+    """Relative `_EXPORTS` owners whose module moves while the entry stays (a move inside
+    the group, or the group renamed without it): the value is respelled from the table's
+    new place, relative when the owner is still below it, else absolute. Absolute
+    spellings are the string rewriter's."""
+    out = Followed()
+    followed = {(e.path, e.name) for e in exports}
+    packages = {m.rsplit(".", i)[0] for m in rel.moved_modules for i in range(1, m.count(".") + 1)}
+    for package in sorted(packages):
+        path = index.path_of(package)
+        if not path or not path.endswith("__init__.py"):
             continue
         text = index.text(path) or ""
-        if TABLE not in text or "__getattr__" not in text:
-            continue
-        facts = code_facts(text, module, True)
-        if facts is None or not facts.getattr_hook:
-            continue
-        tree = ast.parse(text)
-        table, env = _table(tree), top_level_env(tree, module, True).get(TABLE)
-        if table is None or not isinstance(env, dict):
-            continue
-        for key, value in zip(table.keys, table.values, strict=True):
-            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+        starts = line_starts(text)
+        new_pkg = rel.module(package) or package
+        new_path = rel.files.get(path, path)
+        for name, owner, value in _entries(index, path, package):
+            new_owner = rel.module(owner)
+            if (path, name) in followed or new_owner is None or value.value == owner:
                 continue
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                owner = _owner(index, module, value.value)
-                if owner:
-                    out.append((path, module, key.value, owner, value))
+            spelled = (
+                new_owner[len(new_pkg) + 1 :] if new_owner.startswith(new_pkg + ".") else new_owner
+            )
+            if spelled == value.value:
+                continue
+            a = ast_offset(text, starts, value.lineno, value.col_offset) + 1
+            b = ast_offset(text, starts, value.end_lineno, value.end_col_offset) - 1
+            out.cut.append((new_path, a - 1, b + 1))
+            out.edits.append(
+                make_edit(
+                    new_path,
+                    text,
+                    a,
+                    b,
+                    spelled,
+                    "code",
+                    f"lazy export {name} follows {owner} to {new_owner}",
+                )
+            )
     return out
 
 
