@@ -24,7 +24,8 @@ from migrate.git import (
     plan_ref,
     run_git,
 )
-from migrate.git.plans import keep_plan
+from migrate.git.plans import keep_chain, keep_plan
+from migrate.git.trailers import chain_ref
 from migrate.git_steps import engine
 from migrate.git_steps.applied import applied_state, commit_with_plan
 from migrate.git_steps.lock import LockHeld, RepoLock
@@ -35,6 +36,7 @@ from migrate.git_steps.transaction import SwitchRefused, Transaction
 from migrate.git_steps.trees import step_listings
 from migrate.interrupts import Interrupted, signals_raise
 from migrate.pipeline import load_chain, plan_paths, prepare
+from migrate.plan import load_plan
 
 
 @dataclass(frozen=True)
@@ -233,7 +235,7 @@ def _apply(
         errors = engine.refusals(cs)
         if errors:  # the dry run shows these and exits non-zero: apply writes nothing
             raise MigrateError(errors)
-        ref = ",".join(plan_ref(p, repo_dir) for p in plan_paths(plan_path))  # a chain: a,b
+        ref = chain_ref([plan_ref(p, repo_dir) for p in plan_paths(plan_path)])
         commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
     except MigrateError:
         raise
@@ -262,4 +264,7 @@ def _apply(
     paths = plan_paths(plan_path)
     if len(paths) == 1:  # an outside plan is recorded by name and hash: keep its bytes
         keep_plan(repo_dir, paths[0], prep.plan.sha256)
+    else:  # each member under its own hash, and the chain's list of them
+        shas = [load_plan(p)[0].sha256 for p in paths]
+        keep_chain(repo_dir, paths, shas, prep.plan.sha256)
     return ApplyResult("applied", base, tip, branch, commits)
