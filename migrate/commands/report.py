@@ -84,7 +84,7 @@ def _load(path: str | None, option: str):
 )
 @click.option(
     "--fail-on",
-    type=click.Choice(["broken", "review"]),
+    type=click.Choice(["broken", "unchecked", "review"]),
     help="Exit 1 when the verdict is this or worse (the report is still written).",
 )
 @click.option(
