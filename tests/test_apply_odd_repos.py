@@ -54,6 +54,20 @@ def test_a_submodule_inside_a_moved_package_refuses_the_plan(repo):
     assert strip_stat(snapshot(repo)) == before
 
 
+def test_a_submodule_deeper_in_a_moved_package_refuses_the_plan(repo):
+    repo, plan = repo  # pkg/old/third_party holds no file of its own: only the gitlink
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    link = "pkg/old/third_party/vendored"
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{sha},{link}")
+    (repo / link).mkdir(parents=True)
+    git(repo, "commit", "-qm", "submodule")
+    before = strip_stat(snapshot(repo))
+    res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo)])
+    assert res.exit_code == 2, res.output
+    assert f"plan.yaml:3:5: error: submodule {link} is inside a directory" in res.output
+    assert strip_stat(snapshot(repo)) == before
+
+
 def test_a_symlinked_blame_ignore_file_is_not_written_through(repo):
     repo, plan = repo
     (repo / "docs").mkdir()

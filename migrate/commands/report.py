@@ -79,7 +79,7 @@ def _stage_json(flag: str, help: str):
 )
 @click.option(
     "--fail-on",
-    type=click.Choice(["broken", "review"]),
+    type=click.Choice(["broken", "unchecked", "review"]),
     help="Exit 1 when the verdict is this or worse (the report is still written).",
 )
 @click.option(

@@ -20,9 +20,10 @@ from migrate.cli_options import repo_option
 @click.argument("rev_range", metavar="BASE..HEAD")
 @click.option(
     "--plan",
-    default=None,
+    multiple=True,
     type=click.Path(dir_okay=False, exists=True),
-    help="Plan file (default: the path in each commit's Migrate-Plan trailer).",
+    help="Plan file (default: the path in each commit's Migrate-Plan trailer); repeat it "
+    "for a chained apply, in the order apply was given the plans.",
 )
 @repo_option()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable result.")
@@ -44,7 +45,7 @@ from migrate.cli_options import repo_option
 def command(
     obj,
     rev_range: str,
-    plan: str | None,
+    plan: tuple[str, ...],
     repo: str,
     as_json: bool,
     no_wheel: bool,
@@ -62,7 +63,7 @@ def command(
             result = verify(
                 repo,
                 rev_range,
-                plan,
+                (plan[0] if len(plan) == 1 else list(plan)) or None,
                 wheel_check=not no_wheel,
                 skip=skip,
                 allow_foreign=allow_foreign,

@@ -1,6 +1,6 @@
 """`migrate apply`: one commit per non-empty step, then one switch that is all or nothing.
 
-Every commit is built as git objects from the base tree (`step_trees`), then the branch is
+Every commit is built as git objects from the base tree (`step_listings`), then the branch is
 fast-forwarded and the work tree switched in a `Transaction` that restores the starting
 state byte for byte on any exception or SIGINT/SIGTERM. A last commit appends the step
 commits' SHAs to `.git-blame-ignore-revs` (a commit cannot name its own SHA).
@@ -24,7 +24,8 @@ from migrate.git import (
     plan_ref,
     run_git,
 )
-from migrate.git.plans import keep_plan
+from migrate.git.plans import keep_chain, keep_plan
+from migrate.git.trailers import chain_ref
 from migrate.git_steps.applied import applied_state, commit_with_plan
 from migrate.git_steps.engine import Engine, plan_changeset, refusals
 from migrate.git_steps.lock import LockHeld, RepoLock
@@ -32,9 +33,10 @@ from migrate.git_steps.message import blame_message, step_message
 from migrate.git_steps.preflight import problems
 from migrate.git_steps.recover import Recovery, lock_path, recover
 from migrate.git_steps.transaction import Refused, SwitchRefused, Transaction
-from migrate.git_steps.trees import needed_paths, step_trees
+from migrate.git_steps.trees import step_listings
 from migrate.interrupts import Interrupted, signals_raise
 from migrate.pipeline import load_chain, plan_paths, prepare
+from migrate.plan import load_plan
 
 
 @dataclass(frozen=True)
@@ -76,14 +78,12 @@ def build_commits(
 ) -> list[StepCommit]:
     """Create (as objects only) one commit per non-empty step plus the blame-ignore commit."""
     listing = objs.ls_tree(base)
-    needed = needed_paths(cs)
-    base_files = objs.files(listing, needed)
     commits: list[StepCommit] = []
     parent, parent_tree = base, run_git(objs.dir, "rev-parse", f"{base}^{{tree}}").decode().strip()
     progress.phase("commit", label="building step commits")
-    for step, files in step_trees(base_files, cs):
+    for step, step_listing in step_listings(objs, listing, cs):
         progress.step(f"step {step}")
-        tree = objs.write_tree(listing_with(objs, listing, needed | set(files), files))
+        tree = objs.write_tree(step_listing)
         if tree == parent_tree:
             continue
         msg = step_message(step, cs, plan_path, plan_sha)
@@ -238,7 +238,7 @@ def _apply(
         errors = refusals(cs)
         if errors:  # the dry run shows these and exits non-zero: apply writes nothing
             raise MigrateError(errors)
-        ref = ",".join(plan_ref(p, repo_dir) for p in plan_paths(plan_path))  # a chain: a,b
+        ref = chain_ref([plan_ref(p, repo_dir) for p in plan_paths(plan_path)])
         commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
     except MigrateError:
         raise
@@ -249,7 +249,7 @@ def _apply(
     tip = commits[-1].sha
     tx = Transaction(repo_dir, base, branch, hook)
     try:
-        tx.prepare(tip)
+        tx.prepare(tip, {m.old: m.new for m in cs.moves})
         tx.switch(tip)
     except SwitchRefused as exc:
         tx.rollback()
@@ -267,4 +267,7 @@ def _apply(
     paths = plan_paths(plan_path)
     if len(paths) == 1:  # an outside plan is recorded by name and hash: keep its bytes
         keep_plan(repo_dir, paths[0], prep.plan.sha256)
+    else:  # each member under its own hash, and the chain's list of them
+        shas = [load_plan(p)[0].sha256 for p in paths]
+        keep_chain(repo_dir, paths, shas, prep.plan.sha256)
     return ApplyResult("applied", base, tip, branch, commits)

@@ -17,7 +17,7 @@ from pathlib import Path
 from migrate.findings import Finding
 from migrate.git import run_git
 from migrate.git.reads import ls_names, read_texts, renames
-from migrate.index.repo import module_name
+from migrate.index.tree import module_name
 from migrate.parity.model import MovedModule, warning
 from migrate.parity.source import (
     ModuleFacts,

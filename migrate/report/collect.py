@@ -16,6 +16,7 @@ from migrate.errors import MigrateError
 from migrate.git import exported, parse_trailers, resolve_range
 from migrate.git.reads import RevReader, grep_files, ls_names, messages
 from migrate.git_steps.engine import Engine, plan_changeset
+from migrate.materialize import materialize, text_tree
 from migrate.oldnames import OldNames
 from migrate.report import facts, sources
 from migrate.report.data import (
@@ -30,7 +31,6 @@ from migrate.report.data import (
 )
 from migrate.report.leftovers import scan_leftovers
 from migrate.rules import run_rules
-from migrate.rules.tree import Tree, virtual_tree
 
 
 @dataclass
@@ -78,7 +78,7 @@ def collect_preview(
         Meta("preview", prep.plan.path, prep.plan.sha256, tool_version=tool_version())
     )
     _fill_plan_facts(data, prep, cs)
-    tree = virtual_tree(prep.index, cs)
+    tree = materialize(cs, prep.index)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory,
@@ -189,7 +189,7 @@ def collect_range(
         items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)
         data.leftovers = LeftoverSection(OK, items, f"HEAD {head[:10]}")
     roots = prep.plan.roots if prep is not None else (".",)
-    tree = Tree(ls_names(repo, head), read_head, roots)
+    tree = text_tree(ls_names(repo, head), read_head, roots)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory, prep, lambda: _inventory_at(repo, base), lambda: _inventory_at(repo, head)

@@ -79,8 +79,9 @@ class CommitInfo:
 @dataclass
 class StaticCheck:
     name: str
-    status: str  # PASS | FAIL | SKIP | COULD-NOT-RUN
+    status: str  # a `migrate.findings` outcome: PASS | FAIL | SKIP | COULD-NOT-RUN
     findings: list[Finding] = field(default_factory=list)
+    summary: str = ""  # the check's own one-line summary; for COULD-NOT-RUN, why
 
 
 @dataclass

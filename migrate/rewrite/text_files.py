@@ -93,7 +93,9 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
     dotted |= {mod for mod, _ in relocation.symbols}
     roots = tuple(r for r in index.roots if r not in (".", ""))
     splits = {sp.file: tuple(o.path for o in sp.into) for sp in plan.splits}
-    full = set(relocation.files) | set(relocation.path_prefixes) | set(deleted_dirs)
+    # a file its moved directory covers is matched through the directory (and its tail)
+    moved = {f for f in relocation.files if relocation.covering_prefix(f) is None}
+    full = moved | set(relocation.path_prefixes) | set(deleted_dirs)
     full |= set(splits)
     paths = set(full)
     for p in full:
@@ -164,9 +166,41 @@ def rootless_regex(index: RepoIndex, relocation: Relocation, plan: Plan) -> re.P
     return _names(index, relocation, plan).rootless
 
 
+def rootless_spellings(index: RepoIndex, relocation: Relocation, plan: Plan) -> dict[str, str]:
+    """Old spellings without their root package -> the full old name."""
+    return _names(index, relocation, plan).rootless_full
+
+
+def rootless_heads(spellings) -> tuple[str, ...]:
+    """The first components of the spellings (`jit_kernel` for `jit_kernel/norm.py`): a
+    text that holds none of them cannot match, which a substring test tells cheaply."""
+    return tuple(sorted({re.split(r"[./]", s, maxsplit=1)[0] for s in spellings}))
+
+
+def rootless_matches(regex: re.Pattern, heads: tuple[str, ...], text: str) -> list[re.Match]:
+    """`regex` matches in `text`, tried only where a head occurs (the alternation of
+    every spelling is slow to scan for; a substring search is not)."""
+    starts = set()
+    for h in heads:
+        i = text.find(h)
+        while i != -1:
+            starts.add(i)
+            i = text.find(h, i + 1)
+    out, end = [], -1
+    for i in sorted(starts):
+        if i < end:
+            continue
+        m = regex.match(text, i)
+        if m is not None:
+            out.append(m)
+            end = m.end()
+    return out
+
+
 def _rootless_notes(names: _Names, relocation: Relocation, text: str, pos_file: str):
     notes = []
-    for m in names.rootless.finditer(text):
+    heads = rootless_heads(names.rootless_full)
+    for m in rootless_matches(names.rootless, heads, text):
         full = names.rootless_full[m.group(0)]
         new = relocation.files.get(full) or relocation.dotted(full) or "?"
         line, col = line_col(text, m.start())

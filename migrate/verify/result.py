@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from migrate.findings import Finding
+from migrate.findings import COULD_NOT_RUN as NOT_RUN
+from migrate.findings import EXIT_CODES as EXIT
+from migrate.findings import FAIL, PASS, SKIP, Finding, overall
 
-PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
-NOT_RUN = "COULD-NOT-RUN"  # the check could not be carried out (no wheel could be built)
-EXIT = {PASS: 0, FAIL: 1, NOT_RUN: 3}  # 2 is bad input, raised before any result exists
 __all__ = [
     "BROKEN_AT_BASE",
     "EXIT",
@@ -86,8 +85,7 @@ class VerifyResult:
     @property
     def status(self) -> str:
         """FAIL when anything failed; else COULD-NOT-RUN when a check could not run."""
-        statuses = {c.status for c in self.commits} | {c.status for c in self.static_checks}
-        return FAIL if FAIL in statuses else NOT_RUN if NOT_RUN in statuses else PASS
+        return overall([c.status for c in self.commits] + [c.status for c in self.static_checks])
 
     @property
     def ok(self) -> bool:

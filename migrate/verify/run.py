@@ -12,9 +12,10 @@ from migrate import progress
 from migrate.errors import MigrateError
 from migrate.git import BLAME_FILE, resolve_range, snapshot
 from migrate.git.reads import changed_names
+from migrate.git.trailers import chain_refs
 from migrate.git_steps.engine import Engine, plan_changeset
 from migrate.index import build_index
-from migrate.pipeline import Prepared, prepare
+from migrate.pipeline import Prepared, plan_paths, prepare
 from migrate.verify.checks import (
     attributes,
     cycles,
@@ -55,10 +56,10 @@ CHECK_NAMES = tuple(c.NAME for c in CHECKS)
 
 
 def _plan_files(repo: Path, base: str, head: str, plan: str | None) -> set[str]:
-    paths = {t.plan_path for _, _, t in step_commits(repo, base, head)}
-    if plan:
+    paths = {r for _, _, t in step_commits(repo, base, head) for r in chain_refs(t.plan_path)}
+    for given in plan_paths(plan) if plan else ():
         with suppress(ValueError):
-            paths.add(Path(plan).resolve().relative_to(repo).as_posix())
+            paths.add(Path(given).resolve().relative_to(repo).as_posix())
     return paths
 
 

@@ -22,10 +22,10 @@ def _start(tree: CodeTree, ref: AttrRef) -> tuple[str, tuple[str, ...]] | None:
     if not tree.is_own(ref.target):
         return None
     if not ref.string:
-        return (ref.target, ref.attrs) if tree.exists(ref.target) else None
+        return (ref.target, ref.attrs) if tree.is_module(ref.target) else None
     parts = [ref.target, *ref.attrs]
     for i in range(len(parts) - 1, 0, -1):  # the longest importable prefix
-        if tree.exists(".".join(parts[:i])):
+        if tree.is_module(".".join(parts[:i])):
             return ".".join(parts[:i]), tuple(parts[i:])
     return None
 
@@ -33,13 +33,13 @@ def _start(tree: CodeTree, ref: AttrRef) -> tuple[str, tuple[str, ...]] | None:
 def broken_step(tree: CodeTree, module: str, attrs: tuple[str, ...]) -> tuple[str, str] | None:
     """(module, attribute) of the first step that does not resolve, or None."""
     for attr in attrs:
-        if tree.exists(f"{module}.{attr}"):
+        if tree.is_module(f"{module}.{attr}"):
             module = f"{module}.{attr}"
             continue
         found = tree.has_attr(module, attr)
         if found is False:
             return module, attr
-        facts = tree.facts(module)
+        facts = tree.module_facts(module)
         alias = facts.attrs.bindings.get(attr) if facts and facts.attrs else None
         if found is None or not alias or alias not in tree.index.modules:
             return None  # an object (or unknowable): the chain leaves the modules
@@ -49,14 +49,14 @@ def broken_step(tree: CodeTree, module: str, attrs: tuple[str, ...]) -> tuple[st
 
 def _is_module(tree: CodeTree, module: str, attrs: tuple[str, ...]) -> bool:
     """The chain ends on a module (calling it is a TypeError)."""
-    return tree.exists(".".join([module, *attrs]))
+    return tree.is_module(".".join([module, *attrs]))
 
 
 def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, int, str, str]]:
     """[(path, line, broken dotted name, chain as written)]."""
     out = []
     for path, _module in tree.python_files(only):
-        facts = tree.path_facts(path)
+        facts = tree.facts(path)
         if facts is None or facts.attrs is None:
             continue
         seen = set()

@@ -18,7 +18,7 @@ def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, 
     """[(path, line, module, name or '')] for each own import that does not resolve."""
     out = []
     for path, module in tree.python_files(only):
-        facts = tree.path_facts(path)
+        facts = tree.facts(path)
         if facts is None:
             continue
         if module:  # inside the roots: an unresolvable relative import fails when run
@@ -32,13 +32,13 @@ def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, 
                     (
                         ".".join(parts[:i])
                         for i in range(1, len(parts) + 1)
-                        if not tree.exists(".".join(parts[:i]))
+                        if not tree.is_module(".".join(parts[:i]))
                     ),
                     None,
                 )
                 if missing:
                     out.append((path, imp.line, missing, ""))
-            elif not tree.exists(imp.module):
+            elif not tree.is_module(imp.module):
                 out.append((path, imp.line, imp.module, ""))
             else:
                 out += [

@@ -15,7 +15,7 @@ import re
 from migrate.findings import Finding as RuleFinding
 from migrate.plan import Plan
 from migrate.relocate import Relocation
-from migrate.rules import run_rules, tree_from_index
+from migrate.rules import run_rules
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
 from migrate.verify.result import SO_AT_BASE, CheckResult, against_base
@@ -25,16 +25,8 @@ RULES = frozenset(("KO102", "KO202", "KO203", "KO204"))
 _TOKEN = re.compile(r"[A-Za-z_][\w.\-/]*(?::[\w.]+)?")
 
 
-def rules_tree(tree: CodeTree):
-    """The rules' view of the revision, sharing the index's parsed facts (one parse)."""
-    view = tree_from_index(tree.index)
-    for cache in ("_code_facts", "_asts"):
-        view.__dict__[cache] = tree.index.__dict__.setdefault(cache, {})
-    return view
-
-
 def rule_errors(tree: CodeTree) -> list[RuleFinding]:
-    found = run_rules(rules_tree(tree), set(RULES))
+    found = run_rules(tree, set(RULES))  # the same tree protocol: one parse
     return [f for f in found if f.severity == "error"]
 
 
@@ -60,7 +52,7 @@ def key(f: RuleFinding, plans: list[Plan], rels: list[Relocation]) -> tuple[str,
 def _declares_groups(tree: CodeTree) -> bool:
     from migrate.rules.context import Context
 
-    return Context(rules_tree(tree)).declared_groups is not None
+    return Context(tree).declared_groups is not None
 
 
 def check(ctx: VerifyContext) -> CheckResult:

@@ -22,12 +22,12 @@ def unresolved(
 ) -> tuple[list[tuple[str, int, str, str]], int]:
     """([(path, line, target, why)], number of targets seen)."""
     out, seen = [], 0
-    resolver = Resolver(tree.index)
+    resolver = Resolver(tree)
     for path, module in tree.python_files(only):
-        facts = tree.path_facts(path)
+        facts = tree.facts(path)
         if facts is None:
             continue
-        for line, target in registry_targets(tree.index, path):
+        for line, target in registry_targets(tree, path):
             if not tree.is_own(target.split(":", 1)[0]):
                 continue
             seen += 1
