@@ -1,9 +1,10 @@
 """`migrate apply` + `migrate verify` on the real SGLang 0.5.15 tree: this checkout against
 another revision of migrate, in the same run.
 
-    .venv/bin/python bench/compare_revisions.py --base REV [--pairs N] [--readme]
+    .venv/bin/python bench/compare_revisions.py --base REV [--this REV] [--pairs N] [--readme]
 
-Run by hand, never in tests. The other revision is exported with `git archive` into a
+Run by hand, never in tests. The other revision (and --this, if given: else the checkout
+as it is) is exported with `git archive` into a
 temporary directory and imported from there (`PYTHONPATH`), with this venv's packages.
 Each pair runs both revisions at once (two threads, one process tree each), every run on
 a fresh copy of the tree committed as BASE, with fixed author and committer dates, so
@@ -72,16 +73,18 @@ def run_one(src: Path, work: Path) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--base", required=True, help="the revision of migrate to compare with")
+    ap.add_argument("--this", help="a revision to measure instead of this checkout")
     ap.add_argument("--pairs", type=int, default=1)
     ap.add_argument("--readme", action="store_true")
     args = ap.parse_args()
     sha = git(ROOT, "rev-parse", args.base)
-    here = git(ROOT, "rev-parse", "HEAD")
-    dirty = bool(git(ROOT, "status", "--porcelain", "--untracked-files=no"))
+    here = git(ROOT, "rev-parse", args.this or "HEAD")
+    dirty = not args.this and bool(git(ROOT, "status", "--porcelain", "--untracked-files=no"))
     tmp = Path(tempfile.mkdtemp(prefix="bench-compare-"))
     rows: list[tuple[dict, dict]] = []
     try:
-        srcs = {"base": export(sha, tmp / "src-base"), "this": ROOT}
+        this = export(here, tmp / "src-this") if args.this else ROOT
+        srcs = {"base": export(sha, tmp / "src-base"), "this": this}
         for i in range(args.pairs):
             with ThreadPoolExecutor(2) as pool:
                 futs = {k: pool.submit(run_one, s, tmp / f"{k}-{i}") for k, s in srcs.items()}
