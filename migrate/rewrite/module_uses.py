@@ -13,13 +13,14 @@ Star imports of the module get an explicit import of each moved name the file us
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
-from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, analyse
+from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, find_uses
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.import_place import place
@@ -54,16 +55,16 @@ def rewrite_module_uses(job: FileJob, ctx: Context) -> UseResult:
     mods = watched(ctx)
     if not may_bind(job.text, mods):
         return res
-    try:
-        tree = ast.parse(job.text)
-    except (SyntaxError, ValueError):
+    tree, model = job.ast, job.scopes
+    if tree is None or model is None:
         return res  # libcst reports it
     stars: dict[str, set[str]] = {}
     for mod, sym in ctx.relocation.symbols:
         stars.setdefault(mod, set()).add(sym)
-    facts = analyse(job.text, job.old_package, mods, stars, tree)
-    if not facts.uses:
+    uses = find_uses(model, tree, job.text, mods, stars)
+    if not uses:
         return res
+    facts = dataclasses.replace(model, uses=uses)
     _Speller(job, ctx, facts, tree, res).run()
     return res
 
