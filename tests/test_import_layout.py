@@ -133,3 +133,48 @@ def test_added_import_goes_where_isort_would(make_repo, tmp_path, case):
     files = dict(BASE, **{"app.py": before + use})
     _, _, out = rewrite_and_run(make_repo, tmp_path, files, PLACE, "app")
     assert (out / "app.py").read_text() == after + use.replace("mod.a()", "new.a()")
+
+
+def test_one_finaliser_applies_every_scheduled_import_change():
+    """Forms schedule on the file's scratch area; one finaliser places, merges and
+    removes, so the result is what isort would leave."""
+    import ast
+
+    from migrate.changes import apply_edits
+    from migrate.rewrite.import_scratch import ImportScratch
+
+    text = dedent(
+        """
+        import os
+
+        import json
+        from pkg import a, c
+        from zeta import Q
+
+
+        def f():
+            return a, c, Q, os, json
+        """
+    )
+    tree = ast.parse(text)
+    scratch = ImportScratch("m.py", text)
+    span = (text.index("from pkg"), text.index("\nfrom zeta"))
+    scratch.add("from pkg import b", span, "", "after", "placed")
+    scratch.add("import abc", span, "", "after", "placed")
+    scratch.add_before("import pkg.x", text.index("def f"), "", "chain needs it")
+    scratch.add_before("import pkg.x", text.index("def f"), "", "chain needs it")  # once
+    scratch.remove(tree.body[0], list(tree.body[0].names), "unused")
+    out = apply_edits(text, scratch.finalise(tree))
+    assert out == dedent(
+        """
+        import abc
+        import json
+        from pkg import a, b, c
+        from zeta import Q
+
+
+        import pkg.x
+        def f():
+            return a, c, Q, os, json
+        """
+    )

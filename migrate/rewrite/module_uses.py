@@ -23,8 +23,8 @@ from migrate.errors import Diagnostic, Pos
 from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, find_uses
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
-from migrate.rewrite.import_place import place
-from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit
+from migrate.rewrite.import_scratch import ImportScratch
+from migrate.rewrite.spans import line_col, make_edit
 
 
 @dataclass
@@ -50,7 +50,8 @@ def may_bind(text: str, mods: frozenset[str]) -> bool:
     return bool(mods) and "import" in text and _leaf_regex(mods).search(text) is not None
 
 
-def rewrite_module_uses(job: FileJob, ctx: Context) -> UseResult:
+def rewrite_module_uses(job: FileJob, ctx: Context, scratch: ImportScratch) -> UseResult:
+    """Respell the uses; the imports they need are scheduled on `scratch`."""
     res = UseResult()
     mods = watched(ctx)
     if not may_bind(job.text, mods):
@@ -65,24 +66,34 @@ def rewrite_module_uses(job: FileJob, ctx: Context) -> UseResult:
     if not uses:
         return res
     facts = dataclasses.replace(model, uses=uses)
-    _Speller(job, ctx, facts, tree, res).run()
+    _Speller(job, ctx, facts, tree, res, scratch).run()
     return res
 
 
+def untouched_import(job: FileJob, ctx: Context, node: ast.ImportFrom) -> bool:
+    """Whether no form rewrites import `node` (no moved module or name in it): only such
+    a statement may take an added name (the scratch's merge guard)."""
+    base = relative.resolve(job.old_package, node.level, node.module) if node.level else node.module
+    if base is None or ctx.relocation.module(base) is not None:
+        return False
+    return all(ctx.relocation.dotted(f"{base}.{a.name}") is None for a in node.names)
+
+
+_PLACED = "an import for names that moved, placed as isort would"
+_AFTER = "names used through this import moved to another module"
+
+
 class _Speller:
-    def __init__(self, job: FileJob, ctx: Context, facts: Bindings, tree, res: UseResult):
+    def __init__(self, job, ctx: Context, facts: Bindings, tree, res: UseResult, scratch):
         self.job, self.ctx, self.facts, self.res = job, ctx, facts, res
+        self.scratch: ImportScratch = scratch
         self.text = job.text
-        self.nl = "\r\n" if "\r\n" in self.text else "\n"
         self.taken = set(facts.names)
         self.locals: dict[tuple[int, str], str] = {}  # (scope, dst) -> local
-        self.inserts: dict[tuple[int, int], list[str]] = {}  # stmt -> statements to add
         self.imported = {
             a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
         }
         self.star_names: dict[tuple[tuple[int, int], str], set[str]] = {}
-        self.tree = tree
-        self.starts = line_starts(self.text)
 
     def run(self) -> None:
         for use in self.facts.uses:
@@ -98,47 +109,6 @@ class _Speller:
             b = next(u.binding for u in self.facts.uses if u.binding.stmt == stmt)
             spelled = self._from_module(dst, b)
             self._insert(b, f"from {spelled} import {', '.join(sorted(names))}")
-        merged: set[int] = set()
-        for stmt, lines in self.inserts.items():
-            b = next(u.binding for u in self.facts.uses if u.binding.stmt == stmt)
-            after: list[str] = []
-            for line in lines:
-                hit = place(
-                    self.text,
-                    self.tree,
-                    line_col(self.text, stmt[0])[0],
-                    line,
-                    lambda node: self._can_merge(node, merged),
-                )
-                if hit is None:
-                    after.append(line)
-                    continue
-                s, e, new = hit
-                if s != e:
-                    merged.add(s)
-                self._add(s, e, new, "an import for names that moved, placed as isort would")
-            if after:
-                at = self._line_end(stmt[1])
-                text = "".join(f"{b.indent}{line}{self.nl}" for line in after)
-                if at == len(self.text) and not self.text.endswith("\n"):
-                    text = self.nl + text.rstrip("\r\n")
-                self._add(at, at, text, "names used through this import moved to another module")
-
-    def _add(self, s: int, e: int, new: str, reason: str) -> None:
-        self.res.edits.append(make_edit(self.job.new_path, self.text, s, e, new, "code", reason))
-
-    def _can_merge(self, node: ast.ImportFrom, merged: set[int]) -> bool:
-        """Only a statement nothing else rewrites (no moved module or name in it)."""
-        if ast_offset(self.text, self.starts, node.lineno, node.col_offset) in merged:
-            return False
-        base = (
-            relative.resolve(self.job.old_package, node.level, node.module)
-            if node.level
-            else node.module
-        )
-        if base is None or self.ctx.relocation.module(base) is not None:
-            return False
-        return all(self.ctx.relocation.dotted(f"{base}.{a.name}") is None for a in node.names)
 
     # -- one use ------------------------------------------------------------------
     def _use(self, use: ModuleUse, dst: str) -> None:
@@ -188,7 +158,7 @@ class _Speller:
         if b.form == "import_root" and self._root_is_safe(b, dst):
             if dst not in self.imported:
                 self.imported.add(dst)
-                self.inserts.setdefault(b.stmt, []).append(f"import {dst}")
+                self._insert(b, f"import {dst}")
             return dst
         key = (b.scope, dst)
         if key in self.locals:
@@ -204,7 +174,7 @@ class _Speller:
         else:
             stmt = f"from {self._from_module(parent, b)} import {leaf}"
             stmt += f" as {local}" if local != leaf else ""
-        self.inserts.setdefault(b.stmt, []).append(stmt)
+        self._insert(b, stmt)
         self.locals[key] = local
         return local
 
@@ -243,8 +213,4 @@ class _Speller:
         return module
 
     def _insert(self, b: ModuleBinding, stmt: str) -> None:
-        self.inserts.setdefault(b.stmt, []).append(stmt)
-
-    def _line_end(self, offset: int) -> int:
-        nl = self.text.find("\n", offset)
-        return len(self.text) if nl == -1 else nl + 1
+        self.scratch.add(stmt, b.stmt, b.indent, _AFTER, _PLACED)
