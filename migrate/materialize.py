@@ -23,8 +23,9 @@ see `changes.py`) are applied step by step in `STEPS` order:
   directory, from its step on.
 
 `base` is a mapping path -> (git mode, bytes) (e.g. read from git objects; it may be
-restricted to `needed_paths(changeset)`, and the result is then restricted the same way)
-or a `RepoIndex` (the checkout, read lazily). The result is a `Tree`: read lazily, only the
+restricted to `needed_paths(changeset)`, and the result is then restricted the same way),
+a `LazyBase` (modes known, bytes read on demand: apply reads only `content_paths`) or a
+`RepoIndex` (the checkout, read lazily). The result is a `Tree`: read lazily, only the
 files the ChangeSet touches are ever decoded.
 """
 
@@ -88,30 +89,49 @@ def text_of(path: str, data: bytes) -> str | None:
 # -- the base ---------------------------------------------------------------------------
 
 
-class _Base:
-    """The tree a ChangeSet applies to: a mapping of (mode, bytes) or a RepoIndex."""
+class LazyBase:
+    """A base whose modes are known and whose bytes are read only when asked for (git
+    objects: a pure move never reads its blob). `read(path)` gives the bytes."""
 
-    def __init__(self, base: Mapping[str, tuple[int, bytes]] | RepoIndex, roots=None) -> None:
+    def __init__(self, modes: Mapping[str, int], read) -> None:
+        self.modes, self.read = modes, read
+
+
+class _Base:
+    """The tree a ChangeSet applies to: a mapping of (mode, bytes), a `LazyBase` or a
+    RepoIndex; modules are named under `roots` (default: the base's, or the top)."""
+
+    def __init__(
+        self, base: Mapping[str, tuple[int, bytes]] | RepoIndex | LazyBase, roots=None
+    ) -> None:
         self._index = base if isinstance(base, RepoIndex) else None
-        self._files = None if self._index is not None else base
-        self.paths = set(self._index.files if self._index is not None else base)
+        self._lazy = base if isinstance(base, LazyBase) else None
+        self._files = None if self._index is not None or self._lazy is not None else base
+        if self._index is not None:
+            self.paths = set(self._index.files)
+        else:
+            self.paths = set(self._lazy.modes if self._lazy is not None else base)
         given = roots if roots is not None else getattr(base, "roots", (".",))
         self.roots: tuple[str, ...] = tuple(r.rstrip("/") or "." for r in given)
 
     def mode(self, path: str) -> int:
         if self._index is not None:
             return self._index.files[path].mode
+        if self._lazy is not None:
+            return self._lazy.modes[path]
         return self._files[path][0]
 
     def data(self, path: str) -> bytes:
         if self._index is not None:
             return self._index.read_bytes(path)
+        if self._lazy is not None:
+            return self._lazy.read(path)
         return self._files[path][1]
 
     def text(self, path: str) -> str | None:
         if self._index is not None:
             return self._index.text(path)
-        return text_of(path, self._files[path][1])
+        return text_of(path, self.data(path))
 
 
 class _Texts(_Base):
@@ -209,6 +229,11 @@ class Tree(TreeQueries):
         """The base path this file continues, or None for a file the ChangeSet created."""
         return self._entries[path].origin
 
+    def produced(self, path: str) -> bytes | None:
+        """The bytes the ChangeSet produced for `path`, None when they are its origin's
+        untouched (a pure move or a file left alone: the caller may reuse the blob)."""
+        return self._entries[path].data
+
     def files(self) -> Files:
         """Every file as (mode, bytes): reads the whole tree, meant for a restricted base."""
         return {p: (self.mode(p), self.read_bytes(p)) for p in sorted(self._entries)}
@@ -246,6 +271,13 @@ def needed_paths(cs: ChangeSet) -> set[str]:
         paths.add(p)
         paths.add(back.get(p, p))
     return paths
+
+
+def content_paths(cs: ChangeSet) -> set[str]:
+    """Base paths whose bytes the materializer reads: the origins of edited or written
+    files (a removal or a pure move needs only the path)."""
+    back = {m.new: m.old for m in cs.moves}
+    return {back.get(p, p) for p in {e.path for e in cs.edits} | set(cs.writes)}
 
 
 def _relocate(entries: dict[str, _Entry], moves: dict[str, str]) -> dict[str, _Entry]:
@@ -290,7 +322,7 @@ def _edited(base: _Base, edits: list[Edit], path: str, step: str, back: dict[str
 
 
 def iter_steps(
-    cs: ChangeSet, base: Mapping[str, tuple[int, bytes]] | RepoIndex, roots=None
+    cs: ChangeSet, base: Mapping[str, tuple[int, bytes]] | RepoIndex | LazyBase, roots=None
 ) -> Iterator[tuple[str, Tree]]:
     """(step, tree after it) for every step the ChangeSet has, in `STEPS` order; modules
     are named under `roots` (default: the index's, or the repository root)."""

@@ -15,7 +15,8 @@ from functools import cached_property
 from pathlib import Path
 
 from migrate import progress
-from migrate.index.files import list_repo_files
+from migrate.git.clean import clean_contents, converted_paths
+from migrate.index.files import is_git_work_tree, list_repo_files
 from migrate.index.tree import TreeQueries, import_name
 
 CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -146,4 +147,7 @@ def build_index(root: str | Path, roots: tuple[str, ...] | list[str] = (".",)) -
             info.module, info.root = hit
             modules.setdefault(hit[0], path)
         files[path] = info
-    return RepoIndex(root=root, roots=roots, files=files, modules=modules)
+    index = RepoIndex(root=root, roots=roots, files=files, modules=modules)
+    if is_git_work_tree(root):  # text is what the commits store: the clean side of eol
+        index._bytes.update(clean_contents(root, [p for p in converted_paths(root) if p in files]))
+    return index

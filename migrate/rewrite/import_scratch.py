@@ -15,6 +15,10 @@ form ran. So placement, sorting and layout live here only:
   `# isort: skip` on the anchor line, or an `isort: off` region in force keeps the
   simple rule: right after the anchor. An import never leaves the anchor's scope.
 - `add_before(stmt, at, indent)`: in front of the statement starting at `at`.
+- `drop(stmt, names)`: drop the locals `names` from the import statement at span `stmt`,
+  keeping its layout and comments (`import_drop.drop_names`); folded into an addition
+  merged into the same statement; when no name is left, the statement's lines go (a
+  statement sharing a line with another is left alone).
 - `remove(node, names)`: drop `names` from a top-level import statement; when every name
   goes, its whole lines go (and the blank line after a group that disappears).
 - `after_imports(text)` / `future_at(text)`: where imports added to a module's top go
@@ -29,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
+from migrate.rewrite.import_drop import drop_names
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
 _SKIP = re.compile(r"#\s*isort:\s*skip")
@@ -54,6 +59,7 @@ class ImportScratch:
     can_merge: Callable[[ast.ImportFrom], bool] = lambda node: True
     adds: list[_Add] = field(default_factory=list)
     removals: list[tuple[ast.stmt, tuple[ast.alias, ...], str]] = field(default_factory=list)
+    drops: dict[tuple[int, int], set[str]] = field(default_factory=dict)
 
     def add(self, stmt: str, anchor: tuple[int, int], indent: str, reason: str, placed: str):
         """Schedule `stmt` beside the import at `anchor`; `placed`: the reason when it
@@ -64,6 +70,15 @@ class ImportScratch:
         """Schedule `stmt` in front of the statement starting at offset `at`."""
         if not any(a.before and a.anchor[0] == at and a.stmt == stmt for a in self.adds):
             self.adds.append(_Add(stmt, (at, at), indent, reason, before=True))
+
+    def has_adds(self, anchor: tuple[int, int]) -> bool:
+        """Whether an import is scheduled beside the statement at `anchor`."""
+        return any(not a.before and a.anchor == anchor for a in self.adds)
+
+    def drop(self, stmt: tuple[int, int], names: set[str]) -> None:
+        """Schedule dropping the locals `names` from the import statement at span `stmt`
+        (they have no use left)."""
+        self.drops.setdefault(stmt, set()).update(names)
 
     def remove(self, node: ast.stmt, names: list[ast.alias], reason: str) -> None:
         """Schedule dropping `names` from the top-level import `node`."""
@@ -82,6 +97,7 @@ class ImportScratch:
         nl = "\r\n" if "\r\n" in self.text else "\n"
         starts = line_starts(self.text)
         merged: set[int] = set()
+        drops = {k: set(v) for k, v in self.drops.items()}
         by_anchor: dict[tuple[int, int], list[_Add]] = {}
         for a in self.adds:
             if not a.before:
@@ -95,15 +111,24 @@ class ImportScratch:
                     after.append(a)
                     continue
                 s, e, new = hit
+                why = a.merge_reason or a.reason
                 if s != e:
                     merged.add(s)
-                out.append((s, e, new, a.merge_reason or a.reason))
+                    gone = drops.pop((s, e), None)
+                    if gone:
+                        new = drop_names(new, gone) or new
+                        why += f"; `{', '.join(sorted(gone))}` has no use left"
+                out.append((s, e, new, why))
             if after:
                 at = _line_end(self.text, anchor[1])
                 text = "".join(f"{a.indent}{a.stmt}{nl}" for a in after)
                 if at == len(self.text) and not self.text.endswith("\n"):
                     text = nl + text.rstrip("\r\n")
                 out.append((at, at, text, after[0].reason))
+        for stmt, gone in drops.items():
+            hit = self._drop(stmt, gone)
+            if hit is not None:
+                out.append((*hit, f"`{', '.join(sorted(gone))}` has no use left"))
         for a in self.adds:
             if a.before:
                 out.append((a.anchor[0], a.anchor[0], f"{a.stmt}{nl}{a.indent}", a.reason))
@@ -112,6 +137,20 @@ class ImportScratch:
             if hit is not None:
                 out.append((*hit, reason))
         return out
+
+    def _drop(self, stmt: tuple[int, int], gone: set[str]) -> tuple[int, int, str] | None:
+        """The statement without the `gone` locals, or its lines when none is left and
+        it has them to itself (else None: left alone)."""
+        s, e = stmt
+        rest = drop_names(self.text[s:e], gone)
+        if rest:
+            return s, e, rest
+        line_start = self.text.rfind("\n", 0, s) + 1
+        line_end = _line_end(self.text, e)
+        tail = self.text[e:line_end].strip()
+        if self.text[line_start:s].strip() or (tail and not tail.startswith("#")):
+            return None  # shares a line with another statement: left alone
+        return line_start, line_end, ""
 
     def _place(self, tree, starts, line: int, new: str, merged: set[int]):
         def can_merge(node: ast.ImportFrom) -> bool:

@@ -25,6 +25,7 @@ from migrate.rewrite.names import is_gone, relocate
 from migrate.rewrite.op_id_tables import has_computed_op_id, rewrite_op_id_tables
 from migrate.rewrite.op_ids import rewrite_op_ids
 from migrate.rewrite.python_prose import rewrite_prose
+from migrate.rewrite.python_rootless import rootless_notes
 from migrate.rewrite.registry import has_ancestor_table, rewrite_ancestor_tables, rewrite_tables
 from migrate.rewrite.strings import rewrite_strings
 
@@ -128,8 +129,14 @@ def without_overlaps(edits: list[Edit]) -> list[Edit]:
 
 
 def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
-    """Every form on one file; the imports they add go through one scratch area, which
-    one finaliser turns into edits at the end (`import_scratch.py`)."""
+    result = _rewrite_python(job, ctx, regex)
+    result.notes += rootless_notes(job, ctx, result.edits)
+    return result
+
+
+def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
+    """Every form on one file; the imports they add or drop go through one scratch area,
+    which one finaliser turns into edits at the end (`import_scratch.py`)."""
     result = FileResult(job.new_path)
     scratch = ImportScratch(job.new_path, job.text, partial(untouched_import, job, ctx))
     uses = rewrite_module_uses(job, ctx, scratch)

@@ -10,10 +10,11 @@ the target resolver read it as they read any tree; it adds the questions verify 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from migrate.index import RepoIndex
+from migrate.index.exports import lazy_table, owner_module
 from migrate.index.facts import CodeFacts
 
 MODULE_ATTRS = frozenset(
@@ -28,6 +29,7 @@ class CodeTree:
     delegated to the revision's index, plus verify's questions about modules."""
 
     index: RepoIndex
+    _tables: dict = field(default_factory=dict, repr=False, compare=False)  # lazy exports
 
     # -- the tree protocol, the index's -------------------------------------------------
     @property
@@ -104,6 +106,10 @@ class CodeTree:
         if name in facts.names:
             return True
         attrs_dynamic = facts.attrs is not None and facts.attrs.dynamic  # sys.modules writes
+        if facts.getattr_hook:  # a table-driven hook (its globals() cache is the table's)
+            served = self._lazy_export(module, name, _seen)
+            if served is not None:
+                return served
         if facts.getattr_hook or facts.writes_globals or facts.star_unresolved or attrs_dynamic:
             return None
         for star in facts.star_imports:
@@ -117,6 +123,26 @@ class CodeTree:
             if found is not False:
                 return found
         return False
+
+    def _lazy_export(self, module: str, name: str, seen: frozenset) -> bool | None:
+        """What a module's lazy-export table says of `name` (index/exports.py): its owner
+        has it or not; absent from a closed table, it is missing; otherwise unknown."""
+        if module not in self._tables:
+            path = self.index.modules.get(module)
+            text = (self.index.text(path) or "") if path else ""
+            try:
+                self._tables[module] = lazy_table(ast.parse(text)) if "_EXPORTS" in text else None
+            except (SyntaxError, ValueError):
+                self._tables[module] = None
+        table = self._tables[module]
+        if table is None:
+            return None
+        if name not in table.entries:
+            return False if table.closed else None
+        owner = owner_module(table.entries[name], module, lambda top: top in self.own_tops)
+        if not self.is_module(owner) or owner in seen:
+            return False if not self.is_module(owner) else None
+        return self.has_attr(owner, name, seen | {module})
 
     def module_alias(self, module: str, name: str) -> str | None:
         """The module `module.name` is, when `module` binds `name` by an import of one."""

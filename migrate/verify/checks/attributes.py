@@ -10,10 +10,9 @@ this check sees it. A chain already broken at BASE (mapped through the plan) is 
 from __future__ import annotations
 
 from migrate.index.attrs import AttrRef
-from migrate.relocate import Relocation
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import FAIL, PASS, CheckResult, Finding
+from migrate.verify.result import CheckResult, against_base
 
 NAME = "attributes-resolve"
 
@@ -72,19 +71,9 @@ def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, 
     return out
 
 
-def _key(path: str, dotted: str, rels: list[Relocation]) -> tuple[str, str]:
-    for rel in rels:
-        path = rel.path(path) or path
-        dotted = rel.dotted(dotted) or dotted
-    return path, dotted
-
-
 def check(ctx: VerifyContext) -> CheckResult:
     found = unresolved(ctx.head)
-    before = set()
-    if ctx.base is not None and found:  # BASE is parsed only where HEAD has a problem
-        only = ctx.base_paths(p for p, *_ in found)
-        before = {_key(p, d, ctx.relocations) for p, _, d, _ in unresolved(ctx.base, only)}
+    before = ctx.at_base(found, unresolved, lambda u: (ctx.path_now(u[0]), ctx.dotted_now(u[2])))
     findings = []
     for path, line, dotted, text in found:
         old = (path, dotted) in before
@@ -93,15 +82,6 @@ def check(ctx: VerifyContext) -> CheckResult:
             msg = f"{text}(...): {module} is a module, calling it raises TypeError"
         else:
             msg = f"{text}: module {module} has no attribute {attr}"
-        findings.append(
-            Finding(
-                path,
-                line,
-                NAME,
-                msg + (" (already broken at BASE)" if old else ""),
-                "" if old else "a rewrite missed this reference, or it names what the plan moved",
-                severity="warning" if old else "error",
-            )
-        )
-    status = FAIL if any(f.severity == "error" for f in findings) else PASS
-    return CheckResult(NAME, status, findings, f"{len(found)} unresolved")
+        fix = "" if old else "a rewrite missed this reference, or it names what the plan moved"
+        findings.append(against_base(path, line, NAME, msg, old, fix))
+    return CheckResult.judged(NAME, findings, f"{len(found)} unresolved")

@@ -18,7 +18,7 @@ from migrate.relocate import Relocation
 from migrate.rules import run_rules
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import CheckResult, Finding
+from migrate.verify.result import SO_AT_BASE, CheckResult, against_base
 
 NAME = "organization-rules"
 RULES = frozenset(("KO102", "KO202", "KO203", "KO204"))
@@ -68,15 +68,6 @@ def check(ctx: VerifyContext) -> CheckResult:
         # declared no groups either, removed no declaration: nothing can drift from it.
         undeclared = f.check == "KO102" and "no literal `_GROUPS`" in f.message
         old = key(f, ctx.plans, ctx.relocations) in before or (undeclared and undeclared_before)
-        findings.append(
-            Finding(
-                f.file,
-                f.line,
-                NAME,
-                f"{f.check} {f.message}" + (" (already so at BASE)" if old else ""),
-                f.fix,
-                severity="warning" if old else "error",
-            )
-        )
-    status = "FAIL" if any(f.severity == "error" for f in findings) else "PASS"
-    return CheckResult(NAME, status, findings, f"rules {', '.join(sorted(RULES))}")
+        what = f"{f.check} {f.message}"
+        findings.append(against_base(f.file, f.line, NAME, what, old, f.fix, SO_AT_BASE))
+    return CheckResult.judged(NAME, findings, f"rules {', '.join(sorted(RULES))}")
