@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrate.index.repo import RepoIndex, module_name, root_of_path
+from migrate.index.repo import RepoIndex, root_of_path
+from migrate.index.tree import module_name
 from migrate.plan.model import Plan
 
 
@@ -41,6 +42,8 @@ class Relocation:
 
     modules: dict[str, str] = field(default_factory=dict)  # module/package prefix -> new
     symbols: dict[tuple[str, str], str] = field(default_factory=dict)  # (mod, sym) -> new mod
+    # symbols that only re-export lazily (PEP 562 `_EXPORTS`): users follow, nothing moves
+    reexports: set[tuple[str, str]] = field(default_factory=set)
     files: dict[str, str] = field(default_factory=dict)  # every moved file: old path -> new
     path_prefixes: dict[str, str] = field(default_factory=dict)  # plan path moves + packages
     moved_modules: dict[str, str] = field(default_factory=dict)  # every moved module, exact

@@ -17,11 +17,10 @@ from test_apply import PLAN, full_changeset, make_sample
 from test_apply_atomic import snapshot, strip_stat
 
 from migrate.cli import main
-from migrate.git_steps import engine
 
 
 @pytest.fixture
-def repo(make_repo, tmp_path, monkeypatch):
+def repo(make_repo, tmp_path):
     repo = make_sample(make_repo)
     (repo / ".gitignore").write_text("*.log\n/pkg/new/run.sh\n")
     git(repo, "add", ".gitignore")
@@ -29,12 +28,13 @@ def repo(make_repo, tmp_path, monkeypatch):
     (repo / "keep.log").write_text("ignored, never tracked\n")
     plan = tmp_path / "plan.yaml"
     plan.write_text(PLAN)
-    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
     return repo, plan
 
 
 def apply(repo: Path, plan: Path, *extra: str):
-    return CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo), *extra])
+    return CliRunner().invoke(
+        main, ["apply", str(plan), "--repo", str(repo), *extra], obj=full_changeset
+    )
 
 
 def leftovers(repo: Path) -> list[str]:
@@ -135,10 +135,8 @@ SCRIPT = """
 import sys
 sys.path[:0] = [{tests!r}]
 import test_apply
-from migrate.git_steps import engine
-engine.plan_changeset = test_apply.full_changeset
 from migrate.cli import main
-main(["apply", {plan!r}, "--repo", {repo!r}])
+main(["apply", {plan!r}, "--repo", {repo!r}], obj=test_apply.full_changeset)
 """
 
 
@@ -265,7 +263,6 @@ def test_a_plan_inside_the_repo_is_recorded_repo_relative(make_repo, monkeypatch
     (repo / "plans/move.yaml").write_text(PLAN)
     git(repo, "add", "plans")
     git(repo, "commit", "-qm", "plan")
-    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
     assert apply(repo, repo / "plans/move.yaml").exit_code == 0
     messages = git(repo, "log", "--format=%B")
     assert "Migrate-Plan: plans/move.yaml sha256:" in messages

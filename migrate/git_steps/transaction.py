@@ -34,8 +34,8 @@ STATE_DIR = "migrate-journal"  # under the git dir: journal.json, index, files/<
 GITLINK, SYMLINK = 0o160000, 0o120000
 
 
-class SwitchRefused(Exception):
-    """Something in the work tree is in the switch's way; nothing was changed."""
+class Refused(Exception):
+    """Reasons, one a line, why a step did not start: nothing was changed."""
 
     def __init__(self, reasons: list[str]):
         self.reasons = reasons
@@ -43,6 +43,10 @@ class SwitchRefused(Exception):
 
     def __reduce__(self):
         return (type(self), (self.reasons,))
+
+
+class SwitchRefused(Refused):
+    """Something in the work tree is in the switch's way; nothing was changed."""
 
 
 @dataclass(frozen=True)

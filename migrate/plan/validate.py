@@ -310,8 +310,13 @@ def _move_pos_for(plan: Plan, path: str, index: RepoIndex) -> Pos:
 
 
 def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
-    """A deleted legacy package must hold nothing but `__init__.py` files once moves ran."""
+    """A deleted legacy package must hold nothing but `__init__.py` files once moves ran
+    (a file that symbol moves leave with nothing of its own counts as moved)."""
+    from migrate.rewrite.symbols import emptied_by_symbol_moves
+
     split_sources = {sp.file for sp in plan.splits}
+    if plan.delete and rel.symbols:
+        split_sources |= emptied_by_symbol_moves(index, rel)
     out = []
     for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
         d = index.package_dir(name)
@@ -341,7 +346,8 @@ def _check_modules_stay_importable(plan: Plan, index: RepoIndex, rel) -> list[Di
     Otherwise its importers would break with nothing to rewrite them to (a path move
     out of `python/`, a target directory named `class` or `my-ops`).
     """
-    from migrate.index.repo import module_name, root_of_path
+    from migrate.index.repo import root_of_path
+    from migrate.index.tree import module_name
 
     out = []
     for old, new in sorted(rel.files.items()):

@@ -387,6 +387,54 @@ def _registrations_pass(run: EngineRun) -> Contribution:
     )
 
 
+def _init_path(prep, package: str) -> str | None:
+    old = prep.index.path_of(package)
+    return prep.relocation.files.get(old, old) if old else None
+
+
+def _text_at(prep, new_path: str) -> str:
+    old = next((o for o, n in prep.relocation.files.items() if n == new_path), new_path)
+    return prep.index.text(old) or ""
+
+
+def _exports_pass(run: EngineRun) -> Contribution:
+    """Lazy `_EXPORTS` entries whose module changed group move to the new group's table,
+    relative owners that moved otherwise are respelled; edits inside a cut entry or a
+    respelled value are withdrawn (the pass's edit supersedes them)."""
+    from migrate.rewrite.exports_follow import respelled
+
+    prep = run.prep
+    moved = respelled(prep.index, prep.relocation, prep.derived_exports)
+    if prep.derived_exports:
+        moved = _exports_moved(run, moved)
+
+    def cut(e: Edit) -> bool:
+        return any(e.path == p and e.start < b and a < e.end for p, a, b in moved.cut)
+
+    return Contribution(
+        edits=list(moved.edits),
+        notes=list(moved.notes),
+        withdrawn=[e for e in run.cs.edits if cut(e)],
+    )
+
+
+def _exports_moved(run: EngineRun, respelled):
+    from migrate.layout.names import OPS_PKG
+    from migrate.rewrite.exports_follow import export_edits
+
+    prep = run.prep
+    dests = {rel_path for e in prep.derived_exports if (rel_path := _init_path(prep, e.new_group))}
+    appended = {  # destinations an earlier pass appends to: the table goes after that
+        e.path
+        for e in run.cs.edits
+        if e.path in dests and e.start == e.end == len(_text_at(prep, e.path))
+    }
+    moved = export_edits(prep.index, prep.relocation, prep.derived_exports, OPS_PKG, appended)
+    moved.edits += respelled.edits
+    moved.cut += respelled.cut
+    return moved
+
+
 def _symbols_pass(run: EngineRun) -> Contribution:
     """Moved top-level definitions: cut from their module (taking the reference edits
     inside them along), written to or appended at their new module."""
@@ -438,6 +486,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("packaging", _packaging_pass),
     Pass("followed op ids", _followed_pass),
     Pass("registrations follow", _registrations_pass),
+    Pass("exports follow", _exports_pass),
     Pass("symbols", _symbols_pass),
     Pass("groups", _groups_pass),
     Pass("new packages", _new_packages_pass),
