@@ -97,7 +97,7 @@ class TreeQueries(FactsCache):
         return name in self.modules or name in self.packages
 
     def path_of(self, name: str) -> str | None:
-        """The file of module `name` (a package's `__init__.py`), or None."""
+        """The file of module `name` (an `__init__.py` for a regular package), or None."""
         return self.modules.get(name)
 
     def files_under(self, directory: str) -> list[str]:
