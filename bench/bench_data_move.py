@@ -141,18 +141,22 @@ def main() -> None:
         prof = Path(args.profile) if args.profile else None
         if prof is not None:
             prof.mkdir(parents=True, exist_ok=True)
-        for n in args.sizes:
-            rows.append(run(n, Path(tmp), prof))
-    print("| files | git mv + commit s | migrate apply s | ratio | CPU s (git / migrate) | tree |")
-    print("|---|---|---|---|---|---|")
-    for r in rows:
-        print(
-            f"| {r['files']} | {r['git_mv_commit_s']} | {r['migrate_apply_s']} | "
-            f"{r['ratio']}x | {r['git_mv_commit_cpu_s']} / {r['migrate_apply_cpu_s']} "
-            f"({r['cpu_ratio']}x) | {'same' if r['same_tree'] else 'DIFFERENT'} |"
+        head = (
+            "| files | git mv + commit s | migrate apply s | ratio | CPU s (git / migrate) | tree |"
         )
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=2))
+        print(head)
+        print("|---|---|---|---|---|---|", flush=True)
+        for n in args.sizes:  # each row as soon as it is measured (removing the copies is slow)
+            r = run(n, Path(tmp), prof)
+            rows.append(r)
+            print(
+                f"| {r['files']} | {r['git_mv_commit_s']} | {r['migrate_apply_s']} | "
+                f"{r['ratio']}x | {r['git_mv_commit_cpu_s']} / {r['migrate_apply_cpu_s']} "
+                f"({r['cpu_ratio']}x) | {'same' if r['same_tree'] else 'DIFFERENT'} |",
+                flush=True,
+            )
+            if args.json:
+                Path(args.json).write_text(json.dumps(rows, indent=2))
 
 
 if __name__ == "__main__":

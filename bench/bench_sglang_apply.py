@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -52,15 +53,21 @@ def export(rev: str, dest: Path) -> Path:
     return dest
 
 
-def apply(repo: Path, code: Path | None) -> tuple[float, int, str]:
+def _children_cpu() -> float:
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
+def apply(repo: Path, code: Path | None) -> tuple[float, float, int, str]:
+    """(wall s, CPU s of apply and every process it waited for, exit, stderr tail)."""
     env = {**os.environ, **ENV}
     if code is not None:
         env["PYTHONPATH"] = str(code)
     cmd = [sys.executable, "-m", "migrate", "apply", str(PLAN), "--allow-rule-errors", "-q"]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _children_cpu()
     res = subprocess.run(cmd, cwd=repo, capture_output=True, env=env)
-    wall = time.perf_counter() - t0
-    return wall, res.returncode, res.stderr.decode()[-500:]
+    wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
+    return wall, cpu, res.returncode, res.stderr.decode()[-500:]
 
 
 def main() -> None:
@@ -77,29 +84,38 @@ def main() -> None:
         git(base, "add", "-A")
         git(base, "commit", "-qm", "sglang 0.5.15 wheel tree")
         times: dict[str, list[float]] = {"before": [], "after": []}
+        cpus: dict[str, list[float]] = {"before": [], "after": []}
         tips: dict[str, set[str]] = {"before": set(), "after": set()}
         for i in range(args.rounds):
             for name, code in (("before", before_code), ("after", None)):
                 repo = tmp / f"{name}-{i}"
                 shutil.copytree(base, repo, symlinks=True)
                 git(repo, "update-index", "-q", "--refresh")
-                wall, rc, err = apply(repo, code)
+                wall, cpu, rc, err = apply(repo, code)
                 if rc != 0:
                     raise SystemExit(f"{name} apply failed ({rc}):\n{err}")
                 times[name].append(wall)
-                log = git(repo, "log", "--format=%T %s", "main~1..main").splitlines()
-                tips[name].add("\n".join(log))
+                cpus[name].append(cpu)
+                # the step commits' trees (the blame commit lists their SHAs, which differ
+                # with the Migrate-Engine trailer, a hash of the code that made them)
+                tips[name].add(git(repo, "log", "--format=%T %s", "main~1"))
                 shutil.rmtree(repo)
         files = len(git(base, "ls-files").splitlines())
         print(f"SGLang 0.5.15 ({files} files), plan {PLAN.name}, {args.rounds} rounds")
-        print("| migrate | wall s (each round) | best s |")
-        print("|---|---|---|")
+        print("| migrate | wall s (each round) | best wall s | CPU s (each round) | best CPU s |")
+        print("|---|---|---|---|---|")
         for name in ("before", "after"):
             label = args.before[:12] if name == "before" else "this checkout"
             runs = ", ".join(f"{t:.2f}" for t in times[name])
-            print(f"| {name} ({label}) | {runs} | {min(times[name]):.2f} |")
+            cpu = ", ".join(f"{t:.2f}" for t in cpus[name])
+            print(
+                f"| {name} ({label}) | {runs} | {min(times[name]):.2f} | {cpu} | "
+                f"{min(cpus[name]):.2f} |"
+            )
         ratio = min(times["after"]) / min(times["before"])
-        print(f"\nafter/before: {ratio:.2f}x; same trees: {tips['before'] == tips['after']}")
+        cpu_ratio = min(cpus["after"]) / min(cpus["before"])
+        same = tips["before"] == tips["after"] and len(tips["after"]) == 1
+        print(f"\nafter/before: {ratio:.2f}x wall, {cpu_ratio:.2f}x CPU; same step trees: {same}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

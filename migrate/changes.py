@@ -76,6 +76,9 @@ class ChangeSet:
     # Files removed by a step: path -> step (split sources in `tests`, legacy in `delete`)
     removals: dict[str, str] = field(default_factory=dict)
     notes: list = field(default_factory=list)  # Diagnostics: warnings, review items
+    # The plan's codec for files that are neither UTF-8 nor cookied: path (old and new) ->
+    # codec; edits and writes of them are decoded and encoded with it
+    encodings: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.check()

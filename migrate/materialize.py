@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from migrate.changes import EDIT_KINDS, STEPS, ChangeSet, ContractError, Edit, apply_edits
-from migrate.index.repo import RepoIndex, detect_encoding
+from migrate.index.repo import RepoIndex, choose_encoding
 from migrate.index.tree import TreeQueries, import_name
 
 Files = dict[str, tuple[int, bytes]]
@@ -50,38 +50,42 @@ class StepError(ValueError):
 # -- codecs -----------------------------------------------------------------------------
 
 
-def encoding_of(path: str, data: bytes) -> str:
-    """The codec a file's text is decoded with: PEP 263/BOM for Python, utf-8 otherwise."""
-    return detect_encoding(data) if path.endswith(".py") else "utf-8"
+def encoding_of(path: str, data: bytes, codec: str | None = None) -> str:
+    """The codec a file's text is decoded with: PEP 263/BOM for Python, else the plan's
+    `encodings` entry (`codec`), else utf-8 (the index's rule, `choose_encoding`)."""
+    return choose_encoding(path, data, codec)
 
 
-def decode(path: str, data: bytes) -> str:
+def decode(path: str, data: bytes, codec: str | None = None) -> str:
     try:
-        return data.decode(encoding_of(path, data))
+        return data.decode(encoding_of(path, data, codec))
     except (UnicodeDecodeError, LookupError) as exc:
         raise StepError(f"{path}: cannot decode for editing ({exc})") from None
 
 
-def encode(path: str, text: str, like: bytes | None) -> bytes:
+def encode(path: str, text: str, like: bytes | None, codec: str | None = None) -> bytes:
     """Encode with the codec of the file's original bytes (`like`), else its own cookie."""
-    enc = encoding_of(path, like) if like is not None else _cookie_encoding(path, text)
+    if like is not None:
+        enc = encoding_of(path, like, codec)
+    else:
+        enc = _cookie_encoding(path, text, codec)
     try:
         return text.encode(enc)
     except (UnicodeEncodeError, LookupError) as exc:
         raise StepError(f"{path}: new text does not fit its encoding {enc} ({exc})") from None
 
 
-def _cookie_encoding(path: str, text: str) -> str:
+def _cookie_encoding(path: str, text: str, codec: str | None = None) -> str:
     head = "\n".join(text.splitlines()[:2]).encode("utf-8", "replace")
-    return encoding_of(path, head)
+    return encoding_of(path, head, codec)
 
 
-def text_of(path: str, data: bytes) -> str | None:
+def text_of(path: str, data: bytes, codec: str | None = None) -> str | None:
     """Decoded text, or None for a binary or undecodable file (the index's rule)."""
     if b"\0" in data[:8192]:
         return None
     try:
-        return data.decode(encoding_of(path, data))
+        return data.decode(encoding_of(path, data, codec))
     except (UnicodeDecodeError, LookupError):
         return None
 
@@ -102,8 +106,12 @@ class _Base:
     RepoIndex; modules are named under `roots` (default: the base's, or the top)."""
 
     def __init__(
-        self, base: Mapping[str, tuple[int, bytes]] | RepoIndex | LazyBase, roots=None
+        self,
+        base: Mapping[str, tuple[int, bytes]] | RepoIndex | LazyBase,
+        roots=None,
+        codecs: Mapping[str, str] | None = None,
     ) -> None:
+        self.codecs = codecs or {}  # path -> the plan's codec for it (ChangeSet.encodings)
         self._index = base if isinstance(base, RepoIndex) else None
         self._lazy = base if isinstance(base, LazyBase) else None
         self._files = None if self._index is not None or self._lazy is not None else base
@@ -131,7 +139,7 @@ class _Base:
     def text(self, path: str) -> str | None:
         if self._index is not None:
             return self._index.text(path)
-        return text_of(path, self.data(path))
+        return text_of(path, self.data(path), self.codecs.get(path))
 
 
 class _Texts(_Base):
@@ -222,7 +230,7 @@ class Tree(TreeQueries):
             elif e.data is None:
                 self._text[path] = self._base.text(e.origin)
             else:
-                self._text[path] = text_of(path, e.data)
+                self._text[path] = text_of(path, e.data, self._base.codecs.get(path))
         return self._text[path]
 
     def origin(self, path: str) -> str | None:
@@ -313,12 +321,13 @@ def _edited(base: _Base, edits: list[Edit], path: str, step: str, back: dict[str
         raise StepError(f"{path}: edits to a symlink")
     data = base.data(origin)
     kinds = tuple(k for k in EDIT_KINDS if STEPS.index(k) <= STEPS.index(step))
-    text = decode(path, data)
+    codec = base.codecs.get(path)
+    text = decode(path, data, codec)
     try:
         text = apply_edits(text, [e for e in edits if e.kind in kinds])
     except ValueError as exc:
         raise StepError(str(exc)) from None
-    return encode(path, text, data)
+    return encode(path, text, data, codec)
 
 
 def iter_steps(
@@ -330,7 +339,7 @@ def iter_steps(
         cs.check()
     except ContractError as exc:
         raise StepError(str(exc)) from None
-    src = _Base(base, roots)
+    src = _Base(base, roots, cs.encodings)
     moves = move_map(cs)
     back = {new: old for old, new in moves.items()}
     entries: dict[str, _Entry] = {p: _Entry(p) for p in src.paths}
@@ -351,12 +360,15 @@ def iter_steps(
                 continue
             cur = entries.get(path)
             if cur is None:
-                entries[path] = _Entry(None, REGULAR, encode(path, text, None))
+                entries[path] = _Entry(
+                    None, REGULAR, encode(path, text, None, src.codecs.get(path))
+                )
                 continue
             t = Tree(src, entries)
             mode = t.mode(path)
             like = t.read_bytes(path) if mode != SYMLINK else None
-            entries[path] = _Entry(cur.origin, mode, encode(path, text, like))
+            codec = src.codecs.get(path)
+            entries[path] = _Entry(cur.origin, mode, encode(path, text, like, codec))
         for path, rstep in sorted(cs.removals.items()):
             if rstep == step:
                 _remove(entries, path, moves)
@@ -379,7 +391,7 @@ def materialize(
         if STEPS.index(step) > last:
             break
         tree = t
-    return tree if tree is not None else _unchanged(_Base(base, roots))
+    return tree if tree is not None else _unchanged(_Base(base, roots, changeset.encodings))
 
 
 def _unchanged(src: _Base) -> Tree:

@@ -63,6 +63,7 @@ def prepare(plan_path: str | Path, repo: str | Path) -> Prepared:
         roots = tuple(dict.fromkeys(r for p in paths for r in load_plan(p)[0].roots))
         index = build_index(repo, roots)
         plan, errors = load_chain(paths, index)
+    index.encodings = plan.encodings  # before any text is read
     errors = errors + validate_plan(plan, index)
     if errors:
         raise MigrateError(_sorted(errors))

@@ -85,11 +85,11 @@ def test_a_symlinked_blame_ignore_file_is_not_written_through(repo):
 @pytest.mark.parametrize(
     "attributes, shown",
     [
-        ("*.json filter=lfs\n", "pkg/new/data/cfg.json: has filter=lfs"),
-        ("*.sh ident\n", "pkg/new/run.sh: has ident"),
+        ("*.md filter=lfs\n", "README.md: has filter=lfs"),
+        ("*.py ident\n", "pkg/new/mod.py: has ident"),
     ],
 )
-def test_filtered_files_that_would_move_are_listed_and_refused(repo, attributes, shown):
+def test_filtered_files_that_would_be_edited_are_listed_and_refused(repo, attributes, shown):
     repo, plan = repo
     (repo / ".gitattributes").write_text(attributes)
     git(repo, "add", ".gitattributes")
@@ -99,3 +99,18 @@ def test_filtered_files_that_would_move_are_listed_and_refused(repo, attributes,
     assert res.exit_code == 3, res.output
     assert shown in res.output
     assert strip_stat(snapshot(repo)) == before
+
+
+@pytest.mark.parametrize("attributes", ["*.json filter=lfs\n", "*.sh ident\n"])
+def test_filtered_files_that_only_move_are_renamed_untouched(repo, attributes):
+    """A pure move is renamed in place: its bytes never pass through the filter."""
+    repo, plan = repo
+    (repo / ".gitattributes").write_text(attributes)
+    git(repo, "add", ".gitattributes")
+    git(repo, "commit", "-qm", "attributes")
+    data = {p: (repo / p).read_bytes() for p in ("pkg/old/data/cfg.json", "pkg/old/run.sh")}
+    res = apply(repo, plan)
+    assert res.exit_code == 0, res.output
+    for old, content in data.items():
+        assert (repo / old.replace("pkg/old", "pkg/new")).read_bytes() == content
+    assert git(repo, "status", "--porcelain") == ""

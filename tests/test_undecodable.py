@@ -60,3 +60,29 @@ def test_once_readable_they_are_rewritten(repo):
     assert b"\xe9" in (repo / "tools/legacy.py").read_bytes()  # still latin-1
     assert "See pkg.new.mod" in (repo / "docs/notes.txt").read_text("utf-8")
     assert (repo / "docs/other.txt").read_bytes() == FILES["docs/other.txt"]
+
+
+def test_the_plan_can_say_how_to_read_them(repo):
+    repo, plan = repo
+    plan.write_text(PLAN + 'encodings:\n  "docs/*.txt": latin-1\n  tools/legacy.py: cp1252\n')
+    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
+    assert res.exit_code == 0, res.output
+    assert (repo / "docs/notes.txt").read_bytes() == LATIN_TXT.replace(b"pkg.old", b"pkg.new")
+    assert (repo / "tools/legacy.py").read_bytes() == LATIN_PY.replace(b"pkg.old", b"pkg.new")
+    assert (repo / "docs/other.txt").read_bytes() == FILES["docs/other.txt"]
+    assert git(repo, "status", "--porcelain") == ""
+    base = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
+    res = CliRunner().invoke(
+        main, ["verify", f"{base}..HEAD", "--plan", str(plan), "--repo", str(repo)]
+    )
+    assert res.exit_code == 0, res.output
+
+
+def test_an_unknown_codec_is_a_positioned_plan_error(repo):
+    repo, plan = repo
+    plan.write_text(PLAN + "encodings:\n  docs/notes.txt: latin-9000\n")
+    before = strip_stat(snapshot(repo))
+    res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo)])
+    assert res.exit_code == 2, res.output
+    assert "plan.yaml:6:19: error: unknown codec 'latin-9000' for 'docs/notes.txt'" in res.output
+    assert strip_stat(snapshot(repo)) == before

@@ -94,10 +94,10 @@ def pure_renames(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]
 
 
 def filtered_paths(repo: Path, entries: list[Entry]) -> list[str]:
-    """Moved or edited files under a content filter (LFS, ...) or `ident`: refused.
-
-    Their blobs are not their work-tree bytes in a way eol conversion explains, so a
-    rename-only or text edit of them is not what the user would get from git."""
+    """Files the switch writes that are under a content filter (LFS, ...) or `ident`:
+    refused. Their blobs are not their work-tree bytes in a way eol conversion explains,
+    so an edit of them is not what the user would get from git (a pure move is renamed
+    in place and is not among `entries`)."""
     paths = [e.path for e in entries if e.tip_mode and e.tip_mode != GITLINK]
     if not paths:
         return []
@@ -117,10 +117,13 @@ def _parents(path: str) -> list[str]:
     return ["/".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
 
 
-def preflight(repo: Path, entries: list[Entry]) -> list[str]:
-    """What stands in the way of the switch (empty: nothing; the switch may run)."""
+def preflight(repo: Path, entries: list[Entry], renamed: set[str] = frozenset()) -> list[str]:
+    """What stands in the way of the switch (empty: nothing; the switch may run).
+
+    `renamed`: both paths of the pure moves the switch renames in place; a filtered file
+    among them never passes through its filter, so it is not refused."""
     tracked = {e.path for e in entries if e.base_mode}
-    problems: list[str] = filtered_paths(repo, entries)
+    problems: list[str] = filtered_paths(repo, [e for e in entries if e.path not in renamed])
     checked: set[str] = set()
     for e in entries:
         if GITLINK in (e.base_mode, e.tip_mode):
@@ -253,11 +256,12 @@ class Transaction:
         keeps are renamed in place by the switch (the file keeps its inode, like `git mv`),
         everything else is checked out from the tip."""
         entries = diff_entries(self.dir, self.base, tip)
-        problems = preflight(self.dir, entries)
+        renames = pure_renames(entries, moves or {})
+        problems = preflight(self.dir, entries, {p for pair in renames for p in pair})
         if problems:
             raise SwitchRefused(problems)
         j = Journal(self.base, tip, self.head_ref, self.branch)
-        j.renames = pure_renames(entries, moves or {})
+        j.renames = renames
         if self.state.exists():
             shutil.rmtree(self.state)  # a dead run's leftovers, after `recover` saw them
         (self.state / "files").mkdir(parents=True)

@@ -18,6 +18,7 @@ from migrate import progress
 from migrate.git.clean import clean_contents, converted_paths
 from migrate.index.files import is_git_work_tree, list_repo_files
 from migrate.index.tree import TreeQueries, import_name
+from migrate.rewrite.globs import repo_glob_match
 
 CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
@@ -53,6 +54,13 @@ def detect_encoding(data: bytes) -> str:
     return "utf-8"
 
 
+def choose_encoding(path: str, data: bytes, codec: str | None = None) -> str:
+    """The one rule for a file's codec: a Python file's BOM or PEP 263 cookie, else the
+    plan's `encodings` entry for it (`codec`), else UTF-8."""
+    found = detect_encoding(data) if path.endswith(".py") else "utf-8"
+    return codec if codec and found == "utf-8" else found
+
+
 def detect_newline(data: bytes) -> str:
     """The file's dominant line ending (`\\n` when it has none)."""
     crlf = data.count(b"\r\n")
@@ -84,6 +92,7 @@ class RepoIndex(TreeQueries):
     modules: dict[str, str] = field(default_factory=dict)  # dotted -> path
     _text: dict[str, str] = field(default_factory=dict, repr=False)
     _bytes: dict[str, bytes] = field(default_factory=dict, repr=False)
+    encodings: tuple[tuple[str, str], ...] = ()  # the plan's (glob, codec) pairs
 
     # -- content -------------------------------------------------------------
     def read_bytes(self, path: str) -> bytes:
@@ -92,8 +101,12 @@ class RepoIndex(TreeQueries):
             self._bytes[path] = os.readlink(p).encode() if p.is_symlink() else p.read_bytes()
         return self._bytes[path]
 
+    def codec_for(self, path: str) -> str | None:
+        """The codec the plan's `encodings` give `path`, or None."""
+        return next((c for g, c in self.encodings if repo_glob_match(g, path)), None)
+
     def encoding(self, path: str) -> str:
-        return detect_encoding(self.read_bytes(path)) if path.endswith(".py") else "utf-8"
+        return choose_encoding(path, self.read_bytes(path), self.codec_for(path))
 
     def newline(self, path: str) -> str:
         return detect_newline(self.read_bytes(path))

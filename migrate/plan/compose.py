@@ -156,6 +156,7 @@ def compose(a: Plan, b: Plan, index: RepoIndex | None) -> Plan:
         delete_pos=a.delete_pos
         + tuple(p for d, p in zip(b.delete, b.delete_pos, strict=False) if d not in a.delete),
         keep_prose=tuple(dict.fromkeys((*a.keep_prose, *b.keep_prose))),
+        encodings=tuple(dict.fromkeys((*a.encodings, *b.encodings))),
     )
 
 

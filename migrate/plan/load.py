@@ -6,6 +6,7 @@ pass; semantic checks against the repository live in `validate.py`.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import keyword
 import re
@@ -19,7 +20,17 @@ from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.layout.names import OPS_PKG as OPS
 from migrate.plan.model import Move, OpIdRename, Plan, Split, SplitOutput
 
-TOP_KEYS = {"version", "roots", "moves", "op_ids", "splits", "groups", "delete", "keep_prose"}
+TOP_KEYS = {
+    "version",
+    "roots",
+    "moves",
+    "op_ids",
+    "splits",
+    "groups",
+    "delete",
+    "keep_prose",
+    "encodings",
+}
 DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_]*$")
 OP_ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -327,6 +338,29 @@ def _keep_prose(r: _Reader, top) -> list[str]:
     return keep_prose
 
 
+def _encodings(r: _Reader, top) -> list[tuple[str, str]]:
+    """`encodings: {glob: codec}`: how to read files that are neither UTF-8 nor cookied."""
+    node = top.get("encodings")
+    if node is None:
+        return []
+    if not isinstance(node, CommentedMap):
+        r.error(r.value_pos(top, "encodings"), "encodings must be a mapping of path glob to codec")
+        return []
+    out = []
+    for glob, codec in node.items():
+        pos = r.value_pos(node, glob)
+        if not isinstance(glob, str) or not isinstance(codec, str):
+            r.error(pos, "encodings maps a path glob to a codec name (both strings)")
+            continue
+        try:
+            codecs.lookup(codec)
+        except LookupError:
+            r.error(pos, f"unknown codec {codec!r} for {glob!r}")
+            continue
+        out.append((glob, codec))
+    return out
+
+
 def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
     """Parse plan text into a `Plan` of its well-formed entries plus every structural error.
 
@@ -349,6 +383,7 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
     groups_add, groups_add_pos, groups_remove, groups_remove_pos = _groups(r, top, moves)
     delete, delete_pos = _delete(r, top)
     keep_prose = _keep_prose(r, top)
+    encodings = _encodings(r, top)
 
     plan = Plan(
         path=file,
@@ -366,6 +401,7 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         delete=tuple(delete),
         delete_pos=tuple(delete_pos),
         keep_prose=tuple(keep_prose),
+        encodings=tuple(encodings),
     )
     return plan, r.errors
 

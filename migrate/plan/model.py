@@ -69,3 +69,5 @@ class Plan:
     delete: tuple[str, ...] = ()
     delete_pos: tuple[Pos, ...] = ()
     keep_prose: tuple[str, ...] = ()
+    # (path glob, codec): how to read text files that are not UTF-8 and have no cookie
+    encodings: tuple[tuple[str, str], ...] = ()

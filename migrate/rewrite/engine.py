@@ -519,7 +519,10 @@ def plan_changes(
         symbol_plan,
         (scan.candidates(index, rel, plan) | symbol_plan.touched) - _plan_file(index, plan),
         set(deleted_leftovers(index, rel, plan)),
-        ChangeSet(moves=[FileMove(o, n) for o, n in sorted(rel.files.items())]),
+        ChangeSet(
+            moves=[FileMove(o, n) for o, n in sorted(rel.files.items())],
+            encodings=_plan_codecs(index, rel),
+        ),
         skip_unparsable,
         durations,
     )
@@ -530,6 +533,16 @@ def plan_changes(
     if cycles:
         raise MigrateError(cycles)
     return cs
+
+
+def _plan_codecs(index: RepoIndex, rel: Relocation) -> dict[str, str]:
+    """path (before and after the move) -> the plan's codec, for files it names."""
+    out: dict[str, str] = {}
+    for path in index.files if index.encodings else ():
+        codec = index.codec_for(path)
+        if codec is not None:
+            out[path] = out[rel.files.get(path, path)] = codec
+    return out
 
 
 def checked(cs: ChangeSet) -> ChangeSet:

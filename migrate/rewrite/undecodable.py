@@ -38,8 +38,9 @@ def undecodable_problems(
             Diagnostic(
                 Pos(path, line, col),
                 f"cannot be decoded as {index.encoding(path)} but spells the old name "
-                f"{hit.group(0)}; convert it to UTF-8 or add a coding cookie "
-                "so its references can be rewritten",
+                f"{hit.group(0)}; convert it to UTF-8, add a coding cookie, or say how "
+                "to read it under `encodings:` in the plan (e.g. `encodings: {"
+                f'"{path}": latin-1}}`)',
             )
         )
     return out
