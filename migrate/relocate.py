@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrate.index.repo import RepoIndex, module_name, root_of_path
+from migrate.index.repo import RepoIndex, root_of_path
+from migrate.index.tree import module_name
 from migrate.plan.model import Plan
 
 
@@ -98,6 +99,19 @@ class Relocation:
                 if new.startswith(root + "/"):
                     return new[len(root) + 1 :], True
                 return new, False
+        return None
+
+    def covering_prefix(self, path: str) -> str | None:
+        """The moved directory (a `path_prefixes` key) above moved file `path` that already
+        says where it goes, or None: a regex of old spellings needs only the directory."""
+        new = self.files.get(path)
+        cut = path.rfind("/")
+        while new is not None and cut > 0:
+            head = path[:cut]
+            dst = self.path_prefixes.get(head)
+            if dst is not None:
+                return head if dst + path[cut:] == new else None
+            cut = path.rfind("/", 0, cut)
         return None
 
     def op_id(self, op_id: str) -> str | None:

@@ -8,6 +8,7 @@ import sys
 import click
 
 from migrate.cli_errors import INTERRUPTED, handle_errors
+from migrate.cli_options import repo_option
 
 
 @click.command("verify")
@@ -24,7 +25,7 @@ from migrate.cli_errors import INTERRUPTED, handle_errors
     help="Plan file (default: the path in each commit's Migrate-Plan trailer); repeat it "
     "for a chained apply, in the order apply was given the plans.",
 )
-@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@repo_option()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable result.")
 @click.option("--no-wheel", is_flag=True, help="Skip building BASE and HEAD wheels.")
 @click.option(
@@ -40,7 +41,9 @@ from migrate.cli_errors import INTERRUPTED, handle_errors
     "import-time-names, registry-targets, organization-rules, no-shims, single-module, "
     "no-new-cycles, no-lost-files, tests-kept, git-integrity, wheel-contents.",
 )
+@click.pass_obj
 def command(
+    obj,
     rev_range: str,
     plan: tuple[str, ...],
     repo: str,
@@ -50,6 +53,7 @@ def command(
     skip: tuple[str, ...],
 ) -> None:
     """Prove BASE..HEAD: step commits that reproduce, no new breakage (docs/verify.md)."""
+    from migrate.git_steps.engine import engine_of
     from migrate.interrupts import Interrupted, signals_raise
     from migrate.verify import verify
     from migrate.verify.text import render
@@ -63,6 +67,7 @@ def command(
                 wheel_check=not no_wheel,
                 skip=skip,
                 allow_foreign=allow_foreign,
+                engine=engine_of(obj),
             )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None

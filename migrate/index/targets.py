@@ -16,8 +16,9 @@ import ast
 import re
 
 from migrate.index.exports import lazy_table, owner_module
-from migrate.index.facts import TARGET, CodeFacts, CodeTree
+from migrate.index.facts import TARGET, CodeFacts
 from migrate.index.registry import registrations
+from migrate.index.tree import CodeTree
 
 _PLAIN_BASES = {"object", "BaseFusedOp"}
 

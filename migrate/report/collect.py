@@ -18,6 +18,8 @@ from migrate.git import exported, parse_trailers, resolve_range
 from migrate.git.plans import kept_chain
 from migrate.git.reads import RevReader, grep_files, ls_names, messages
 from migrate.git.trailers import chain_ref, chain_refs
+from migrate.git_steps.engine import Engine, plan_changeset
+from migrate.materialize import materialize, text_tree
 from migrate.oldnames import OldNames
 from migrate.report import facts, sources
 from migrate.report.data import (
@@ -32,7 +34,6 @@ from migrate.report.data import (
 )
 from migrate.report.leftovers import scan_leftovers
 from migrate.rules import run_rules
-from migrate.rules.tree import Tree, virtual_tree
 
 
 @dataclass
@@ -52,12 +53,6 @@ def tool_version() -> str:
         return "0+unknown"
 
 
-def _changeset(prep):
-    from migrate.git_steps.engine import plan_changeset
-
-    return plan_changeset(prep)
-
-
 def _fill_plan_facts(data: ReportData, prep, cs) -> None:
     data.summary = facts.summarize(cs, prep.plan, prep.relocation)
     prefixes = prep.relocation.path_prefixes
@@ -74,16 +69,19 @@ def _rules(tree, given) -> RulesSection:
     return sources.rules_section(run_rules(tree))
 
 
-def collect_preview(prep, cs=None, given: Given | None = None) -> ReportData:
-    """The report of a plan not yet applied: what it would do to the checkout in `prep`."""
+def collect_preview(
+    prep, cs=None, given: Given | None = None, engine: Engine = plan_changeset
+) -> ReportData:
+    """The report of a plan not yet applied: what it would do to the checkout in `prep`
+    (`cs`, or what `engine` makes of it)."""
     given = given or Given()
     if cs is None:
-        cs = _changeset(prep)
+        cs = engine(prep)
     data = ReportData(
         Meta("preview", prep.plan.path, prep.plan.sha256, tool_version=tool_version())
     )
     _fill_plan_facts(data, prep, cs)
-    tree = virtual_tree(prep.index, cs)
+    tree = materialize(cs, prep.index)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory,
@@ -140,11 +138,13 @@ def _plan_path(repo: Path, plan: str | None, commits, tmp: Path) -> str | list |
     return None
 
 
-def _run_verify(repo: Path, base: str, head: str, plan: str | None, wheel_check: bool):
+def _run_verify(
+    repo: Path, base: str, head: str, plan: str | None, wheel_check: bool, engine: Engine
+):
     """`migrate verify` in-process (read-only: it reproduces commits in temporary trees)."""
     from migrate.verify import verify
 
-    return verify(repo, f"{base}..{head}", plan, wheel_check=wheel_check)
+    return verify(repo, f"{base}..{head}", plan, wheel_check=wheel_check, engine=engine)
 
 
 def _apply_verify(data: ReportData, given) -> None:
@@ -171,17 +171,19 @@ def collect_range(
     run_verify: bool = True,
     wheel_check: bool = True,
     parity_device: str | None = None,
+    engine: Engine = plan_changeset,
 ) -> ReportData:
     """The report of BASE..HEAD (see `_collect_range`); kept plans are read from a
     temporary directory that lives as long as the report is built."""
     with tempfile.TemporaryDirectory(prefix="migrate-report-plans-") as tmp:
         return _collect_range(
-            repo, range_spec, plan, given, Path(tmp), run_verify, wheel_check, parity_device
-        )
+            repo, range_spec, plan, given, Path(tmp), run_verify, wheel_check, parity_device,
+            engine,
+        )  # fmt: skip
 
 
 def _collect_range(
-    repo, range_spec, plan, given, tmp: Path, run_verify, wheel_check, parity_device
+    repo, range_spec, plan, given, tmp: Path, run_verify, wheel_check, parity_device, engine
 ) -> ReportData:
     """The report of an applied migration: the commits of BASE..HEAD and what they did.
 
@@ -202,10 +204,10 @@ def _collect_range(
     )
     if given.verify is None and run_verify:
         given.verify, data.verify.error = _attempt(
-            _run_verify, repo, base, head, plan_path, wheel_check
+            _run_verify, repo, base, head, plan_path, wheel_check, engine
         )
     _apply_verify(data, given.verify)
-    prep = _replay_plan(data, repo, base, plan_path)
+    prep = _replay_plan(data, repo, base, plan_path, engine)
     recorded = next((c.plan_path for c in commits if c.plan_path), None)
     if prep is not None and not plan and recorded:  # as the trailer names it, not a copy
         data.meta.plan_path = recorded
@@ -217,7 +219,7 @@ def _collect_range(
         items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)
         data.leftovers = LeftoverSection(OK, items, f"HEAD {head[:10]}")
     roots = prep.plan.roots if prep is not None else (".",)
-    tree = Tree(ls_names(repo, head), read_head, roots)
+    tree = text_tree(ls_names(repo, head), read_head, roots)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory, prep, lambda: _inventory_at(repo, base), lambda: _inventory_at(repo, head)
@@ -252,7 +254,7 @@ def _attempt(fn, *args) -> tuple[object, str]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
-def _replay_plan(data: ReportData, repo: Path, base: str, plan_path: str | None):
+def _replay_plan(data: ReportData, repo: Path, base: str, plan_path: str | None, engine: Engine):
     """Prepare the plan against BASE and fill the plan facts; plan problems become data."""
     from migrate.pipeline import prepare
 
@@ -262,7 +264,7 @@ def _replay_plan(data: ReportData, repo: Path, base: str, plan_path: str | None)
     try:
         with exported(repo, base) as base_dir:
             prep = prepare(plan_path, base_dir)
-            cs = _changeset(prep)
+            cs = engine(prep)
     except MigrateError as exc:
         data.plan_errors += [str(d) for d in exc.diagnostics]
         return None

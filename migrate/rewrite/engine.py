@@ -35,11 +35,11 @@ from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.import_cycles import cycle_problems
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
-from migrate.rewrite.pyfile import rewrite_python
 from migrate.rewrite.run_context import build_context
 from migrate.rewrite.symbols import SymbolPlan, plan_symbol_moves
+from migrate.rewrite.symlinks import symlink_retargets
 from migrate.rewrite.text_files import handles, text_file_changes
-from migrate.tests_split import split_file
+from migrate.rewrite.undecodable import undecodable_problems
 
 POOL_MIN_FILES = 48  # below this a pool costs more than it saves
 
@@ -125,6 +125,8 @@ def _run_chunk(fn, chunk: list) -> list:
 
 
 def _run_job(job: FileJob) -> FileResult:
+    from migrate.rewrite.pyfile import rewrite_python  # imported before the fork
+
     faults.checkpoint("rewrite-worker")
     ctx, regex = _WORKER
     return rewrite_python(job, ctx, regex)
@@ -132,6 +134,8 @@ def _run_job(job: FileJob) -> FileResult:
 
 def rewrite_python_files(jobs: list[FileJob], ctx: Context, regex, workers: int | None = None):
     """FileResults in job order; parallel when there are many files."""
+    from migrate.rewrite.pyfile import rewrite_python  # libcst: only when there is Python
+
     workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
     progress.phase("parse", total=len(jobs), label="candidate files")
     if len(jobs) < POOL_MIN_FILES or workers <= 1:
@@ -251,6 +255,8 @@ def _split_pass(run: EngineRun) -> Contribution:
         text = index.text(sp.file)
         if text is None:
             continue
+        from migrate.tests_split import split_file  # libcst matchers: only for splits
+
         new_src = rel.files.get(sp.file, sp.file)
         text = apply_edits(text, run.cs.edits_for(new_src))
         result = split_file(text, new_src, sp, run.durations)
@@ -460,6 +466,14 @@ def _new_packages_pass(run: EngineRun) -> Contribution:
     return out
 
 
+def _symlinks_pass(run: EngineRun) -> Contribution:
+    """Relative symlinks retargeted to where what they reach now lives (`symlinks.py`)."""
+    rel = run.prep.relocation
+    gone = {rel.files.get(p, p) for p in run.removed} | set(run.cs.removals)
+    writes, notes = symlink_retargets(run.prep.index, rel, gone)
+    return Contribution(writes={p: ("code", t) for p, t in writes.items()}, notes=notes)
+
+
 def _delete_pass(run: EngineRun) -> Contribution:
     """The legacy packages' leftovers, removed by the `delete` step."""
     return Contribution(removals=dict.fromkeys(sorted(run.removed), "delete"))
@@ -476,6 +490,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("symbols", _symbols_pass),
     Pass("groups", _groups_pass),
     Pass("new packages", _new_packages_pass),
+    Pass("symlinks", _symlinks_pass),
     Pass("split tests", _split_pass),
     Pass("delete", _delete_pass),
 )
@@ -490,7 +505,9 @@ def plan_changes(
     """Everything the plan does to the tree, as data (see docs/rewrite.md): the moves,
     then every pass's contribution in order, checked against the ChangeSet contract."""
     plan, index, rel = prep.plan, prep.index, prep.relocation
-    problems = data_path_problems(index, rel)
+    problems = data_path_problems(index, rel) + undecodable_problems(
+        index, rel, plan, _plan_file(index, plan)
+    )
     if problems:
         raise MigrateError(problems)
     symbol_plan = plan_symbol_moves(index, rel)

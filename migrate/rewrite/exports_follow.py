@@ -81,7 +81,7 @@ def _entries(index: RepoIndex, path: str, module: str):
         return []
     out = []
     for key, value in zip(table.node.keys, table.node.values, strict=True):
-        owner = owner_module(value.value, module, lambda top: index.exists(top))
+        owner = owner_module(value.value, module, index.is_module)
         out.append((key.value, owner, value))
     return out
 
@@ -194,7 +194,7 @@ def _dest_edits(index, rel, dest_mod: str, moved: list[Export], out: Followed, a
         out.edits.append(make_edit(new_path, text, len(text), len(text), body, "code", why))
         return
     spelled = [v.value for v in table.values if isinstance(v, ast.Constant)]
-    relative = any(isinstance(s, str) and not index.exists(s) for s in spelled)
+    relative = any(isinstance(s, str) and not index.is_module(s) for s in spelled)
 
     def owner(e: Export) -> str:
         if relative and e.new_owner.startswith(dest_mod + "."):

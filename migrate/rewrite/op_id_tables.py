@@ -97,17 +97,12 @@ def rewrite_op_id_tables(job: FileJob, facts: Facts, ctx: Context) -> OpIdTableR
             ):
                 if old_part != new_part:
                     ref = Ref(start, start + len(old_part), old_part, new_part)
+                    why = (
+                        f"computed op ids {head}{{{var}}}{tail} renamed to "
+                        f"{new_head}{{{var}}}{new_tail} for every row"
+                    )
                     res.edits.extend(
-                        literal_edits(
-                            job.new_path,
-                            facts.text,
-                            lit,
-                            ref,
-                            new_part,
-                            "string",
-                            f"computed op ids {head}{{{var}}}{tail} renamed to "
-                            f"{new_head}{{{var}}}{new_tail} for every row",
-                        )
+                        literal_edits(job.new_path, facts.text, lit, ref, new_part, "string", why)
                     )
             continue
         if hole.identity and all(n.startswith(head) and n.endswith(tail) for n in news):

@@ -32,8 +32,8 @@ from migrate.git import (
 from migrate.git.plans import kept_chain
 from migrate.git.reads import message
 from migrate.git.trailers import chain_refs
-from migrate.git_steps import engine
 from migrate.git_steps.apply import blame_contents
+from migrate.git_steps.engine import Engine, plan_changeset
 from migrate.git_steps.fingerprint import engine_fingerprint
 from migrate.git_steps.trees import Files, StepError, move_map, needed_paths, step_trees
 from migrate.pipeline import Prepared, plan_paths, prepare
@@ -118,12 +118,16 @@ def plan_texts(
 
 
 def prepare_run(
-    repo_dir: Path, run: Run, range_base: str, override: str | list | tuple | None
+    repo_dir: Path,
+    run: Run,
+    range_base: str,
+    override: str | list | tuple | None,
+    engine: Engine,
 ) -> tuple[Prepared | None, ChangeSet | None, str]:
     """Prepared plan (a chain composed as apply composed it) and its ChangeSet at the run's
     base, or (None, None, why not).
 
-    The engine runs inside a worktree of the run's base, exactly as apply ran it.
+    `engine` runs inside a worktree of the run's base, exactly as apply ran it.
     """
     try:
         texts = plan_texts(repo_dir, run, range_base, override)
@@ -152,7 +156,7 @@ def prepare_run(
                     _plan_in(wt, ref, f, data) for (ref, data), f in zip(texts, files, strict=True)
                 ]
                 prep = prepare(where[0] if len(where) == 1 else where, wt)
-                return prep, engine.plan_changeset(prep), ""
+                return prep, engine(prep), ""
             except MigrateError as exc:
                 return None, None, f"plan does not validate at {run.base[:12]}:\n{exc}"
 
@@ -267,18 +271,25 @@ def reproduce_run(objs: GitObjects, cs: ChangeSet, run: Run) -> list[CommitCheck
 
 
 def reproduce_all(
-    repo_dir: str | Path, base: str, head: str, plan_override: str | None = None
+    repo_dir: str | Path,
+    base: str,
+    head: str,
+    plan_override: str | None = None,
+    engine: Engine = plan_changeset,
+    fingerprint: str | None = None,
 ) -> tuple[list[CommitCheck], list[Prepared], list[ChangeSet]]:
     """PASS/FAIL for every migrate commit in base..head, each run's prepared plan and the
-    ChangeSet reproduced for it."""
+    ChangeSet `engine` reproduced for it. `fingerprint` is `engine`'s (`Migrate-Engine`;
+    default: this code's): a commit that fails and names another was made by another engine."""
     repo_dir = Path(repo_dir).resolve()
+    fingerprint = fingerprint or engine_fingerprint()
     objs = GitObjects(repo_dir)
     try:
         results, preps, changesets = [], [], []
         commits = step_commits(repo_dir, base, head)
         progress.phase("reproduce", total=len(commits), label="step commits")
         for run in group_runs(commits):
-            prep, cs, why = prepare_run(repo_dir, run, base, plan_override)
+            prep, cs, why = prepare_run(repo_dir, run, base, plan_override, engine)
             if prep is None:
                 results += [
                     CommitCheck(s, st, run.plan.plan_path, FAIL, "", why)
@@ -290,10 +301,10 @@ def reproduce_all(
             checks = reproduce_run(objs, cs, run)
             made_by = {sha: t.engine for sha, _, t in commits}
             for c in checks:
-                if c.status == FAIL and made_by.get(c.sha) not in ("", engine_fingerprint()):
+                if c.status == FAIL and made_by.get(c.sha) not in ("", fingerprint):
                     c.message += (
                         f" (made by engine {made_by[c.sha]}, reproduced with "
-                        f"{engine_fingerprint()}: the engine changed since)"
+                        f"{fingerprint}: the engine changed since)"
                     )
             results += checks
             progress.step("step commits", n=len(run.commits))
@@ -303,8 +314,6 @@ def reproduce_all(
         objs.close()
 
 
-def reproduce(
-    repo_dir: str | Path, base: str, head: str, plan_override: str | None = None
-) -> list[CommitCheck]:
-    """PASS/FAIL for every migrate commit in base..head."""
-    return reproduce_all(repo_dir, base, head, plan_override)[0]
+def reproduce(repo_dir: str | Path, base: str, head: str, *args, **kwargs) -> list[CommitCheck]:
+    """PASS/FAIL for every migrate commit in base..head (`reproduce_all`'s arguments)."""
+    return reproduce_all(repo_dir, base, head, *args, **kwargs)[0]
