@@ -80,7 +80,7 @@ def run_tree(repo: Path, *users: str) -> dict:
 
 def apply_twice(make_repo, tmp_path: Path, files: dict, plan_text: str) -> Path:
     """Apply the plan to a real git repo of `files`, then run the engine on its own output
-    (as `fix` would): the second run must change nothing."""
+    (as `fix` would) and apply the plan again: the second runs must change nothing."""
     repo = make_repo({**REGISTRY, **files})
     plan = tmp_path / "plan.yaml"
     plan.write_text(plan_text)
@@ -90,4 +90,7 @@ def apply_twice(make_repo, tmp_path: Path, files: dict, plan_text: str) -> Path:
     loaded, _ = load_plan(plan)
     again = fix_changes(loaded, build_index(repo, loaded.roots))
     assert again.edits == [], [(e.path, e.old, e.new) for e in again.edits]
+    head = git(repo, "rev-parse", "HEAD")
+    assert apply_plan(plan, repo).status == "already-applied"  # and writes nothing
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
     return repo

@@ -15,6 +15,7 @@ from migrate.index import build_index
 from migrate.pipeline import prepare
 from migrate.plan import parse_plan
 from migrate.plan.compose import compose_all
+from migrate.report import collect_range
 
 CHAIN = [PLANS / "sample-chain-1-jit-to-ops.yaml", PLANS / "sample-chain-2-regroup.yaml"]
 A = """\
@@ -143,6 +144,10 @@ def test_verify_reproduces_a_chained_apply_and_fails_its_mutant(tmp_path):
     assert res.exit_code == 1 and "chain of 2 plan(s)" in res.output, res.output
     res = _verify(repo, base, "--plan", str(CHAIN[1]), "--plan", str(CHAIN[0]))
     assert res.exit_code == 1 and "the commits name sha256:" in res.output, res.output
+    # report reads the same trailer (kept copies) and shows it as recorded
+    data = collect_range(repo, f"{base}..HEAD", wheel_check=False)
+    assert data.meta.plan_path == f"{CHAIN[0].name},{CHAIN[1].name}" and not data.plan_errors
+    assert [c.verify for c in data.commits] == ["PASS"] * 7
     # a mutant: one hand edit inside the chained apply's code commit
     user = "python/sglang/srt/layers/layernorm.py"
     assert "import" in (repo / user).read_text()

@@ -8,13 +8,16 @@ its result is not given; one that is neither given nor run is `not_run`.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from migrate.errors import MigrateError
 from migrate.git import exported, parse_trailers, resolve_range
+from migrate.git.plans import kept_chain
 from migrate.git.reads import RevReader, grep_files, ls_names, messages
+from migrate.git.trailers import chain_ref, chain_refs
 from migrate.git_steps.engine import Engine, plan_changeset
 from migrate.materialize import materialize, text_tree
 from migrate.oldnames import OldNames
@@ -113,13 +116,25 @@ def _fill_given(data: ReportData, given: Given) -> None:
         data.parity = sources.parity_section(given.parity)
 
 
-def _plan_path(repo: Path, plan: str | None, commits) -> str | None:
+def _plan_path(repo: Path, plan: str | None, commits, tmp: Path) -> str | list | None:
+    """`--plan`, else the plan(s) the trailer records: each member at its repo-relative
+    path, or (a plan outside the repo) the copies apply kept, written under `tmp`."""
     if plan:
         return plan
     for c in commits:
-        if c.plan_path:
-            p = Path(c.plan_path)
-            return str(p if p.is_absolute() else repo / p)
+        if not c.plan_path:
+            continue
+        refs = chain_refs(c.plan_path)
+        paths = [p if p.is_absolute() else repo / p for p in map(Path, refs)]
+        kept = None if all(p.is_file() for p in paths) else kept_chain(repo, c.plan_sha256 or "")
+        if kept is not None and len(kept) == len(refs):
+            for i, (p, data) in enumerate(zip(paths, kept, strict=True)):
+                if not p.is_file():
+                    paths[i] = tmp / str(i) / p.name
+                    paths[i].parent.mkdir()
+                    paths[i].write_bytes(data)
+        out = [str(p) for p in paths]
+        return out[0] if len(out) == 1 else out
     return None
 
 
@@ -158,6 +173,18 @@ def collect_range(
     parity_device: str | None = None,
     engine: Engine = plan_changeset,
 ) -> ReportData:
+    """The report of BASE..HEAD (see `_collect_range`); kept plans are read from a
+    temporary directory that lives as long as the report is built."""
+    with tempfile.TemporaryDirectory(prefix="migrate-report-plans-") as tmp:
+        return _collect_range(
+            repo, range_spec, plan, given, Path(tmp), run_verify, wheel_check, parity_device,
+            engine,
+        )  # fmt: skip
+
+
+def _collect_range(
+    repo, range_spec, plan, given, tmp: Path, run_verify, wheel_check, parity_device, engine
+) -> ReportData:
     """The report of an applied migration: the commits of BASE..HEAD and what they did.
 
     Verify runs here unless its result is given (or `run_verify` is off). Parity runs
@@ -169,7 +196,7 @@ def collect_range(
     rng = resolve_range(repo, range_spec)
     base, head = rng.base, rng.head
     commits = [commit_info(sha, msg) for sha, msg in messages(repo, base, head)]
-    plan_path = _plan_path(repo, plan, commits)
+    plan_path = _plan_path(repo, plan, commits, tmp)
     data = ReportData(
         Meta("range", base=base, head=head, range_spec=range_spec, tool_version=tool_version()),
         commits=commits,
@@ -181,11 +208,14 @@ def collect_range(
         )
     _apply_verify(data, given.verify)
     prep = _replay_plan(data, repo, base, plan_path, engine)
+    recorded = next((c.plan_path for c in commits if c.plan_path), None)
+    if prep is not None and not plan and recorded:  # as the trailer names it, not a copy
+        data.meta.plan_path = recorded
     read_head = RevReader(repo, head)
     if prep is not None:
         needles = OldNames(prep.relocation, prep.plan).needles()
         files = grep_files(repo, head, needles)
-        skip = {data.meta.plan_path}
+        skip = set(chain_refs(data.meta.plan_path))
         items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)
         data.leftovers = LeftoverSection(OK, items, f"HEAD {head[:10]}")
     roots = prep.plan.roots if prep is not None else (".",)
@@ -271,7 +301,9 @@ def _inventory_at(repo: Path, revision: str):
     return inventory_at_rev(repo, revision)
 
 
-def _display_path(repo: Path, plan_path: str) -> str:
+def _display_path(repo: Path, plan_path: str | list) -> str:
+    if isinstance(plan_path, list):  # a chain, as its trailer records it
+        return chain_ref([_display_path(repo, p) for p in plan_path])
     p = Path(plan_path).resolve()
     try:
         return p.relative_to(Path(repo).resolve()).as_posix()
