@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from migrate.git import BLAME_FILE, GitObjects, parse_trailers  # noqa: E402
-from migrate.git_steps import apply_plan, engine  # noqa: E402
+from migrate.git_steps import apply_plan, plan_changeset  # noqa: E402
 from migrate.git_steps.apply import blame_contents  # noqa: E402
 from migrate.git_steps.message import blame_message  # noqa: E402
 from migrate.index.imports import absolute  # noqa: E402
@@ -595,10 +595,11 @@ def make_tree(name: str, work: Path) -> tuple[Path, Path, bool]:
 
 
 def engine_memo():
-    """The real engine, run once per identical input tree (it is deterministic)."""
-    real, memo = engine.plan_changeset, {}
+    """The real engine, run once per identical input tree (it is deterministic); apply,
+    reproduce and verify are given it as their engine."""
+    memo = {}
 
-    def cached(prep):
+    def cached(prep, durations=None):
         import hashlib
 
         index = prep.index
@@ -607,10 +608,13 @@ def engine_memo():
             h.update(p.encode() + b"\0" + hashlib.sha1(index.read_bytes(p)).digest())
         key = h.hexdigest()
         if key not in memo:
-            memo[key] = real(prep)
+            memo[key] = plan_changeset(prep)
         return memo[key]
 
-    engine.plan_changeset = cached
+    return cached
+
+
+ENGINE = engine_memo()
 
 
 def failing(res) -> list[str]:
@@ -625,14 +629,14 @@ def run_tree(name: str, work: Path, per_class: int, log) -> list[dict]:
     repo, plan, buildable = make_tree(name, work)
     base = git(repo, "rev-parse", "HEAD")
     # the real SGLang plan makes two organization-rule errors apply refuses by default
-    apply_plan(plan, repo, allow_rule_errors=name == "sglang")
+    apply_plan(plan, repo, allow_rule_errors=name == "sglang", engine=ENGINE)
     head = git(repo, "rev-parse", "HEAD")
     t = Tree(name, repo, base, head, plan, GitObjects(repo), wheel=buildable)
     apply_s = time.perf_counter() - t0
-    t.reproduced = reproduce_all(repo, base, head, None)
+    t.reproduced = reproduce_all(repo, base, head, None, ENGINE)
     rows = []
     wheel = buildable and name == "sample"
-    clean = verify(repo, f"{base}..{head}", wheel_check=wheel)  # plain, nothing reused
+    clean = verify(repo, f"{base}..{head}", wheel_check=wheel, engine=ENGINE)  # nothing reused
     rows.append({"tree": name, "class": "(correct migration)", "where": "HEAD",
                  "status": clean.status, "failing": failing(clean),
                  "apply_s": round(apply_s, 1)})  # fmt: skip
@@ -653,6 +657,7 @@ def run_tree(name: str, work: Path, per_class: int, log) -> list[dict]:
                 allow_foreign=not m.history,
                 reproduced=None if m.rewrites else t.reproduced,
                 base_cache=t.cache,
+                engine=ENGINE,
             )
             status, why = res.status, failing(res)
         except Exception as exc:  # a mutant verify cannot even read counts as survived
@@ -704,7 +709,6 @@ def main() -> None:
     ap.add_argument("--sglang-per-class", type=int, default=3, help="the big tree: slow")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
-    engine_memo()
     rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="migrate-mutants-") as tmp:
         for name in args.trees.split(","):

@@ -13,6 +13,19 @@ from migrate.errors import Pos
 
 SEVERITIES = ("error", "warning")
 
+# A stage's outcome (verify, each of its checks): one typed set for every stage, so a
+# result that could not be checked stays its own state from the check to the report and
+# is never read as a failed (or a passed) migration.
+PASS, FAIL, SKIP, COULD_NOT_RUN = "PASS", "FAIL", "SKIP", "COULD-NOT-RUN"
+OUTCOMES = (PASS, FAIL, SKIP, COULD_NOT_RUN)
+EXIT_CODES = {PASS: 0, FAIL: 1, COULD_NOT_RUN: 3}  # 2 is bad input: no result exists
+
+
+def overall(outcomes) -> str:
+    """FAIL when any failed; else COULD-NOT-RUN when any could not run; else PASS."""
+    seen = set(outcomes)
+    return FAIL if FAIL in seen else COULD_NOT_RUN if COULD_NOT_RUN in seen else PASS
+
 
 @dataclass(frozen=True)
 class Finding:

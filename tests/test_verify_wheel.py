@@ -3,17 +3,21 @@ venv: a tree no one can build is "could not run" (exit 3), not a failed migratio
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 from helpers import PLANS, REPO_ROOT, SAMPLE, git, init_repo
 
 from migrate.cli import main
+
+SCHEMA = json.loads((REPO_ROOT / "docs/report-schema.json").read_text())
 
 BACKEND = """\
 import os
@@ -33,7 +37,8 @@ def _project(repo: Path, backend: str) -> None:
     (repo / f"{backend}.py").write_text(BACKEND)
 
 
-def test_a_tree_whose_backend_cannot_build_is_could_not_run_exit_3(make_repo, tmp_path):
+def _unbuildable_migration(make_repo, tmp_path) -> tuple[Path, str]:
+    """(repo, BASE) of a real applied move in a project whose backend builds nothing."""
     repo = make_repo(
         {
             "pkg/__init__.py": "",
@@ -49,11 +54,43 @@ def test_a_tree_whose_backend_cannot_build_is_could_not_run_exit_3(make_repo, tm
     plan.write_text("version: 1\nmoves:\n  - from: pkg.old\n    to: pkg.new\n")
     base = git(repo, "rev-parse", "HEAD").strip()
     assert CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)]).exit_code == 0
+    return repo, base
+
+
+def test_a_tree_whose_backend_cannot_build_is_could_not_run_exit_3(make_repo, tmp_path):
+    repo, base = _unbuildable_migration(make_repo, tmp_path)
     res = CliRunner().invoke(main, ["verify", f"{base}..HEAD", "--repo", str(repo)])
     assert res.exit_code == 3, res.output
     assert "could not run check wheel-contents (no BASE wheel could be built:" in res.output
     assert "this backend builds nothing" in res.output
     assert "verify: COULD-NOT-RUN" in res.output
+
+
+def test_the_report_shows_could_not_run_as_its_own_state(make_repo, tmp_path):
+    """verify's exit 3 reaches the report as "could not be checked": not broken, not safe,
+    the check marked "could not run" with its reason, from verify's own --json."""
+    repo, base = _unbuildable_migration(make_repo, tmp_path)
+    out = tmp_path / "verify.json"
+    res = CliRunner().invoke(main, ["verify", f"{base}..HEAD", "--repo", str(repo), "--json"])
+    assert res.exit_code == 3, res.output
+    out.write_text(res.stdout)
+    plan = ["--plan", str(tmp_path / "plan.yaml")]
+    args = ["report", f"{base}..HEAD", "--repo", str(repo), *plan, "--verify-json", str(out)]
+    md = CliRunner().invoke(main, args)
+    assert md.exit_code == 0, md.output
+    assert "## ⚪ Migration report: **could not be checked**" in md.output
+    reason = "- verify check wheel-contents could not run: no BASE wheel could be built:"
+    assert reason in md.output and "this backend builds nothing" in md.output
+    assert "⚪ `wheel-contents` could not run" in md.output
+    assert "verify check wheel-contents failed" not in md.output
+    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).output)
+    assert data["verdict"]["level"] == "unchecked"
+    assert data["verdict"]["title"] == "could not be checked"
+    (check,) = [c for c in data["verify"]["static_checks"] if c["name"] == "wheel-contents"]
+    assert check["status"] == "COULD-NOT-RUN" and "no BASE wheel" in check["summary"]
+    assert jsonschema.validate(data, SCHEMA) is None
+    for level, code in (("unchecked", 1), ("broken", 0)):  # unchecked is worse than review
+        assert CliRunner().invoke(main, [*args, "--fail-on", level]).exit_code == code
 
 
 @pytest.mark.slow

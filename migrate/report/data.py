@@ -79,8 +79,9 @@ class CommitInfo:
 @dataclass
 class StaticCheck:
     name: str
-    status: str  # PASS | FAIL | SKIP | COULD-NOT-RUN
+    status: str  # a `migrate.findings` outcome: PASS | FAIL | SKIP | COULD-NOT-RUN
     findings: list[Finding] = field(default_factory=list)
+    summary: str = ""  # the check's own one-line summary; for COULD-NOT-RUN, why
 
 
 @dataclass
@@ -144,7 +145,7 @@ class ParitySection:
     torch: str = ""
     triton: str = ""
     ops: list[ParityOp] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)  # parity's own, errors and warnings
     base: str = ""  # the commits the parity run compared (checked against the range)
     head: str = ""
     error: str = ""  # why parity could not run, when it was asked to

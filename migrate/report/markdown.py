@@ -7,11 +7,12 @@ attribute; Python-Markdown's `md_in_html` needs it to render the tables inside).
 
 from __future__ import annotations
 
+from migrate.findings import COULD_NOT_RUN, FAIL, PASS, SKIP
 from migrate.report.data import OK, ReportData
 from migrate.report.mermaid import graph
 from migrate.report.verdict import TITLES, verdict
 
-ICONS = {"safe": "🟢", "review": "🟡", "broken": "🔴"}
+ICONS = {"safe": "🟢", "review": "🟡", "unchecked": "⚪", "broken": "🔴"}
 FOLD_OVER = 5  # lists longer than this fold into <details>
 MAX_ROWS = 200  # rows shown per list; the JSON carries them all
 NOT_RUN_TEXT = {"not_run": "not run"}
@@ -116,7 +117,7 @@ def moves(d: ReportData) -> list[str]:
 
 def _verify_cell(status: str, step: str | None) -> str:
     """A commit without a Migrate-Step is no mechanical step: verify has nothing to replay."""
-    marks = {"PASS": "✅ PASS", "FAIL": "❌ **FAIL**", "SKIP": "SKIP"}
+    marks = {PASS: "✅ PASS", FAIL: "❌ **FAIL**", SKIP: "SKIP", COULD_NOT_RUN: "⚪ could not run"}
     return marks.get(status, "not run" if step else "— (not a migrate step)")
 
 
@@ -157,7 +158,8 @@ def commits(d: ReportData, link_base: str | None) -> list[str]:
     return out
 
 
-MARKS = {"PASS": "✅", "FAIL": "❌", "SKIP": "⏭️", "COULD-NOT-RUN": "⚠️"}
+MARKS = {PASS: "✅", FAIL: "❌", SKIP: "⏭️", COULD_NOT_RUN: "⚪"}
+STATE_TEXT = {SKIP: " skipped", COULD_NOT_RUN: " could not run"}
 
 
 def static_checks(d: ReportData, link_base: str | None) -> list[str]:
@@ -168,11 +170,14 @@ def static_checks(d: ReportData, link_base: str | None) -> list[str]:
     line = " · ".join(
         f"{MARKS.get(c.status, '')} {code(c.name)}"
         + (f" ({len(c.findings)})" if c.findings else "")
-        + (" skipped" if c.status == "SKIP" else "")
+        + STATE_TEXT.get(c.status, "")
         for c in checks
     )
     out = [f"Static checks on HEAD: {line}", ""]
     for c in checks:
+        if c.status == COULD_NOT_RUN:  # neither passed nor failed: say why, in its own words
+            why = cell(c.summary) or "no reason given"
+            out += [f"**{code(c.name)} could not run** (no evidence either way): {why}", ""]
         if c.findings:
             rows = [
                 [where(f.file, f.line, link_base), cell(f.message), cell(f.fix)] for f in c.findings
@@ -287,8 +292,8 @@ def parity(d: ReportData) -> list[str]:
         out += fold(f"per-op results ({len(rows)} ops)", body, len(rows))
     else:
         out += ["_No moved module defines or wraps a Triton kernel: nothing to compare._", ""]
-    out += [f"- {cell(x)}" for x in p.problems]
-    return out + ([""] if p.problems else [])
+    out += [f"- {'' if f.severity == 'error' else 'warning: '}{cell(str(f))}" for f in p.findings]
+    return out + ([""] if p.findings else [])
 
 
 def review(d: ReportData, link_base: str | None) -> list[str]:

@@ -46,7 +46,9 @@ def verify_section(result) -> tuple[VerifySection, dict[str, tuple[str, str]]]:
     d = stage_dict(result)
     per_commit = {c["sha"]: (c["status"], c.get("residual_diff", "")) for c in d["commits"]}
     checks = [
-        StaticCheck(s["name"], s["status"], [finding(f) for f in s["findings"]])
+        StaticCheck(
+            s["name"], s["status"], [finding(f) for f in s["findings"]], s.get("summary", "")
+        )
         for s in d["static_checks"]
     ]
     section = VerifySection(OK, checks, base=d.get("base") or "", head=d.get("head") or "")
@@ -109,7 +111,7 @@ def parity_section(result) -> ParitySection:
         torch=str(env.get("torch", "")),
         triton=str(env.get("triton", "")),
         ops=ops,
-        problems=[str(p) for p in d["problems"]],
+        findings=[finding(f) for f in d["findings"]],
         base=d["base"]["sha"],
         head=d["head"]["sha"],
     )

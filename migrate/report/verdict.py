@@ -1,17 +1,27 @@
-"""One judgement from the facts: safe to merge, needs review, or broken, with every reason.
+"""One judgement from the facts: safe to merge, needs review, could not be checked, or
+broken, with every reason.
 
 Broken: something a reviewer would have to reject (a commit that does not reproduce, a
-stale reference, a lost test or registration, a parity difference, a rule error). Needs
-review: a human must look (review edits, prose, warnings) or a check did not run: a
-report never calls a migration safe on evidence it does not have.
+stale reference, a lost test or registration, a parity difference, a rule error). Could
+not be checked: a stage that was asked to prove something could not carry it out (verify's
+exit 3, a check COULD-NOT-RUN, verify or parity raising): no evidence either way, so it is
+neither a pass nor a failed migration. Needs review: a human must look (review edits,
+prose, warnings) or a check was not asked for: a report never calls a migration safe on
+evidence it does not have.
 """
 
 from __future__ import annotations
 
+from migrate.findings import COULD_NOT_RUN, FAIL
 from migrate.report.data import OK, ReportData, Verdict
 
-LEVELS = ("safe", "review", "broken")
-TITLES = {"safe": "safe to merge", "review": "needs review", "broken": "broken"}
+LEVELS = ("safe", "review", "unchecked", "broken")  # in order: --fail-on X means X or worse
+TITLES = {
+    "safe": "safe to merge",
+    "review": "needs review",
+    "unchecked": "could not be checked",
+    "broken": "broken",
+}
 MAX_NAMED = 10  # problems named one by one per category; the rest are counted
 
 
@@ -27,13 +37,11 @@ def broken_reasons(d: ReportData) -> list[str]:
     r += [
         f"commit {c.sha[:10]} (step {c.step or '?'}) does not reproduce from its parent"
         for c in d.commits
-        if c.verify == "FAIL"
+        if c.verify == FAIL
     ]
     for chk in d.verify.static_checks:
-        if chk.status == "FAIL":
+        if chk.status == FAIL:
             r.append(f"verify check {chk.name} failed ({len(chk.findings)} finding(s))")
-        elif chk.status == "COULD-NOT-RUN":  # no proof is not a pass
-            r.append(f"verify check {chk.name} could not run")
     # In a preview, a leftover the engine flagged for a person is work to do, not a defect.
     stale = [x for x in d.leftovers.items if d.meta.mode == "range" or not x.flagged]
     r += _named(
@@ -55,7 +63,7 @@ def broken_reasons(d: ReportData) -> list[str]:
         for o in d.parity.ops
         if o.status == "different"
     ]
-    r += [f"parity: {p}" for p in d.parity.problems]
+    r += [f"parity: {f}" for f in d.parity.findings if f.severity == "error"]
     r += _named(
         [
             f"rule {f.check} at {f.file}:{f.line}: {f.message}"
@@ -71,6 +79,20 @@ def _same_range(d: ReportData, sec) -> bool:
     """A given result names no range, or the report's own (shas may be abbreviated)."""
     pairs = ((sec.base, d.meta.base or ""), (sec.head, d.meta.head or ""))
     return all(not got or want.startswith(got) or got.startswith(want) for got, want in pairs)
+
+
+def unchecked_reasons(d: ReportData) -> list[str]:
+    """What was asked for and could not be carried out: no proof, which is not a pass."""
+    r = [
+        f"verify check {chk.name} could not run" + (f": {chk.summary}" if chk.summary else "")
+        for chk in d.verify.static_checks
+        if chk.status == COULD_NOT_RUN
+    ]
+    if d.verify.error:
+        r.append(f"verify could not run: {d.verify.error}")
+    if d.parity.error:
+        r.append(f"parity could not run: {d.parity.error}")
+    return r
 
 
 def review_reasons(d: ReportData) -> list[str]:
@@ -93,10 +115,6 @@ def review_reasons(d: ReportData) -> list[str]:
                 f"{name} results are for {sec.base[:10]}..{sec.head[:10]}, not this range"
                 f" ({(d.meta.base or '')[:10]}..{(d.meta.head or '')[:10]})"
             )
-    if d.verify.error:
-        r.append(f"verify could not run: {d.verify.error}")
-    if d.parity.error:
-        r.append(f"parity could not run: {d.parity.error}")
     warnings = [f for f in d.rules.findings if f.severity != "error"]
     if warnings:
         r.append(f"{len(warnings)} rule warning(s)")
@@ -127,7 +145,6 @@ def sections(d: ReportData) -> list[tuple[str, str]]:
 
 
 def verdict(d: ReportData) -> Verdict:
-    broken = broken_reasons(d)
-    review = review_reasons(d)
-    level = "broken" if broken else "review" if review else "safe"
-    return Verdict(level, broken + review)
+    broken, unchecked, review = broken_reasons(d), unchecked_reasons(d), review_reasons(d)
+    level = "broken" if broken else "unchecked" if unchecked else "review" if review else "safe"
+    return Verdict(level, broken + unchecked + review)

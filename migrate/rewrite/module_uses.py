@@ -30,7 +30,7 @@ from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.import_drop import drop_names
 from migrate.rewrite.import_place import place
-from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit
+from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit, note_at
 
 
 @dataclass
@@ -167,10 +167,8 @@ class _Speller:
             return
         spelling = self._spelling(use.binding, dst)
         if spelling is None:
-            line, col = line_col(self.text, s)
-            self.res.notes.append(
-                Diagnostic(Pos(self.job.new_path, line, col), f"cannot spell {dst}: {what}")
-            )
+            why = f"cannot spell {dst}: {what}"
+            self.res.notes.append(note_at(self.job.new_path, self.text, s, why))
             return
         applicability, reason = "safe", what
         callers = self.ctx.symbol_callers.get((use.module, use.attr))

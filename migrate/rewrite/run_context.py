@@ -10,6 +10,7 @@ from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context
+from migrate.rewrite.names import common_prefix
 from migrate.rewrite.text_files import rootless_spellings
 
 
@@ -35,23 +36,13 @@ def new_module_names(index: RepoIndex, rel: Relocation) -> set[str]:
     return names
 
 
-def _common_prefix(names: list[str]) -> str:
-    split = [n.split(".") for n in names]
-    out = []
-    for parts in zip(*split, strict=False):
-        if len(set(parts)) != 1:
-            break
-        out.append(parts[0])
-    return ".".join(out)
-
-
 def package_fallbacks(index: RepoIndex, rel: Relocation, gone: set[str]) -> dict[str, str]:
     out = {}
     for pkg in gone:
         if rel.module(pkg) is not None or pkg not in index.packages:
             continue
         news = [new for old, new in rel.moved_modules.items() if old.startswith(pkg + ".")]
-        prefix = _common_prefix(news) if news else ""
+        prefix = common_prefix(news) if news else ""
         if prefix and len(news) > 1:
             out[pkg] = prefix
     return out

@@ -348,7 +348,8 @@ def plan_symbol_moves(index: RepoIndex, rel: Relocation) -> SymbolPlan:
     plan = SymbolPlan()
     groups: dict[tuple[str, str], list[str]] = {}
     for (mod, sym), dst in sorted(rel.symbols.items()):
-        groups.setdefault((mod, dst), []).append(sym)
+        if (mod, sym) not in rel.reexports:  # a lazy export: its entry follows, not a def
+            groups.setdefault((mod, dst), []).append(sym)
     for (mod, dst), syms in sorted(groups.items()):
         _plan_group(index, rel, mod, dst, syms, plan)
     _clip_spans(index, plan.moves)

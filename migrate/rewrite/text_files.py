@@ -30,7 +30,7 @@ from migrate.index.repo import RepoIndex
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite.globs import repo_glob_match
-from migrate.rewrite.spans import line_col, line_starts, make_edit
+from migrate.rewrite.spans import line_col, line_starts, match_edit
 from migrate.rewrite.text_imports import from_import_changes, new_dotted
 
 PROSE_SUFFIXES = {".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".rdoc"}
@@ -93,7 +93,9 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
     dotted |= {mod for mod, _ in relocation.symbols}
     roots = tuple(r for r in index.roots if r not in (".", ""))
     splits = {sp.file: tuple(o.path for o in sp.into) for sp in plan.splits}
-    full = set(relocation.files) | set(relocation.path_prefixes) | set(deleted_dirs)
+    # a file its moved directory covers is matched through the directory (and its tail)
+    moved = {f for f in relocation.files if relocation.covering_prefix(f) is None}
+    full = moved | set(relocation.path_prefixes) | set(deleted_dirs)
     full |= set(splits)
     paths = set(full)
     for p in full:
@@ -246,16 +248,8 @@ def _successor_edit(names: _Names, text: str, m, gone: str, new_path: str, kind:
     if old.rstrip("/") != gone:  # spelled relative to an import root
         home = next((h for h in _root_relative(names, home)), home)
     new = home + old[len(old.rstrip("/")) :]
-    return make_edit(
-        new_path,
-        text,
-        m.start(),
-        m.end(),
-        new,
-        kind,
-        f"{old.rstrip('/')} is deleted by the plan; everything it held now lives under {home}",
-        "review",
-    )
+    why = f"{old.rstrip('/')} is deleted by the plan; everything it held now lives under {home}"
+    return match_edit(new_path, text, m, new, kind, why, "review")
 
 
 def _successor_subpath_edit(names: _Names, text: str, m, gone: str, new_path: str, kind: str):
@@ -272,16 +266,8 @@ def _successor_subpath_edit(names: _Names, text: str, m, gone: str, new_path: st
         tail = old[len(root_rel) :]
     else:
         tail = old[len(gone) :]
-    return make_edit(
-        new_path,
-        text,
-        m.start(),
-        m.end(),
-        home + tail,
-        kind,
-        f"{old} lies in {gone}, which the plan deletes; its contents now live under {home}",
-        "review",
-    )
+    why = f"{old} lies in {gone}, which the plan deletes; its contents now live under {home}"
+    return match_edit(new_path, text, m, home + tail, kind, why, "review")
 
 
 def _now_under(names: _Names, gone: str) -> str:
@@ -332,18 +318,11 @@ def _dotted_changes(names, relocation, text, new_path, kind, pos_file):
         if new == old:
             continue
         after_slash = m.start() > 0 and text[m.start() - 1] == "/"
+        why = f"dotted name {old} moved" + (
+            " (inside a path: check the file name)" if after_slash else ""
+        )
         edits.append(
-            make_edit(
-                new_path,
-                text,
-                m.start(),
-                m.end(),
-                new,
-                kind,
-                f"dotted name {old} moved"
-                + (" (inside a path: check the file name)" if after_slash else ""),
-                "review" if after_slash else "safe",
-            )
+            match_edit(new_path, text, m, new, kind, why, "review" if after_slash else "safe")
         )
     return edits, notes
 
@@ -397,9 +376,7 @@ def _path_changes(names, relocation, text, new_path, kind, pos_file):
             "" if exact else " (left its import root: spelled repo-relative)"
         )
         edits.append(
-            make_edit(
-                new_path, text, m.start(), m.end(), new, kind, reason, "safe" if exact else "review"
-            )
+            match_edit(new_path, text, m, new, kind, reason, "safe" if exact else "review")
         )
     return edits, notes
 
