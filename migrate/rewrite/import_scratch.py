@@ -85,6 +85,11 @@ class ImportScratch:
         self.removals.append((node, tuple(names), reason))
 
     # -- the finaliser -------------------------------------------------------------
+    @property
+    def empty(self) -> bool:
+        """Nothing scheduled: the finaliser has nothing to place (and no tree to read)."""
+        return not (self.adds or self.removals or self.drops)
+
     def finalise(self, tree: ast.Module | None) -> list[Edit]:
         return [
             make_edit(self.path, self.text, s, e, new, "code", why)

@@ -142,7 +142,7 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
     uses = rewrite_module_uses(job, ctx, scratch)
     result.notes = list(uses.notes)
     if not needs_libcst(job, ctx, regex):
-        result.edits = [*uses.edits, *scratch.finalise(job.ast)]
+        result.edits = [*uses.edits, *(() if scratch.empty else scratch.finalise(job.ast))]
         return result
     # A chain through an alias (`nm.sym`) of a module that lost a symbol does not spell
     # an old name: such files are parsed whole.
@@ -168,7 +168,7 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
     strings = rewrite_strings(job, facts, ctx, regex, handled, imports.bindings, uses.handled)
     edits = [
         *uses.edits,
-        *scratch.finalise(job.ast),
+        *(() if scratch.empty else scratch.finalise(job.ast)),
         *imports.edits,
         *chains.edits,
         *tables.edits,

@@ -131,14 +131,14 @@ def rootless_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[s
 def table_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
     """Python files with an f-string built on an unmoved ancestor of a moved module
     (`f"pkg.ops.attention.{_mod}:{_fn}"`): their table rows may name moved modules."""
-    from migrate.rewrite.registry import ancestor_table_regex
+    from migrate.rewrite.registry import ancestor_tables, names_ancestor_table
 
-    regex = ancestor_table_regex(relocation)
+    ancestors = ancestor_tables(relocation)
     out = set()
     for path, info in index.files.items():
         if info.is_python and not info.is_symlink:
             text = index.text(path)
-            if text is not None and "{" in text and regex.search(text):
+            if text is not None and names_ancestor_table(text, ancestors):
                 out.add(path)
     return out
 
