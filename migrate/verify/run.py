@@ -191,6 +191,7 @@ def static_checks(
         bd, base_tree = _base_tree(stack, repo, base, roots, base_cache)
         head_tree = CodeTree(build_index(hd, roots))
         share_unchanged_facts(base_tree, head_tree, touched)
+        head_tree.prefetch()  # imports-resolve and attributes-resolve read every file
         ctx = VerifyContext(
             repo_dir=repo,
             base_rev=base,
