@@ -637,11 +637,13 @@ def run_tree(name: str, work: Path, per_class: int, log) -> list[dict]:
                  "status": clean.status, "failing": failing(clean),
                  "apply_s": round(apply_s, 1)})  # fmt: skip
     log(f"[{name}] correct migration: {clean.status} {failing(clean)} (apply {apply_s:.0f} s)")
-    mutants = []
+    per_gen = []
     for gen in CLASSES:
         found = gen(t)
         if found and (name != "sample-explicit" or gen is sites_drop_package):
-            mutants += sample_evenly(found, per_class)
+            per_gen.append(sample_evenly(found, per_class))
+    # round robin over the classes: a run stopped early (the big tree) covers every class
+    mutants = [ms[i] for i in range(per_class) for ms in per_gen if i < len(ms)]
     for m in mutants:
         t1 = time.perf_counter()
         try:
@@ -688,6 +690,13 @@ def summary(rows: list[dict]) -> str:
         lines.append(f"| {cls} | {per[cls][0]} / {per[cls][1]} | {top} |")
     score = 100 * total_k / total if total else 0
     lines.append(f"| **all** | **{total_k} / {total}** ({score:.1f}%) | |")
+    trees = defaultdict(lambda: [0, 0])
+    for r in rows:
+        if not r["class"].startswith("("):
+            trees[r["tree"]][0] += r["status"] == "FAIL"
+            trees[r["tree"]][1] += 1
+    lines += ["", "Per tree (killed / mutants): "
+              + ", ".join(f"{t} {k} / {n}" for t, (k, n) in trees.items())]  # fmt: skip
     clean = [r for r in rows if r["class"] == "(correct migration)"]
     lines += ["", "Correct migrations: " + ", ".join(f"{r['tree']} {r['status']}" for r in clean)]
     if survivors:
@@ -697,13 +706,42 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def read_rows(path: Path) -> list[dict]:
+    """Rows of a --json file, or of a run's log (one line per mutant, as `run_tree` logs
+    it: what a run stopped at a deadline leaves)."""
+    if path.suffix == ".json":
+        return json.loads(path.read_text())
+    rows = []
+    for line in path.read_text().splitlines():
+        m = re.match(r"^\[(\S+)\] (.*?): (PASS|FAIL|ERROR|COULD-NOT-RUN) (\[.*?\])", line)
+        if not m:
+            continue
+        tree, what, status, failing = m.groups()
+        cls, _, where = what.partition(" ")
+        if what == "correct migration":
+            cls, where = "(correct migration)", "HEAD"
+        rows.append({"tree": tree, "class": cls, "where": where, "status": status,
+                     "failing": ast.literal_eval(failing)})  # fmt: skip
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--trees", default="sample,sample-explicit,invoke,sglang")
     ap.add_argument("--per-class", type=int, default=10)
     ap.add_argument("--sglang-per-class", type=int, default=3, help="the big tree: slow")
     ap.add_argument("--json", default=None)
+    ap.add_argument(
+        "--summarize", nargs="+", metavar="JSON", help="only print the summary of earlier runs"
+    )
     args = ap.parse_args()
+    if args.summarize:  # several runs (one per tree, say) make one table
+        rows = {}  # a mutant two runs both sampled counts once (the later run's row)
+        for f in args.summarize:
+            for r in read_rows(Path(f)):
+                rows[(r["tree"], r["class"], r["where"])] = r
+        print(summary(list(rows.values())))
+        return
     engine_memo()
     rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="migrate-mutants-") as tmp:

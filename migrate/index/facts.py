@@ -457,7 +457,8 @@ def prefetch_facts(tree, paths, workers: int | None = None) -> None:
             jobs.append((text, tree.module_of(path), path.endswith("__init__.py")))
             where.append(path)
     found = pool_map(_facts_job, jobs, workers, ignore_stop_signals, (), chunksize=16)
-    cache.update(zip(where, found, strict=True))
+    for path, facts in zip(where, found, strict=True):
+        cache[path] = facts  # item by item: a cache may be a dict subclass that records
 
 
 class CodeTree(Protocol):
