@@ -37,7 +37,7 @@ BEGIN = "<!-- bench_apply_verify:begin -->"
 END = "<!-- bench_apply_verify:end -->"
 
 
-def timed(cmd: list[str], cwd: Path | None = None) -> dict:
+def timed(cmd: list[str], cwd: Path | None = None, env: dict | None = None) -> dict:
     """Run cmd under /usr/bin/time; wall, user+sys CPU, max RSS (MiB), rc, stdout, stderr."""
     fd, tfile = tempfile.mkstemp(suffix=".time")
     os.close(fd)
@@ -45,6 +45,7 @@ def timed(cmd: list[str], cwd: Path | None = None) -> dict:
     res = subprocess.run(
         ["/usr/bin/time", "-f", "%e %U %S %M", "-o", tfile, *cmd],
         cwd=cwd,
+        env=env,
         capture_output=True,
         text=True,
     )

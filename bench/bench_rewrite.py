@@ -1,6 +1,7 @@
 """Dry-run cost of the real plan against a floor and against rope / LibCST, plus scaling.
 
     .venv/bin/python bench/bench_rewrite.py [--readme]
+    .venv/bin/python bench/bench_rewrite.py --floor-only [--readme]
 
 Run by hand, never in tests. Input: the real SGLang 0.5.15 wheel tree (tests/realtrees.py,
 downloaded once and cached) and plans/sglang-0.5.15-jit-to-ops.yaml. Every contender runs
@@ -19,6 +20,10 @@ rope and libcst run from a separate venv (~/.cache/migrate/bench-venv, created o
 use with `pip install rope libcst`), never the project's. No timing asserts: the targets
 are reported as met or not. --readme writes the Markdown into bench/README.md (only this
 script's own section is replaced).
+
+--floor-only runs just the dry run and its floor (the issue-12 target: within 2x), three
+times each, interleaved (main, floor, main, floor, ...), and reports each pair's ratio and
+the median; its README section is its own (`bench_rewrite_floor`).
 """
 
 from __future__ import annotations
@@ -56,6 +61,9 @@ LIBCST_TIMEOUT = 240
 LEGACY = "sglang.jit_kernel"
 BEGIN = "<!-- bench_rewrite:begin -->"
 END = "<!-- bench_rewrite:end -->"
+FLOOR_BEGIN = "<!-- bench_rewrite_floor:begin -->"
+FLOOR_END = "<!-- bench_rewrite_floor:end -->"
+FLOOR_ROUNDS = 3
 
 
 # ---------------------------------------------------------------- child processes
@@ -441,14 +449,81 @@ def render(versions, load, total, scaling, full, main_run, floor, rope_runs, lib
     return "\n".join(lines) + "\n"
 
 
-def write_section(readme: Path, text: str) -> None:
+def write_section(readme: Path, text: str, begin: str = BEGIN, end: str = END) -> None:
     old = readme.read_text() if readme.exists() else "# Benchmarks\n\n"
-    if BEGIN in old and END in old:
-        head, rest = old.split(BEGIN, 1)
-        new = head + text.rstrip("\n") + rest.split(END, 1)[1]
+    if begin in old and end in old:
+        head, rest = old.split(begin, 1)
+        new = head + text.rstrip("\n") + rest.split(end, 1)[1]
     else:
         new = old.rstrip("\n") + "\n\n" + text
     readme.write_text(new)
+
+
+def main_floor() -> None:
+    """The dry run against its floor only, FLOOR_ROUNDS interleaved rounds."""
+    from realtrees import sglang_tree
+
+    tree = sglang_tree(VERSION)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-floor-"))
+    try:
+        copy = fresh_copy(tree, tmp / "copy")
+        full = run_plan_child(PLAN, copy, tmp)
+        listing = tmp / "edited.json"
+        listing.write_text(json.dumps(full["edited"]))
+        rounds = []
+        for _ in range(FLOOR_ROUNDS):
+            main_run = timed([str(MIGRATE), str(PLAN), "--dry-run", "--repo", str(copy)])
+            if main_run["rc"] not in (0, 1):  # 1: it ran and reports rule findings
+                out = (main_run["stdout"] + main_run["stderr"])[-800:]
+                raise SystemExit(f"dry run exit {main_run['rc']}: {out}")
+            floor = timed([str(PY), __file__, "--child-floor", str(copy), str(listing)])
+            floor.update(json.loads(floor["stdout"]))
+            rounds.append((main_run, floor))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    rows = []
+    ratios = []
+    for i, (m, f) in enumerate(rounds, 1):
+        ratio = m["wall"] / f["wall"]
+        ratios.append((ratio, m["cpu"] / max(f["cpu"], 1e-9)))
+        rows.append(
+            f"| {i} | {m['wall']:.1f} | {m['cpu']:.1f} | {m['rss_mib']:.0f} | {f['wall']:.1f} "
+            f"| {f['cpu']:.1f} | {ratio:.2f}x | {ratios[-1][1]:.2f}x |"
+        )
+    wall_med = sorted(r for r, _ in ratios)[len(ratios) // 2]
+    cpu_med = sorted(c for _, c in ratios)[len(ratios) // 2]
+    f0 = rounds[0][1]
+    text = "\n".join(
+        [
+            FLOOR_BEGIN,
+            "## rewrite: dry run vs floor only (`bench/bench_rewrite.py --floor-only`)",
+            "",
+            f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {platform.node()} "
+            f"({os.cpu_count()} cores), Python {platform.python_version()}; `uptime` at the "
+            f"end: `{load}`. Input: SGLang {VERSION} wheel tree, "
+            f"`plans/sglang-0.5.15-jit-to-ops.yaml` ({full['moves']} moves, "
+            f"{full['edits']} edits in {len(full['edited'])} files). Main: `migrate PLAN "
+            f"--dry-run` (CLI, whole process; exit {rounds[0][0]['rc']}"
+            f"{': organization-rule errors reported' if rounds[0][0]['rc'] == 1 else ''}). "
+            "Floor: read every file of the tree "
+            f"({f0['files']} files, {f0['bytes'] / 2**20:.0f} MiB) + libcst-parse each "
+            f"edited Python file once ({f0['parsed']} files). {FLOOR_ROUNDS} rounds, "
+            "main and floor interleaved so that both see the same load.",
+            "",
+            "| round | main wall s | main CPU s | main RSS MiB | floor wall s | floor CPU s "
+            "| wall ratio | CPU ratio |",
+            "|---|---|---|---|---|---|---|---|",
+            *rows,
+            "",
+            f"Target: dry run within 2x the floor: {'met' if wall_med <= 2 else '**NOT met**'} "
+            f"(median {wall_med:.2f}x wall, {cpu_med:.2f}x CPU).",
+            FLOOR_END,
+        ]
+    )
+    print(text)
+    if "--readme" in sys.argv:
+        write_section(ROOT / "bench" / "README.md", text, FLOOR_BEGIN, FLOOR_END)
 
 
 if __name__ == "__main__":
@@ -460,5 +535,7 @@ if __name__ == "__main__":
         child_rope(*sys.argv[2:5])
     elif sys.argv[1:] in ([], ["--readme"]):
         main()
+    elif sys.argv[1:2] == ["--floor-only"] and sys.argv[2:] in ([], ["--readme"]):
+        main_floor()
     else:
         print(__doc__)

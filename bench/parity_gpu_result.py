@@ -71,8 +71,9 @@ def main(raw: Path) -> None:
         if op["status"] == "identical":
             kinds[kind] += 1
     out.append(f"- identical ops by entry kind: {dict(kinds)}")
-    out += [f"  - problem: {p}" for p in r["problems"]]
-    out += [f"  - warning: {w}" for w in r["warnings"]]
+    out += [
+        f"  - {f['severity'].replace('error', 'problem')}: {f['message']}" for f in r["findings"]
+    ]
     out.append("")
     for name in ("mutant-silu", "mutant-gelu"):
         if not (raw / f"{name}.json").exists():
@@ -80,7 +81,11 @@ def main(raw: Path) -> None:
             continue
         m, lines = _parity(raw, name)
         out += [f"## {name} (one changed constant, parity on the activation module)", ""] + lines
-        out += [f"  - {p}" for p in m["problems"] if "different" in p][:12]
+        out += [
+            f"  - {f['message']}"
+            for f in m["findings"]
+            if f["severity"] == "error" and "different" in f["message"]
+        ][:12]
         out.append("")
     out += [
         "## Not run",

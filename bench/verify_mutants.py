@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from migrate.git import BLAME_FILE, GitObjects, parse_trailers  # noqa: E402
-from migrate.git_steps import apply_plan, engine  # noqa: E402
+from migrate.git_steps import apply_plan, plan_changeset  # noqa: E402
 from migrate.git_steps.apply import blame_contents  # noqa: E402
 from migrate.git_steps.message import blame_message  # noqa: E402
 from migrate.index.imports import absolute  # noqa: E402
@@ -576,8 +576,15 @@ def explicit_packages(root: Path) -> None:
     toml.write_text(text[:find] + f"[tool.setuptools]\npackages = [{listed}]" + text[end:])
 
 
-def make_tree(name: str, work: Path) -> tuple[Path, Path, bool]:
-    """(repo, plan, wheel buildable)."""
+def make_tree(name: str, work: Path | None) -> tuple[Path | None, Path, bool]:
+    """(repo, plan, wheel buildable); no repo is made when `work` is None."""
+    if work is None:
+        if name == "invoke":
+            from test_real_project_invoke import PLAN
+
+            return None, PLAN, False
+        plans = {"sglang": "sglang-0.5.15-jit-to-ops.yaml"}
+        return None, ROOT / "plans" / plans.get(name, "sample-jit-to-ops.yaml"), False
     if name in ("sample", "sample-explicit"):
         edit = explicit_packages if name == "sample-explicit" else None
         repo = _committed(ROOT / "kernels_sample", work / name, edit)
@@ -595,10 +602,11 @@ def make_tree(name: str, work: Path) -> tuple[Path, Path, bool]:
 
 
 def engine_memo():
-    """The real engine, run once per identical input tree (it is deterministic)."""
-    real, memo = engine.plan_changeset, {}
+    """The real engine, run once per identical input tree (it is deterministic); apply,
+    reproduce and verify are given it as their engine."""
+    memo = {}
 
-    def cached(prep):
+    def cached(prep, durations=None):
         import hashlib
 
         index = prep.index
@@ -607,10 +615,13 @@ def engine_memo():
             h.update(p.encode() + b"\0" + hashlib.sha1(index.read_bytes(p)).digest())
         key = h.hexdigest()
         if key not in memo:
-            memo[key] = real(prep)
+            memo[key] = plan_changeset(prep)
         return memo[key]
 
-    engine.plan_changeset = cached
+    return cached
+
+
+ENGINE = engine_memo()
 
 
 def failing(res) -> list[str]:
@@ -620,19 +631,34 @@ def failing(res) -> list[str]:
     return out
 
 
-def run_tree(name: str, work: Path, per_class: int, log) -> list[dict]:
+def run_tree(name: str, work: Path, per_class: int, log, applied: str = "") -> list[dict]:
+    """`applied` ("PATH:BASE"): a repo where this tree's plan is already applied on BASE
+    (a scratch repo: mutant commits are written into it, no branch moves), to skip apply."""
     t0 = time.perf_counter()
-    repo, plan, buildable = make_tree(name, work)
-    base = git(repo, "rev-parse", "HEAD")
-    # the real SGLang plan makes two organization-rule errors apply refuses by default
-    apply_plan(plan, repo, allow_rule_errors=name == "sglang")
+    if applied:
+        path, _, base = applied.rpartition(":")
+        repo, plan, buildable = Path(path), make_tree(name, None)[1], name.startswith("sample")
+    else:
+        repo, plan, buildable = make_tree(name, work)
+        base = git(repo, "rev-parse", "HEAD")
+        # the real SGLang plan makes two organization-rule errors apply refuses by default
+        apply_plan(plan, repo, allow_rule_errors=name == "sglang", engine=ENGINE)
     head = git(repo, "rev-parse", "HEAD")
     t = Tree(name, repo, base, head, plan, GitObjects(repo), wheel=buildable)
     apply_s = time.perf_counter() - t0
-    t.reproduced = reproduce_all(repo, base, head, None)
+    t.reproduced = reproduce_all(repo, base, head, None, ENGINE)
     rows = []
     wheel = buildable and name == "sample"
-    clean = verify(repo, f"{base}..{head}", wheel_check=wheel)  # plain, nothing reused
+    # the reproduction and caches are reused (a plain verify says the same: test_verify's
+    # test_a_cache_kept_across_calls_changes_no_result); this warms them for the mutants
+    clean = verify(
+        repo,
+        f"{base}..{head}",
+        wheel_check=wheel,
+        reproduced=t.reproduced,
+        base_cache=t.cache,
+        engine=ENGINE,
+    )
     rows.append({"tree": name, "class": "(correct migration)", "where": "HEAD",
                  "status": clean.status, "failing": failing(clean),
                  "apply_s": round(apply_s, 1)})  # fmt: skip
@@ -655,6 +681,7 @@ def run_tree(name: str, work: Path, per_class: int, log) -> list[dict]:
                 allow_foreign=not m.history,
                 reproduced=None if m.rewrites else t.reproduced,
                 base_cache=t.cache,
+                engine=ENGINE,
             )
             status, why = res.status, failing(res)
         except Exception as exc:  # a mutant verify cannot even read counts as survived
@@ -734,6 +761,10 @@ def main() -> None:
     ap.add_argument(
         "--summarize", nargs="+", metavar="JSON", help="only print the summary of earlier runs"
     )
+    ap.add_argument(
+        "--applied", action="append", default=[], metavar="TREE=PATH:BASE",
+        help="reuse a repo where TREE's plan is applied on BASE (a scratch repo)",
+    )  # fmt: skip
     args = ap.parse_args()
     if args.summarize:  # several runs (one per tree, say) make one table
         rows = {}  # a mutant two runs both sampled counts once (the later run's row)
@@ -742,12 +773,12 @@ def main() -> None:
                 rows[(r["tree"], r["class"], r["where"])] = r
         print(summary(list(rows.values())))
         return
-    engine_memo()
     rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="migrate-mutants-") as tmp:
         for name in args.trees.split(","):
             per = args.sglang_per_class if name == "sglang" else args.per_class
-            rows += run_tree(name, Path(tmp), per, lambda s: print(s, flush=True))
+            reuse = dict(a.split("=", 1) for a in args.applied).get(name, "")
+            rows += run_tree(name, Path(tmp), per, lambda s: print(s, flush=True), reuse)
             if args.json:
                 Path(args.json).write_text(json.dumps(rows, indent=1))
     print(summary(rows))

@@ -2,7 +2,7 @@
 
 `materialize(changeset, base, upto_step=None)` is the only place that turns a ChangeSet
 into content (path -> mode, bytes). Apply's commit trees (`git_steps.trees.step_trees`),
-verify's reproduction, `check --plan`'s virtual tree (`rules.tree.virtual_tree`), the dry
+verify's reproduction, `check --plan`'s virtual tree (`materialize(cs, index)` itself), the dry
 run's diff and summary (`present.tree.file_changes`), `fix` and the test helpers are all
 views of it, so none of them can disagree on what a ChangeSet means. How the result is
 stored (git objects, a work tree) is the caller's business.
@@ -23,18 +23,21 @@ see `changes.py`) are applied step by step in `STEPS` order:
   directory, from its step on.
 
 `base` is a mapping path -> (git mode, bytes) (e.g. read from git objects; it may be
-restricted to `needed_paths(changeset)`, and the result is then restricted the same way)
-or a `RepoIndex` (the checkout, read lazily). The result is a `Tree`: read lazily, only the
+restricted to `needed_paths(changeset)`, and the result is then restricted the same way),
+a `LazyBase` (modes known, bytes read on demand: apply reads only `content_paths`) or a
+`RepoIndex` (the checkout, read lazily). The result is a `Tree`: read lazily, only the
 files the ChangeSet touches are ever decoded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from migrate.changes import EDIT_KINDS, STEPS, ChangeSet, ContractError, Edit, apply_edits
 from migrate.index.repo import RepoIndex, detect_encoding
+from migrate.index.tree import TreeQueries, import_name
 
 Files = dict[str, tuple[int, bytes]]
 REGULAR, SYMLINK = 0o100644, 0o120000
@@ -86,28 +89,68 @@ def text_of(path: str, data: bytes) -> str | None:
 # -- the base ---------------------------------------------------------------------------
 
 
-class _Base:
-    """The tree a ChangeSet applies to: a mapping of (mode, bytes) or a RepoIndex."""
+class LazyBase:
+    """A base whose modes are known and whose bytes are read only when asked for (git
+    objects: a pure move never reads its blob). `read(path)` gives the bytes."""
 
-    def __init__(self, base: Mapping[str, tuple[int, bytes]] | RepoIndex) -> None:
+    def __init__(self, modes: Mapping[str, int], read) -> None:
+        self.modes, self.read = modes, read
+
+
+class _Base:
+    """The tree a ChangeSet applies to: a mapping of (mode, bytes), a `LazyBase` or a
+    RepoIndex; modules are named under `roots` (default: the base's, or the top)."""
+
+    def __init__(
+        self, base: Mapping[str, tuple[int, bytes]] | RepoIndex | LazyBase, roots=None
+    ) -> None:
         self._index = base if isinstance(base, RepoIndex) else None
-        self._files = None if self._index is not None else base
-        self.paths = set(self._index.files if self._index is not None else base)
+        self._lazy = base if isinstance(base, LazyBase) else None
+        self._files = None if self._index is not None or self._lazy is not None else base
+        if self._index is not None:
+            self.paths = set(self._index.files)
+        else:
+            self.paths = set(self._lazy.modes if self._lazy is not None else base)
+        given = roots if roots is not None else getattr(base, "roots", (".",))
+        self.roots: tuple[str, ...] = tuple(r.rstrip("/") or "." for r in given)
 
     def mode(self, path: str) -> int:
         if self._index is not None:
             return self._index.files[path].mode
+        if self._lazy is not None:
+            return self._lazy.modes[path]
         return self._files[path][0]
 
     def data(self, path: str) -> bytes:
         if self._index is not None:
             return self._index.read_bytes(path)
+        if self._lazy is not None:
+            return self._lazy.read(path)
         return self._files[path][1]
 
     def text(self, path: str) -> str | None:
         if self._index is not None:
             return self._index.text(path)
-        return text_of(path, self._files[path][1])
+        return text_of(path, self.data(path))
+
+
+class _Texts(_Base):
+    """An unchanged tree whose files are read lazily as text (a revision, a fixture)."""
+
+    def __init__(self, paths: Iterable[str], read: Callable[[str], str | None], roots) -> None:
+        super().__init__({}, roots)
+        self.paths = set(paths)
+        self._read = read
+
+    def mode(self, path: str) -> int:
+        return REGULAR
+
+    def data(self, path: str) -> bytes:
+        text = self._read(path)
+        return text.encode("utf-8") if text is not None else b""
+
+    def text(self, path: str) -> str | None:
+        return self._read(path)
 
 
 # -- the result -------------------------------------------------------------------------
@@ -120,24 +163,47 @@ class _Entry:
     data: bytes | None = None  # None: the origin's bytes, untouched
 
 
-class Tree:
+class Tree(TreeQueries):
     """A materialized tree: path -> (mode, bytes), backed by the base for untouched files.
 
-    Implements the tree protocol (`paths`, `exists`, `mode`, `read_bytes`, `text`) that the
-    index implements too, plus the lineage the diff needs (`origin`, `changes`).
+    Implements the one tree protocol (`index.tree.CodeTree`: paths, text, modules named
+    under the base's import roots, cached ASTs and code facts) as the index does, so the
+    rules read a plan's result as they read a checkout; plus `mode`, `read_bytes` and the
+    lineage the diff needs (`origin`, `changes`).
     """
 
     def __init__(self, base: _Base, entries: dict[str, _Entry]) -> None:
         self._base = base
         self._entries = entries
         self._text: dict[str, str | None] = {}
+        self.roots = base.roots
 
-    @property
+    @cached_property
     def paths(self) -> list[str]:
         return sorted(self._entries)
 
     def exists(self, path: str) -> bool:
         return path in self._entries
+
+    @cached_property
+    def _named(self) -> dict[str, str]:
+        """path -> dotted module name, by the one naming rule (`index.tree.import_name`)."""
+        named = {}
+        for path in self.paths:
+            hit = import_name(path, self.roots) if path.endswith(".py") else None
+            if hit is not None:
+                named[path] = hit[0]
+        return named
+
+    @cached_property
+    def modules(self) -> dict[str, str]:
+        modules: dict[str, str] = {}
+        for path, name in self._named.items():
+            modules.setdefault(name, path)
+        return modules
+
+    def module_of(self, path: str) -> str | None:
+        return self._named.get(path)
 
     def mode(self, path: str) -> int:
         e = self._entries[path]
@@ -162,6 +228,11 @@ class Tree:
     def origin(self, path: str) -> str | None:
         """The base path this file continues, or None for a file the ChangeSet created."""
         return self._entries[path].origin
+
+    def produced(self, path: str) -> bytes | None:
+        """The bytes the ChangeSet produced for `path`, None when they are its origin's
+        untouched (a pure move or a file left alone: the caller may reuse the blob)."""
+        return self._entries[path].data
 
     def files(self) -> Files:
         """Every file as (mode, bytes): reads the whole tree, meant for a restricted base."""
@@ -200,6 +271,13 @@ def needed_paths(cs: ChangeSet) -> set[str]:
         paths.add(p)
         paths.add(back.get(p, p))
     return paths
+
+
+def content_paths(cs: ChangeSet) -> set[str]:
+    """Base paths whose bytes the materializer reads: the origins of edited or written
+    files (a removal or a pure move needs only the path)."""
+    back = {m.new: m.old for m in cs.moves}
+    return {back.get(p, p) for p in {e.path for e in cs.edits} | set(cs.writes)}
 
 
 def _relocate(entries: dict[str, _Entry], moves: dict[str, str]) -> dict[str, _Entry]:
@@ -244,14 +322,15 @@ def _edited(base: _Base, edits: list[Edit], path: str, step: str, back: dict[str
 
 
 def iter_steps(
-    cs: ChangeSet, base: Mapping[str, tuple[int, bytes]] | RepoIndex
+    cs: ChangeSet, base: Mapping[str, tuple[int, bytes]] | RepoIndex | LazyBase, roots=None
 ) -> Iterator[tuple[str, Tree]]:
-    """(step, tree after it) for every step the ChangeSet has, in `STEPS` order."""
+    """(step, tree after it) for every step the ChangeSet has, in `STEPS` order; modules
+    are named under `roots` (default: the index's, or the repository root)."""
     try:
         cs.check()
     except ContractError as exc:
         raise StepError(str(exc)) from None
-    src = _Base(base)
+    src = _Base(base, roots)
     moves = move_map(cs)
     back = {new: old for old, new in moves.items()}
     entries: dict[str, _Entry] = {p: _Entry(p) for p in src.paths}
@@ -288,6 +367,7 @@ def materialize(
     changeset: ChangeSet,
     base: Mapping[str, tuple[int, bytes]] | RepoIndex,
     upto_step: str | None = None,
+    roots=None,
 ) -> Tree:
     """The tree after `upto_step` (every step when None): steps the ChangeSet lacks are
     skipped, so `upto_step="code"` is the tree after relocation and code edits."""
@@ -295,11 +375,18 @@ def materialize(
         raise ValueError(f"unknown step {upto_step!r}; steps are {', '.join(STEPS)}")
     last = STEPS.index(upto_step) if upto_step is not None else len(STEPS)
     tree = None
-    for step, t in iter_steps(changeset, base):
+    for step, t in iter_steps(changeset, base, roots):
         if STEPS.index(step) > last:
             break
         tree = t
-    if tree is None:
-        src = _Base(base)
-        tree = Tree(src, {p: _Entry(p) for p in src.paths})
-    return tree
+    return tree if tree is not None else _unchanged(_Base(base, roots))
+
+
+def _unchanged(src: _Base) -> Tree:
+    return Tree(src, {p: _Entry(p) for p in src.paths})
+
+
+def text_tree(paths: Iterable[str], read: Callable[[str], str | None], roots=(".",)) -> Tree:
+    """An unchanged tree over lazily read texts (`read(path)`, None for binary files): a
+    revision read from git, a test fixture. The same `Tree` a ChangeSet leaves."""
+    return _unchanged(_Texts(paths, read, roots))

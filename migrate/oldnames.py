@@ -72,11 +72,20 @@ def old_path_spellings(relocation: Relocation, roots: tuple[str, ...]) -> set[st
     relative to each import root (`sglang/jit_kernel/...` as found in docs and C++)."""
     paths: set[str] = set()
     for old in list(relocation.path_prefixes) + list(relocation.files):
-        paths.add(old)
-        for root in roots:
-            if root not in (".", "") and old.startswith(root + "/"):
-                paths.add(old[len(root) + 1 :])
+        head = relocation.covering_prefix(old)
+        for form, head_form in _spellings(old, head, roots):
+            if head_form is None or "/" not in head_form:  # else the directory's matches it
+                paths.add(form)
     return {p for p in paths if "/" in p}
+
+
+def _spellings(path: str, head: str | None, roots: tuple[str, ...]):
+    """(spelling of `path`, the same spelling of its covering directory `head` or None)."""
+    yield path, head
+    for root in roots:
+        if root not in (".", "") and path.startswith(root + "/"):
+            cut = len(root) + 1
+            yield path[cut:], head[cut:] if head is not None else None
 
 
 def deleted_dirs(package: str, roots: tuple[str, ...]) -> set[str]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from migrate.errors import MigrateError
+from migrate.git.trailers import chain_refs
 from migrate.index import RepoIndex, build_index
 from migrate.plan import Plan, load_plan
 from migrate.plan.validate import validate_plan
@@ -20,6 +21,8 @@ class Prepared:
     followed: object = None  # rewrite.op_id_follow.Followed: derived renames and edits
     derived_op_ids: dict[str, str] = field(default_factory=dict)
     derived_moves: dict[str, str] = field(default_factory=dict)  # tests following kernels
+    derived_exports: list = field(default_factory=list)  # exports_follow.Export
+    derived_splits: dict[str, list[str]] = field(default_factory=dict)  # tests split
 
 
 def plan_paths(plan_path) -> list:
@@ -28,7 +31,7 @@ def plan_paths(plan_path) -> list:
         return list(plan_path)
     text = str(plan_path)
     if "," in text and not Path(text).exists():
-        return text.split(",")
+        return chain_refs(text)
     return [plan_path]
 
 
@@ -72,11 +75,14 @@ def _with_test_moves(prep: Prepared) -> list:
 
     from migrate.rewrite.tests_follow import follow_tests
 
-    moves, notes = follow_tests(prep.index, prep.relocation, prep.plan)
+    moves, notes, splits = follow_tests(prep.index, prep.relocation, prep.plan)
     if moves:
         prep.plan = replace(prep.plan, moves=prep.plan.moves + tuple(moves))
         prep.relocation = build_relocation(prep.plan, prep.index)
         prep.derived_moves = {m.src: m.dst for m in moves}
+    if splits:  # files whose tests go several ways: the split machinery, as a plan split
+        prep.plan = replace(prep.plan, splits=prep.plan.splits + tuple(splits))
+        prep.derived_splits = {sp.file: [o.path for o in sp.into] for sp in splits}
     return notes
 
 
@@ -89,6 +95,7 @@ def follow(prep: Prepared) -> Prepared:
     from migrate.rewrite.op_id_follow import follow_op_ids, with_followed_op_ids
 
     notes = _with_test_moves(prep)
+    _with_export_moves(prep)  # before op ids: a target through `_EXPORTS` follows it
     followed = follow_op_ids(prep.index, prep.relocation, prep.plan)
     followed.notes = notes
     if followed.errors:
@@ -97,3 +104,15 @@ def follow(prep: Prepared) -> Prepared:
     prep.followed = followed
     prep.derived_op_ids = {old: new for old, (new, _) in sorted(followed.renames.items())}
     return prep
+
+
+def _with_export_moves(prep: Prepared) -> None:
+    """Lazy `_EXPORTS` entries follow their module: each is a re-export relocation
+    (old group, name) -> new group, so its users are respelled (rewrite/exports_follow.py)."""
+    from migrate.layout.names import OPS_PKG
+    from migrate.rewrite.exports_follow import follow_exports
+
+    prep.derived_exports = follow_exports(prep.index, prep.relocation, OPS_PKG)
+    for e in prep.derived_exports:
+        prep.relocation.symbols.setdefault((e.group, e.name), e.new_group)
+        prep.relocation.reexports.add((e.group, e.name))

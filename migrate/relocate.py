@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from migrate.index.repo import RepoIndex, module_name, root_of_path
+from migrate.index.repo import RepoIndex, root_of_path
+from migrate.index.tree import module_name
 from migrate.plan.model import Plan
 
 
@@ -41,6 +42,8 @@ class Relocation:
 
     modules: dict[str, str] = field(default_factory=dict)  # module/package prefix -> new
     symbols: dict[tuple[str, str], str] = field(default_factory=dict)  # (mod, sym) -> new mod
+    # symbols that only re-export lazily (PEP 562 `_EXPORTS`): users follow, nothing moves
+    reexports: set[tuple[str, str]] = field(default_factory=set)
     files: dict[str, str] = field(default_factory=dict)  # every moved file: old path -> new
     path_prefixes: dict[str, str] = field(default_factory=dict)  # plan path moves + packages
     moved_modules: dict[str, str] = field(default_factory=dict)  # every moved module, exact
@@ -96,6 +99,19 @@ class Relocation:
                 if new.startswith(root + "/"):
                     return new[len(root) + 1 :], True
                 return new, False
+        return None
+
+    def covering_prefix(self, path: str) -> str | None:
+        """The moved directory (a `path_prefixes` key) above moved file `path` that already
+        says where it goes, or None: a regex of old spellings needs only the directory."""
+        new = self.files.get(path)
+        cut = path.rfind("/")
+        while new is not None and cut > 0:
+            head = path[:cut]
+            dst = self.path_prefixes.get(head)
+            if dst is not None:
+                return head if dst + path[cut:] == new else None
+            cut = path.rfind("/", 0, cut)
         return None
 
     def op_id(self, op_id: str) -> str | None:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from realtrees import CACHE, Unavailable
+from realtrees import CACHE, download, extracted
 
 
 @dataclass(frozen=True)
@@ -34,50 +33,18 @@ class Project:
 
 
 def sdist(p: Project) -> Path:
-    sdists = CACHE / "sdists"
-    sdists.mkdir(parents=True, exist_ok=True)
-    found = sorted(sdists.glob(f"{p.stem}.tar.gz"))
-    if found:
-        return found[0]
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            f"{p.name}=={p.version}",
-            "-d",
-            str(sdists),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    found = sorted(sdists.glob(f"{p.stem}.tar.gz"))
-    if res.returncode != 0 or not found:
-        raise Unavailable(f"pip download {p.name}=={p.version} failed: {res.stderr[-500:]}")
-    return found[0]
+    return download(f"{p.name}=={p.version}", f"{p.stem}.tar.gz", "sdists", "--no-binary=:all:")
 
 
 def tree(p: Project) -> Path:
     """The extracted sdist (read-only by convention)."""
-    dst = CACHE / "trees" / p.stem
-    if not (dst / ".complete").exists():
-        tmp = dst.with_suffix(".tmp")
-        shutil.rmtree(tmp, ignore_errors=True)
+
+    def extract(tmp: Path) -> Path:
         with tarfile.open(sdist(p)) as tf:
-            if hasattr(tarfile, "data_filter"):
-                tf.extractall(tmp, filter="data")
-            else:  # pragma: no cover - Python without extraction filters
-                tf.extractall(tmp)
-        shutil.rmtree(dst, ignore_errors=True)
-        (tmp / p.stem).rename(dst)
-        shutil.rmtree(tmp, ignore_errors=True)
-        (dst / ".complete").write_text("")
-    return dst
+            tf.extractall(tmp, filter="data")
+        return tmp / p.stem
+
+    return extracted(CACHE / "trees" / p.stem, extract)
 
 
 def env(where: Path, p: Project) -> dict[str, str]:
@@ -94,9 +61,9 @@ def env(where: Path, p: Project) -> dict[str, str]:
     }
 
 
-def imported_from(where: Path, p: Project, module: str) -> str:
+def imported_from(where: Path, p: Project, module: str, python=sys.executable) -> str:
     res = subprocess.run(
-        [sys.executable, "-c", f"import {module} as m; print(m.__file__)"],
+        [str(python), "-c", f"import {module} as m; print(m.__file__)"],
         cwd=where,
         env=env(where, p),
         capture_output=True,
@@ -109,9 +76,11 @@ def imported_from(where: Path, p: Project, module: str) -> str:
 _COUNT = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected)\b")
 
 
-def run_suite(where: Path, p: Project) -> tuple[dict[str, int], str]:
+def run_suite(where: Path, p: Project, python=sys.executable) -> tuple[dict[str, int], str]:
+    """The project's suite on `where`, with `python` (this interpreter unless the suite
+    needs its own venv); the summary line's counts and the whole output."""
     res = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *p.tests],
+        [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *p.tests],
         cwd=where,
         env=env(where, p),
         capture_output=True,

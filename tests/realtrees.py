@@ -21,47 +21,50 @@ class Unavailable(RuntimeError):
     """The wheel could not be downloaded (no registry access)."""
 
 
-def sglang_wheel(version: str) -> Path:
-    wheels = CACHE / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
-    found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
+def download(requirement: str, pattern: str, subdir: str, binary: str) -> Path:
+    """The one cached `pip download --no-deps` of `requirement` (`binary`: pip's
+    `--only-binary=:all:` or `--no-binary=:all:`), found again by `pattern`."""
+    where = CACHE / subdir
+    where.mkdir(parents=True, exist_ok=True)
+    found = sorted(where.glob(pattern))
     if found:
         return found[0]
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--no-deps",
-            "--only-binary=:all:",
-            f"sglang=={version}",
-            "-d",
-            str(wheels),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
+    pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", binary]
+    res = subprocess.run([*pip, requirement, "-d", str(where)], capture_output=True, text=True)
+    found = sorted(where.glob(pattern))
     if res.returncode != 0 or not found:
-        raise Unavailable(f"pip download sglang=={version} failed: {res.stderr.strip()[-500:]}")
+        raise Unavailable(f"pip download {requirement} failed: {res.stderr.strip()[-500:]}")
     return found[0]
+
+
+def extracted(dst: Path, extract) -> Path:
+    """`dst`, filled once by `extract(tmp) -> the directory to keep`; `.complete` marks it."""
+    if not (dst / ".complete").exists():
+        tmp = dst.with_suffix(".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        kept = extract(tmp)
+        shutil.rmtree(dst, ignore_errors=True)
+        kept.rename(dst)
+        shutil.rmtree(tmp, ignore_errors=True)
+        (dst / ".complete").write_text("")
+    return dst
+
+
+def sglang_wheel(version: str) -> Path:
+    return download(
+        f"sglang=={version}", f"sglang-{version}-*.whl", "wheels", "--only-binary=:all:"
+    )
 
 
 def sglang_tree(version: str) -> Path:
     """Extracted, read-only-by-convention tree of the wheel (only `sglang/`)."""
-    dst = CACHE / "trees" / f"sglang-{version}"
-    if not (dst / ".complete").exists():
-        tmp = dst.with_suffix(".tmp")
-        shutil.rmtree(tmp, ignore_errors=True)
+
+    def extract(tmp: Path) -> Path:
         with zipfile.ZipFile(sglang_wheel(version)) as zf:
-            members = [m for m in zf.namelist() if m.startswith("sglang/")]
-            zf.extractall(tmp, members)
-        shutil.rmtree(dst, ignore_errors=True)
-        tmp.rename(dst)
-        (dst / ".complete").write_text("")
-    return dst
+            zf.extractall(tmp, [m for m in zf.namelist() if m.startswith("sglang/")])
+        return tmp
+
+    return extracted(CACHE / "trees" / f"sglang-{version}", extract)
 
 
 def sglang_copy(version: str, where: Path) -> Path:

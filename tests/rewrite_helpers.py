@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 from migrate.changes import ChangeSet
@@ -20,6 +21,8 @@ from migrate.materialize import materialize
 from migrate.pipeline import prepare
 from migrate.rewrite.engine import plan_changes
 from migrate.rewrite.fix_mode import fix_changes
+
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "rewrite"
 
 
 def dedent(s: str) -> str:
@@ -86,7 +89,7 @@ def apply_changeset(root: Path, prep, cs: ChangeSet) -> None:
     for new, data in staged.items():
         (root / new).parent.mkdir(parents=True, exist_ok=True)
         (root / new).write_bytes(data)
-    for d in sorted({p.parent for p in root.rglob("*")}, key=lambda p: -len(p.parts)):
+    for d in sorted((p for p in root.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
         if d.is_dir() and not any(d.iterdir()):
             shutil.rmtree(d)
 
@@ -101,10 +104,12 @@ def run_check(root, module: str) -> None:
     assert res.returncode == 0, res.stderr
 
 
-def rewrite_and_run(make_repo, tmp_path, files: dict, moves, module: str):
-    """Apply the plan to a scratch copy, execute `module.check()`, and prove a second
-    run finds nothing more. Returns (prep, cs, out)."""
-    prep, cs = changes(make_repo, files, moves)
+def rewrite_and_run(
+    make_repo, tmp_path, files: dict, moves, module: str, extra: str = "", roots=None
+):
+    """Apply the plan (`moves` plus `extra` plan YAML) to a scratch copy, execute
+    `module.check()`, and prove a second run finds nothing more. Returns (prep, cs, out)."""
+    prep, cs = changes(make_repo, files, moves, extra, roots)
     out = tmp_path / "out"
     shutil.copytree(prep.index.root, out, ignore=shutil.ignore_patterns(".git"))
     apply_changeset(out, prep, cs)
@@ -112,3 +117,52 @@ def rewrite_and_run(make_repo, tmp_path, files: dict, moves, module: str):
     again = fix_changes(prep.plan, build_index(out, prep.plan.roots))
     assert again.edits == [], [(e.path, e.old, e.new) for e in again.edits]
     return prep, cs, out
+
+
+@dataclass
+class GoldenCase:
+    """golden/rewrite/<name>/: the files before, the plan, the module that checks itself."""
+
+    files: dict[str, str]
+    moves: list[tuple[str, str]]
+    extra: str  # plan YAML besides version, roots and moves (delete, op_ids, ...)
+    roots: list[str] | None
+    checked: str | None  # path of the module defining `check()`
+
+    @property
+    def module(self) -> str:
+        return self.checked[:-3].replace("/", ".")
+
+
+def golden_case(name: str) -> GoldenCase:
+    """The cases are the goldens: tests/test_rewrite_golden.py compares their output with
+    after/ and edits.txt; the form tests execute them (one source for both)."""
+    import yaml
+
+    here = GOLDEN_DIR / name
+    files = {
+        p.relative_to(here / "before").as_posix(): p.read_text()
+        for p in sorted((here / "before").rglob("*"))
+        if p.is_file()
+    }
+    checked = [k for k, v in files.items() if "\ndef check():" in "\n" + v]
+    plan = yaml.safe_load((here / "plan.yaml").read_text())
+    rest = {k: v for k, v in plan.items() if k not in ("version", "roots", "moves")}
+    roots = plan.get("roots")
+    return GoldenCase(
+        files,
+        [(m["from"], m["to"]) for m in plan.get("moves") or []],
+        yaml.safe_dump(rest, sort_keys=False) if rest else "",
+        None if roots in (None, ["."]) else roots,
+        checked[0] if len(checked) == 1 else None,
+    )
+
+
+def run_golden_case(make_repo, tmp_path, name: str):
+    """(prep, cs, out, case): golden `name` applied to a scratch copy, its checked
+    module executed, a second run changing nothing."""
+    case = golden_case(name)
+    prep, cs, out = rewrite_and_run(
+        make_repo, tmp_path, case.files, case.moves, case.module, case.extra, case.roots
+    )
+    return prep, cs, out, case

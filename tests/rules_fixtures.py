@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from migrate.rules import Tree
+from migrate.index.tree import CodeTree
+from migrate.materialize import text_tree
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rules"
 ROOTS = ("python", ".")
@@ -22,14 +23,14 @@ def _files(directory: Path) -> dict[str, Path]:
     return out
 
 
-def fixture_tree(rule_dir: str, kind: str, base: bool = True) -> Tree:
+def fixture_tree(rule_dir: str, kind: str, base: bool = True) -> CodeTree:
     files = _files(FIXTURES / "_base") if base else {}
     files.update(_files(FIXTURES / rule_dir / kind))
-    return Tree(files, lambda path: files[path].read_text(encoding="utf-8"), ROOTS)
+    return text_tree(files, lambda path: files[path].read_text(encoding="utf-8"), ROOTS)
 
 
-def tree_of(files: dict[str, str], base: bool = True) -> Tree:
+def tree_of(files: dict[str, str], base: bool = True) -> CodeTree:
     """A fixture base overlaid with inline `files` (path -> text)."""
     texts = {p: f.read_text(encoding="utf-8") for p, f in _files(FIXTURES / "_base").items()}
     texts = (texts if base else {}) | files
-    return Tree(texts, texts.__getitem__, ROOTS)
+    return text_tree(texts, texts.__getitem__, ROOTS)

@@ -13,7 +13,6 @@ from helpers import git
 from migrate.changes import ChangeSet, Edit, FileMove
 from migrate.cli import main
 from migrate.git import parse_trailers
-from migrate.git_steps import engine
 from migrate.git_steps.trees import step_trees
 
 PLAN = """\
@@ -88,13 +87,9 @@ def plan(tmp_path) -> Path:
     return p
 
 
-@pytest.fixture
-def full(monkeypatch):
-    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
-
-
-def cli(*args: str):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+def cli(*args: str, engine=None):
+    """`migrate ARGS`; `engine` (a function of the prepared plan) instead of the real one."""
+    return CliRunner().invoke(main, list(args), catch_exceptions=False, obj=engine)
 
 
 # -- step_trees: pure ---------------------------------------------------------------
@@ -157,9 +152,9 @@ def log_steps(repo: Path, rev_range: str) -> list[str]:
     return [parse_trailers(git(repo, "log", "-1", "--format=%B", s)).step for s in shas]
 
 
-def test_apply_makes_one_commit_per_step_then_the_blame_commit(repo, plan, full):
+def test_apply_makes_one_commit_per_step_then_the_blame_commit(repo, plan):
     base = git(repo, "rev-parse", "HEAD").strip()
-    res = cli("apply", str(plan), "--repo", str(repo))
+    res = cli("apply", str(plan), "--repo", str(repo), engine=full_changeset)
     assert res.exit_code == 0, res.output
     steps = log_steps(repo, f"{base}..HEAD")
     assert steps == ["relocate", "code", "string", "prose", "tests", "delete", "blame-ignore-revs"]
@@ -195,10 +190,10 @@ def test_apply_with_the_real_engine_records_a_repo_relative_plan(repo):
     assert "Migrate-Plan: plans/p.yaml sha256:" in git(repo, "log", "-1", "--format=%B")
 
 
-def test_apply_twice_reports_already_applied(repo, plan, full):
-    assert cli("apply", str(plan), "--repo", str(repo)).exit_code == 0
+def test_apply_twice_reports_already_applied(repo, plan):
+    assert cli("apply", str(plan), "--repo", str(repo), engine=full_changeset).exit_code == 0
     head = git(repo, "rev-parse", "HEAD")
-    res = cli("apply", str(plan), "--repo", str(repo))
+    res = cli("apply", str(plan), "--repo", str(repo), engine=full_changeset)
     assert res.exit_code == 0 and "already-applied" in res.output
     assert git(repo, "rev-parse", "HEAD") == head
 

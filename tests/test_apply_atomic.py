@@ -74,13 +74,10 @@ def repo(make_repo, tmp_path) -> tuple[Path, Path]:
 def test_injected_failure_restores_everything(repo, point, monkeypatch):
     from test_apply import full_changeset
 
-    from migrate.git_steps import engine
-
     repo, plan = repo
-    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
     monkeypatch.setenv("MIGRATE_FAIL_AT", point)
     before = snapshot(repo)
-    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
+    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)], obj=full_changeset)
     assert res.exit_code == 1, res.output
     assert f"injected failure at {point}" in res.output
     assert strip_stat(snapshot(repo)) == strip_stat(before)
@@ -99,10 +96,8 @@ SCRIPT = """
 import sys
 sys.path[:0] = [{tests!r}]
 import test_apply
-from migrate.git_steps import engine
-engine.plan_changeset = test_apply.full_changeset
 from migrate.cli import main
-main(["apply", {plan!r}, "--repo", {repo!r}])
+main(["apply", {plan!r}, "--repo", {repo!r}], obj=test_apply.full_changeset)
 """
 
 

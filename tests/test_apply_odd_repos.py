@@ -11,20 +11,18 @@ from test_apply import PLAN, full_changeset, make_sample
 from test_apply_atomic import snapshot, strip_stat
 
 from migrate.cli import main
-from migrate.git_steps import engine
 
 
 @pytest.fixture
-def repo(make_repo, tmp_path, monkeypatch):
+def repo(make_repo, tmp_path):
     repo = make_sample(make_repo)
     plan = tmp_path / "plan.yaml"
     plan.write_text(PLAN)
-    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
     return repo, plan
 
 
 def apply(repo, plan):
-    return CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
+    return CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)], obj=full_changeset)
 
 
 def test_a_sparse_checkout_is_refused(repo):
@@ -50,9 +48,23 @@ def test_a_submodule_inside_a_moved_package_refuses_the_plan(repo):
     git(repo, "commit", "-qm", "submodule")
     before = strip_stat(snapshot(repo))
     for args in ([str(plan), "--dry-run"], ["apply", str(plan)]):
-        res = CliRunner().invoke(main, [*args, "--repo", str(repo)])
+        res = CliRunner().invoke(main, [*args, "--repo", str(repo)], obj=full_changeset)
         assert res.exit_code == 2, res.output
         assert "submodule pkg/old/vendored is inside a directory the plan moves" in res.output
+    assert strip_stat(snapshot(repo)) == before
+
+
+def test_a_submodule_deeper_in_a_moved_package_refuses_the_plan(repo):
+    repo, plan = repo  # pkg/old/third_party holds no file of its own: only the gitlink
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    link = "pkg/old/third_party/vendored"
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{sha},{link}")
+    (repo / link).mkdir(parents=True)
+    git(repo, "commit", "-qm", "submodule")
+    before = strip_stat(snapshot(repo))
+    res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo)])
+    assert res.exit_code == 2, res.output
+    assert f"plan.yaml:3:5: error: submodule {link} is inside a directory" in res.output
     assert strip_stat(snapshot(repo)) == before
 
 

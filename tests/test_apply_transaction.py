@@ -17,11 +17,10 @@ from test_apply import PLAN, full_changeset, make_sample
 from test_apply_atomic import snapshot, strip_stat
 
 from migrate.cli import main
-from migrate.git_steps import engine
 
 
 @pytest.fixture
-def repo(make_repo, tmp_path, monkeypatch):
+def repo(make_repo, tmp_path):
     repo = make_sample(make_repo)
     (repo / ".gitignore").write_text("*.log\n/pkg/new/run.sh\n")
     git(repo, "add", ".gitignore")
@@ -29,12 +28,13 @@ def repo(make_repo, tmp_path, monkeypatch):
     (repo / "keep.log").write_text("ignored, never tracked\n")
     plan = tmp_path / "plan.yaml"
     plan.write_text(PLAN)
-    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
     return repo, plan
 
 
 def apply(repo: Path, plan: Path, *extra: str):
-    return CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo), *extra])
+    return CliRunner().invoke(
+        main, ["apply", str(plan), "--repo", str(repo), *extra], obj=full_changeset
+    )
 
 
 def leftovers(repo: Path) -> list[str]:
@@ -135,10 +135,8 @@ SCRIPT = """
 import sys
 sys.path[:0] = [{tests!r}]
 import test_apply
-from migrate.git_steps import engine
-engine.plan_changeset = test_apply.full_changeset
 from migrate.cli import main
-main(["apply", {plan!r}, "--repo", {repo!r}])
+main(["apply", {plan!r}, "--repo", {repo!r}], obj=test_apply.full_changeset)
 """
 
 
@@ -265,8 +263,40 @@ def test_a_plan_inside_the_repo_is_recorded_repo_relative(make_repo, monkeypatch
     (repo / "plans/move.yaml").write_text(PLAN)
     git(repo, "add", "plans")
     git(repo, "commit", "-qm", "plan")
-    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
     assert apply(repo, repo / "plans/move.yaml").exit_code == 0
     messages = git(repo, "log", "--format=%B")
     assert "Migrate-Plan: plans/move.yaml sha256:" in messages
     assert str(repo) not in messages
+
+
+def test_pure_moves_are_renamed_in_place_and_renamed_back(repo, monkeypatch):
+    """A pure move keeps its inode and untracked mode bits (as `git mv` does); a rollback
+    renames it back, so the original inode is where it was."""
+    repo, plan = repo
+    os.chmod(repo / "pkg/old/data/cfg.json", 0o600)
+    ino = (repo / "pkg/old/run.sh").stat().st_ino
+    before = strip_stat(snapshot(repo))
+    monkeypatch.setenv("MIGRATE_FAIL_AT", "checkout")
+    assert apply(repo, plan).exit_code == 1
+    assert strip_stat(snapshot(repo)) == before
+    assert (repo / "pkg/old/run.sh").stat().st_ino == ino
+    monkeypatch.delenv("MIGRATE_FAIL_AT")
+    res = apply(repo, plan)
+    assert res.exit_code == 0, res.output
+    assert (repo / "pkg/new/run.sh").stat().st_ino == ino
+    assert (repo / "pkg/new/data/cfg.json").stat().st_mode & 0o777 == 0o600
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_moved_file_edited_during_the_switch_is_left_where_the_user_has_it(repo):
+    repo, plan = repo
+    proc = start_apply(repo, plan, "checkout:30")
+    (repo / "pkg/new/data/cfg.json").write_text('{"a": 2}\n')  # renamed there by the switch
+    os.killpg(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1, err
+    assert "pkg/new/data/cfg.json: changed while apply ran; left as you have it" in err
+    assert "pkg/old/data/cfg.json: not restored (its content is at pkg/new/data/cfg.json)" in err
+    assert (repo / "pkg/new/data/cfg.json").read_text() == '{"a": 2}\n'
+    assert (repo / "pkg/old/run.sh").exists()  # the other moves are back
+    assert not (repo / "pkg/new/run.sh").exists()

@@ -40,8 +40,9 @@ def snapshot(root):
     }
 
 
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
+def cli(*args, engine=None):
+    """`migrate ARGS`; `engine` (a function of the prepared plan) instead of the real one."""
+    return CliRunner().invoke(main, [str(a) for a in args], obj=engine)
 
 
 def write(tmp_path, text: str | bytes, name="plan.yaml"):
@@ -285,21 +286,18 @@ def test_bad_arguments_are_one_line_naming_the_argument(repo):
 def test_an_internal_error_is_one_line_exit_4_and_a_traceback_only_with_debug(
     repo, tmp_path, monkeypatch
 ):
-    import migrate.commands.run as run
-
     def boom(prep, durations=None):
         raise RuntimeError("engine exploded")
 
-    monkeypatch.setattr(run, "_plan_changes", boom)
     plan = write(tmp_path, MOVE)
-    res = cli(plan, "--dry-run", "--repo", repo)
+    res = cli(plan, "--dry-run", "--repo", repo, engine=boom)
     assert res.exit_code == 4
     assert "internal error: RuntimeError: engine exploded" in res.output
     assert "report it" in res.output and "Traceback" not in res.output
-    res = cli(plan, "--dry-run", "--repo", repo, "--debug")
+    res = cli(plan, "--dry-run", "--repo", repo, "--debug", engine=boom)
     assert isinstance(res.exception, RuntimeError)
     monkeypatch.setenv("MIGRATE_DEBUG", "1")
-    assert isinstance(cli(plan, "--dry-run", "--repo", repo).exception, RuntimeError)
+    assert isinstance(cli(plan, "--dry-run", "--repo", repo, engine=boom).exception, RuntimeError)
 
 
 def test_every_command_goes_through_the_one_handler_and_documents_exit_statuses():

@@ -5,8 +5,9 @@ from __future__ import annotations
 import subprocess
 
 from click.testing import CliRunner
-from helpers import PLANS
+from helpers import PLANS, git
 from prep_helpers import BASE_TREE
+from test_verify import rebuild_with_hand_edit
 from test_verify_sample import PLAN, fresh_sample
 
 from migrate.cli import main
@@ -116,3 +117,36 @@ def test_fix_forward_through_a_chain(tmp_path):
     )
     res = CliRunner().invoke(main, ["stale", *map(str, CHAIN), "--repo", str(repo)])
     assert res.exit_code == 0, res.output
+
+
+def _verify(repo, base, *extra):
+    return CliRunner().invoke(
+        main, ["verify", f"{base}..HEAD", "--repo", str(repo), "--no-wheel", *extra]
+    )
+
+
+def test_verify_reproduces_a_chained_apply_and_fails_its_mutant(tmp_path):
+    """The trailer records `a.yaml,b.yaml` with the chain's hash; verify composes the same
+    chain (the plans lie outside the repo: apply kept their bytes) and reproduces it."""
+    repo = fresh_sample(tmp_path / "s")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    _apply(repo, *CHAIN)
+    trailer = git(repo, "log", "-1", "--format=%(trailers:key=Migrate-Plan,valueonly)")
+    assert trailer.startswith(f"{CHAIN[0].name},{CHAIN[1].name} sha256:")
+    res = _verify(repo, base)
+    assert res.exit_code == 0 and "verify: PASS" in res.output, res.output
+    assert "cannot read plan" not in res.output
+    res = _verify(repo, base, "--plan", str(CHAIN[0]), "--plan", str(CHAIN[1]))
+    assert res.exit_code == 0 and "verify: PASS" in res.output, res.output
+    # one member only, or the members swapped: not the chain the commits record
+    res = _verify(repo, base, "--plan", str(CHAIN[0]))
+    assert res.exit_code == 1 and "chain of 2 plan(s)" in res.output, res.output
+    res = _verify(repo, base, "--plan", str(CHAIN[1]), "--plan", str(CHAIN[0]))
+    assert res.exit_code == 1 and "the commits name sha256:" in res.output, res.output
+    # a mutant: one hand edit inside the chained apply's code commit
+    user = "python/sglang/srt/layers/layernorm.py"
+    assert "import" in (repo / user).read_text()
+    rebuild_with_hand_edit(repo, base, "code", user, "import", "import  ")
+    res = _verify(repo, base)
+    assert res.exit_code == 1 and "verify: FAIL" in res.output, res.output
+    assert "differs from its reproduction" in res.output and user in res.output

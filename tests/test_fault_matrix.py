@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from helpers import REPO_ROOT, git
-from test_apply import PLAN, make_sample
+from test_apply import PLAN, full_changeset, make_sample
 from test_apply_atomic import snapshot, strip_stat
 
 from migrate.cli import main
@@ -50,10 +50,8 @@ SCRIPT = """
 import sys
 sys.path[:0] = [{tests!r}]
 import test_apply
-from migrate.git_steps import engine
-engine.plan_changeset = test_apply.full_changeset
 from migrate.cli import main
-main(["apply", {plan!r}, "--repo", {repo!r}])
+main(["apply", {plan!r}, "--repo", {repo!r}], obj=test_apply.full_changeset)
 """
 
 
@@ -85,19 +83,19 @@ def state(repo: Path) -> dict:
 @pytest.fixture
 def world(make_repo, tmp_path, monkeypatch):
     """(repo, plan, before, after): `after` is a clean apply of an identical repo."""
-    from test_apply import full_changeset
-
-    from migrate.git_steps import engine
-
     monkeypatch.delenv("MIGRATE_FAIL_AT", raising=False)
     monkeypatch.delenv("MIGRATE_SLOW_AT", raising=False)
-    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
     twin, plan = build(make_repo, tmp_path)
     repo = tmp_path / "repo"
     shutil.copytree(twin, repo, symlinks=True)
     before = state(repo)
     assert state(twin) == before
-    assert CliRunner().invoke(main, ["apply", str(plan), "--repo", str(twin)]).exit_code == 0
+    assert (
+        CliRunner()
+        .invoke(main, ["apply", str(plan), "--repo", str(twin)], obj=full_changeset)
+        .exit_code
+        == 0
+    )
     return repo, plan, before, state(twin)
 
 
@@ -136,7 +134,9 @@ def group_gone(pgid: int) -> bool:
 def stop(repo: Path, plan: Path, point: str, mode: str, monkeypatch) -> None:
     if mode == "exception":
         monkeypatch.setenv("MIGRATE_FAIL_AT", point)
-        res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
+        res = CliRunner().invoke(
+            main, ["apply", str(plan), "--repo", str(repo)], obj=full_changeset
+        )
         assert res.exit_code == 1, res.output
         assert "Traceback" not in res.output
         return
@@ -179,7 +179,7 @@ def test_fault_matrix(world, point, mode, monkeypatch):
 def test_disk_full_or_permission_denied_during_switch_or_rollback(world, faults, monkeypatch):
     repo, plan, before, _after = world
     monkeypatch.setenv("MIGRATE_FAIL_AT", faults)
-    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
+    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)], obj=full_changeset)
     assert res.exit_code == 1, res.output
     assert "Traceback" not in res.output
     if "rollback" in faults:  # listed with how to restore; `recover` finishes it
@@ -192,7 +192,7 @@ def test_disk_full_or_permission_denied_during_switch_or_rollback(world, faults,
 def test_concurrent_apply_and_concurrent_user_edit(world, monkeypatch):
     repo, plan, before, after = world
     proc, err = start(repo, plan, "checkout")
-    second = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
+    second = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)], obj=full_changeset)
     assert second.exit_code == 3 and "another migrate is running" in second.output
     (repo / "build.log").write_text("appended while apply ran\n")  # ignored: never touched
     (repo / "pkg/user.py").write_text("# edited while apply ran\n")  # the switch wrote it

@@ -9,16 +9,12 @@ import sys
 
 import pytest
 from helpers import git
-from rewrite_helpers import changes, plan_yaml, rewrite_and_run
+from rewrite_helpers import changes, golden_case, plan_yaml, rewrite_and_run
 
 from migrate.errors import MigrateError
 
-FILES = {
-    "pkg/__init__.py": "from .helpers import helper\n\n\ndef run():\n    return helper()\n",
-    "pkg/helpers.py": "def helper():\n    return 1\n",
-    "tools/__init__.py": "from pkg import run\n",
-    "check.py": "import pkg\n\n\ndef check():\n    assert pkg.run() == 1\n",
-}
+# The case is the golden golden/rewrite/cycle-refused/ (its edits.txt records the refusal).
+FILES = golden_case("cycle-refused").files
 MOVES = [("pkg.helpers", "tools.helpers")]
 
 

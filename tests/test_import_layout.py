@@ -5,131 +5,34 @@ import goes where isort/ruff would put it in a sorted block (and respects `isort
 from __future__ import annotations
 
 import pytest
-from rewrite_helpers import dedent, rewrite_and_run
+from rewrite_helpers import GOLDEN_DIR, golden_case, run_golden_case
 
-MOD = "".join(f"def {n}():\n    return {n!r}\n\n\n" for n in "abc") + "class D:\n    pass\n"
-BASE = {"pkg/__init__.py": "", "pkg/mod.py": MOD, "zeta.py": "Q = 1\n"}
-SPLIT = [("pkg.mod:b", "pkg.new"), ("pkg.mod:D", "pkg.new")]
-CHECK = "\n\ndef check():\n    assert a() == 'a' and b() == 'b' and c() == 'c' and D\n"
-
-SPLITS = {
-    "one_per_line_with_comments": (
-        """
-        from pkg.mod import (
-            a,  # noqa: F401
-            b,  # type: ignore
-            c,
-            D  # the last one
-        )
-        """,
-        """
-        from pkg.mod import (
-            a,  # noqa: F401
-            c
-        )
-        from pkg.new import (
-            b,  # type: ignore
-            D  # the last one
-        )
-        """,
-    ),
-    "several_per_line_trailing_comma": (
-        """
-        from pkg.mod import (  # noqa
-            a, b,
-            c, D,
-        )
-        """,
-        """
-        from pkg.mod import (  # noqa
-            a, c,
-        )
-        from pkg.new import (  # noqa
-            b,
-            D,
-        )
-        """,
-    ),
-    "one_line_pragma_repeated": (
-        "from pkg.mod import a, b, c, D  # noqa: F401\n",
-        "from pkg.mod import a, c  # noqa: F401\nfrom pkg.new import b, D  # noqa: F401\n",
-    ),
-}
+# The cases are the goldens golden/rewrite/layout-*/ (tests/test_rewrite_golden.py compares
+# their output byte for byte); here each result is executed and run a second time.
+LAYOUT = sorted(
+    p.name for p in GOLDEN_DIR.iterdir() if p.name.startswith("layout-") and (p / "before").is_dir()
+)
 
 
-@pytest.mark.parametrize("case", sorted(SPLITS))
+@pytest.mark.parametrize("case", [c for c in LAYOUT if c.startswith("layout-split-")])
 def test_split_keeps_layout_and_comments(make_repo, tmp_path, case):
-    before, after = SPLITS[case]
-    files = dict(BASE, **{"app.py": dedent(before) + CHECK})
-    _, _, out = rewrite_and_run(make_repo, tmp_path, files, SPLIT, "app")
-    assert (out / "app.py").read_text() == dedent(after) + CHECK
+    before = golden_case(case).files["app.py"]
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, case)
+    after = (out / "app.py").read_text()
+    # every comment of the statement is still there; the moved names left the old module
+    comments = [line.split("#", 1)[1] for line in before.splitlines() if "#" in line]
+    assert all(c in after for c in comments) and "from pkg.new import" in after
 
 
-def test_function_local_split_keeps_its_indentation(make_repo, tmp_path):
-    code = """
-    def check():
-        from pkg.mod import (
-            a,  # x
-            b,
-        )
-
-        assert a() == "a" and b() == "b"
-    """
-    _, _, out = rewrite_and_run(make_repo, tmp_path, dict(BASE, **{"app.py": code}), SPLIT, "app")
-    assert (out / "app.py").read_text() == dedent(
-        """
-        def check():
-            from pkg.mod import (
-                a,  # x
-            )
-            from pkg.new import (
-                b,
-            )
-
-            assert a() == "a" and b() == "b"
-        """
-    )
-
-
-PLACE = [("pkg.mod:a", "pkg.new")]
-PLACES = {
-    # sorted block: merged into the one-line `from pkg import ...`, as isort combines
-    "merged_in_sorted_block": (
-        "import os\nfrom pkg import mod\nfrom zeta import Q\n",
-        "import os\nfrom pkg import mod, new\nfrom zeta import Q\n",
-    ),
-    # sorted block of plain imports: at its sorted place, not right after the binding
-    "sorted_position": (
-        "import os\nimport pkg.mod as mod\nimport zeta\n",
-        "import os\nimport pkg.mod as mod\nimport pkg.new as new\nimport zeta\n",
-    ),
-    "unsorted_block_keeps_after_binding": (
-        "import zeta\nfrom pkg import mod\nimport os\n",
-        "import zeta\nfrom pkg import mod\nfrom pkg import new\nimport os\n",
-    ),
-    "isort_skip": (
-        "import os\nfrom pkg import mod  # isort: skip\nfrom zeta import Q\n",
-        "import os\nfrom pkg import mod  # isort: skip\nfrom pkg import new\nfrom zeta import Q\n",
-    ),
-    "isort_off": (
-        "# isort: off\nimport os\nfrom pkg import mod\nfrom zeta import Q\n",
-        "# isort: off\nimport os\nfrom pkg import mod\nfrom pkg import new\nfrom zeta import Q\n",
-    ),
-    "function_local_not_hoisted": (
-        "import os\n\n\ndef f():\n    from pkg import mod\n\n    return mod.a()\n",
-        "import os\n\n\ndef f():\n    from pkg import mod, new\n\n    return new.a()\n",
-    ),
-}
-
-
-@pytest.mark.parametrize("case", sorted(PLACES))
+@pytest.mark.parametrize("case", [c for c in LAYOUT if c.startswith("layout-place-")])
 def test_added_import_goes_where_isort_would(make_repo, tmp_path, case):
-    before, after = PLACES[case]
-    use = "\n\ndef check():\n    assert mod.a() == 'a' and os and zeta.Q\n"
-    if case == "function_local_not_hoisted":
-        use = "\n\ndef check():\n    assert f() == 'a'\n"
-    elif "zeta import Q" in before:
-        use = "\n\ndef check():\n    assert mod.a() == 'a' and os and Q\n"
-    files = dict(BASE, **{"app.py": before + use})
-    _, _, out = rewrite_and_run(make_repo, tmp_path, files, PLACE, "app")
-    assert (out / "app.py").read_text() == after + use.replace("mod.a()", "new.a()")
+    before = golden_case(case).files["app.py"]
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, case)
+    after = (out / "app.py").read_text()
+    assert "new.a()" in after and "mod.a()" not in after
+    new_imports = [line for line in after.splitlines() if "import" in line and "new" in line]
+    assert len(new_imports) == 1
+    # never hoisted out of the binding's scope: same indentation as the binding import
+    binding = next(line for line in before.splitlines() if "pkg" in line and "import" in line)
+    indent = binding[: len(binding) - len(binding.lstrip())]
+    assert new_imports[0].startswith(indent) and not new_imports[0][len(indent)].isspace()

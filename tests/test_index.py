@@ -4,7 +4,8 @@ files git ignores, encodings and line endings."""
 from __future__ import annotations
 
 from migrate.index import build_index
-from migrate.index.repo import detect_encoding, detect_newline, module_name
+from migrate.index.repo import detect_encoding, detect_newline
+from migrate.index.tree import module_name
 
 
 def test_regular_and_namespace_packages(make_repo):

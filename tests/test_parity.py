@@ -10,6 +10,7 @@ from helpers import git, init_repo, write_tree
 from parity_fixtures import dirty_move, pure_move, write_base
 
 from migrate.cli import main
+from migrate.findings import Finding
 from migrate.parity.discover import discover
 from migrate.parity.source import read_module
 
@@ -84,8 +85,8 @@ def test_pure_move_is_bit_identical_with_plan(base_repo, tmp_path):
     git(base_repo, "commit", "-q", "--amend", "-a", "--no-edit")
     plan = write_tree(tmp_path, {"plan.yaml": PLAN}) / "plan.yaml"
     code, r = _parity(base_repo, "--plan", str(plan))
-    assert code == 0 and r["ok"], r["problems"]
-    assert r["format"] == "migrate.parity/1"
+    assert code == 0 and r["ok"], r["findings"]
+    assert r["format"] == "migrate.parity/2"
     assert r["device"] == "cpu" and r["head"]["env"]["triton_interpret"] == "1"
     assert not r["head"]["env"]["cuda_available"]
     ops = {o["op"]: o for o in r["ops"]}
@@ -157,8 +158,9 @@ def test_judge_refuses_vacuous_parity(tmp_path):
     side = SideOutput(tmp_path, 1, 0.0, "")
     judge(r, side, side)
     assert not r.ok
-    assert any("failed at BASE and HEAD" in p for p in r.problems)
-    assert any("no GPU parity was shown" in p for p in r.problems)
+    assert all(isinstance(f, Finding) for f in r.findings)
+    assert any("failed at BASE and HEAD" in f.message for f in r.problems if f.check == "tests")
+    assert any(f.check == "device" and "no GPU parity was shown" in f.message for f in r.problems)
 
 
 def test_saved_spec_round_trips_without_running(base_repo, tmp_path):
@@ -227,8 +229,13 @@ def test_parity_refuses_ok_when_no_call_was_compared(tmp_path):
     r.tests = [TestOutcome("t.py::x", "passed", "passed")]
     side = SideOutput(tmp_path, 0, 0.0, "", env={"torch": "2", "triton": "3"})
     judge(r, side, side)
-    assert r.problems == [
-        "nothing was compared: no call of a moved kernel was recorded on both sides"
+    assert r.findings == [
+        Finding(
+            "",
+            0,
+            "nothing-compared",
+            "nothing was compared: no call of a moved kernel was recorded on both sides",
+        )
     ]
 
 
@@ -257,11 +264,13 @@ def test_parity_sees_launches_torch_ops_fused_ops_and_dotted_targets(tmp_path, c
     if changed:
         assert code == 1 and not r["ok"]
         assert any(
-            "_triple_kernel [tests/new/test_ext.py::test_launch_directly" in p
-            for p in r["problems"]
+            f["check"] == "calls"
+            and f["severity"] == "error"
+            and "_triple_kernel [tests/new/test_ext.py::test_launch_directly" in f["message"]
+            for f in r["findings"]
         )
     else:
-        assert code == 0 and r["ok"], r["problems"]
+        assert code == 0 and r["ok"], r["findings"]
         launch = [c for c in r["calls"] if c["op"] == EXT_OPS["launch"]]
         assert launch[0]["status"] == "identical"
 

@@ -38,7 +38,7 @@ def test_sample_subset_is_bit_identical(applied):
     args += ["--only", "*.activation.activation", "--only", "*.quantization.int8"]
     res = CliRunner().invoke(main, args)
     r = json.loads(res.output)
-    assert res.exit_code == 0 and r["ok"], r["problems"]
+    assert res.exit_code == 0 and r["ok"], r["findings"]
     assert {m["new"] for m in r["modules"]} == {
         "sglang.kernels.ops.activation.activation",
         "sglang.kernels.ops.gemm.scaled_mm",
@@ -64,4 +64,4 @@ def test_sample_subset_is_bit_identical(applied):
     split = "test/registered/kernels/ops/layernorm/test_fused_add_rmsnorm.py::"
     assert any(t["nodeid"].startswith(split) and t["base"] == "passed" for t in r["tests"])
     assert not r["head"]["env"]["cuda_available"]
-    assert not r["warnings"], r["warnings"]
+    assert not r["findings"], r["findings"]

@@ -13,8 +13,8 @@ from prep_helpers import prepared
 
 from migrate.changes import ChangeSet, Edit, FileMove
 from migrate.cli import main
-from migrate.commands import run as run_cmd
 from migrate.errors import Diagnostic, Pos
+from migrate.git_steps import plan_changeset
 from migrate.present import SCHEMA, summary, to_json, unified_diff
 from migrate.present.diff import blob_id, similarity
 from migrate.rewrite.spans import make_edit
@@ -174,20 +174,22 @@ def moves_only(prep, durations=None):
     return ChangeSet(moves=[FileMove(o, n) for o, n in sorted(prep.relocation.files.items())])
 
 
-def test_cli_dry_run_text_and_diff(cli_repo, monkeypatch):
+def test_cli_dry_run_text_and_diff(cli_repo):
     repo, plan = cli_repo
-    monkeypatch.setattr(run_cmd, "_plan_changes", moves_only)
-    res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo), "--diff"])
+    res = CliRunner().invoke(
+        main, [str(plan), "--dry-run", "--repo", str(repo), "--diff"], obj=moves_only
+    )
     assert res.exit_code == 0, res.output
     assert "relocate" in res.output and "2 moves (2 pure renames, 0 with edits)" in res.output
     assert "rename to python/sglang/kernels/ops/layernorm/norm.py" in res.output
 
 
-def test_cli_dry_run_json(cli_repo, monkeypatch):
+def test_cli_dry_run_json(cli_repo):
     repo, plan = cli_repo
-    monkeypatch.setattr(run_cmd, "_plan_changes", moves_only)
     res = CliRunner().invoke(
-        main, ["run", str(plan), "--dry-run", "--repo", str(repo), "--format", "json", "--diff"]
+        main,
+        ["run", str(plan), "--dry-run", "--repo", str(repo), "--format", "json", "--diff"],
+        obj=moves_only,
     )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
@@ -195,17 +197,16 @@ def test_cli_dry_run_json(cli_repo, monkeypatch):
     assert len(data["moves"]) == 2 and data["diff"].startswith("diff --git")
 
 
-def test_cli_dry_run_markdown_preview_with_diff(cli_repo, monkeypatch):
+def test_cli_dry_run_markdown_preview_with_diff(cli_repo):
     repo, plan = cli_repo
-    monkeypatch.setattr(run_cmd, "_plan_changes", moves_only)
     args = [str(plan), "--dry-run", "--repo", str(repo), "--format", "md", "--diff"]
-    res = CliRunner().invoke(main, args)
+    res = CliRunner().invoke(main, args, obj=moves_only)
     assert res.exit_code in (0, 1), res.output
     assert res.output.startswith("## ")
     assert "```diff\ndiff --git" in res.output
 
 
-def test_cli_error_notes_exit_1(cli_repo, monkeypatch):
+def test_cli_error_notes_exit_1(cli_repo):
     repo, plan = cli_repo
 
     def with_error(prep, durations=None):
@@ -213,8 +214,7 @@ def test_cli_error_notes_exit_1(cli_repo, monkeypatch):
         cs.notes.append(Diagnostic(Pos(str(plan), 3, 5), "implicit group", "error"))
         return cs
 
-    monkeypatch.setattr(run_cmd, "_plan_changes", with_error)
-    res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo)])
+    res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo)], obj=with_error)
     assert res.exit_code == 1
     assert "error: implicit group" in res.output
 
@@ -238,7 +238,7 @@ def test_sample_dry_run_diff_applies_with_git(sample_repo):
     prep = prepare(
         Path(__file__).resolve().parent.parent / "plans/sample-jit-to-ops.yaml", sample_repo
     )
-    patch = unified_diff(run_cmd._plan_changes(prep), prep.index)
+    patch = unified_diff(plan_changeset(prep), prep.index)
     (sample_repo.parent / "sample.patch").write_bytes(patch.encode("utf-8"))
     subprocess.run(
         ["git", "apply", "--index", str(sample_repo.parent / "sample.patch")],

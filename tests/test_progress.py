@@ -144,3 +144,17 @@ def test_non_terminal_lines_mode_is_one_line_per_phase(big):
     assert "\r" not in res.stderr.decode() and len(lines) <= 4, lines
     quiet = run_piped([plan, "--dry-run", "--repo", repo, "-q"], env={"MIGRATE_PROGRESS": "lines"})
     assert quiet.stderr == b"" and quiet.stdout == res.stdout
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def test_the_pool_reports_progress_as_each_chunk_arrives():
+    """The parse phase moves while the pool works, not once at its end."""
+    from migrate.rewrite.engine import pool_map
+
+    seen = []
+    out = pool_map(_square, list(range(50)), 2, None, (), chunksize=8, done=seen.append)
+    assert out == [x * x for x in range(50)]
+    assert seen == [8, 8, 8, 8, 8, 8, 2]

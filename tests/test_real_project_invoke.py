@@ -22,16 +22,16 @@ the suite runs with `PYTHONPATH=<tree>`, so the tree being migrated is what is i
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import shutil
 import subprocess
 import sys
-import tarfile
 from pathlib import Path
 
 import pytest
 from helpers import REPO_ROOT, git, init_repo
+from realprojects import Project, imported_from, run_suite
+from realprojects import tree as tree_of
 from realtrees import CACHE, Unavailable
 
 pytestmark = pytest.mark.slow
@@ -42,7 +42,7 @@ PLAN = REPO_ROOT / "tests" / "fixtures" / "invoke" / "invoke-reorg.yaml"
 REQUIREMENTS = ("pytest==9.2.0", "pytest-relaxed==2.0.2", "icecream==2.2.0")
 
 # Offline and deterministic here; tests/runners.py is left out (see the module docstring).
-SUBSET = [
+SUBSET = tuple(
     f"tests/{name}.py"
     for name in [
         "program",
@@ -64,7 +64,8 @@ SUBSET = [
         "cli",
         "concurrency",
     ]
-]
+)
+INVOKE = Project("invoke", VERSION, "invoke", ".", tests=SUBSET)
 
 # Every file the plan renames (git must see each as an unchanged rename, R100).
 RENAMES = {
@@ -98,53 +99,7 @@ OLD_NAMES = re.compile(
 )
 
 
-# --- cache: sdist, extracted tree, virtual environment ----------------------------------
-
-
-def invoke_sdist() -> Path:
-    sdists = CACHE / "sdists"
-    sdists.mkdir(parents=True, exist_ok=True)
-    target = sdists / f"invoke-{VERSION}.tar.gz"
-    if target.exists():
-        return target
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            f"invoke=={VERSION}",
-            "-d",
-            str(sdists),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    if res.returncode != 0 or not target.exists():
-        raise Unavailable(f"pip download invoke=={VERSION} failed: {res.stderr.strip()[-500:]}")
-    return target
-
-
-def invoke_tree() -> Path:
-    """The extracted sdist (read-only by convention)."""
-    dst = CACHE / "trees" / f"invoke-{VERSION}"
-    if not (dst / ".complete").exists():
-        tmp = dst.with_suffix(".tmp")
-        shutil.rmtree(tmp, ignore_errors=True)
-        with tarfile.open(invoke_sdist()) as tf:
-            if hasattr(tarfile, "data_filter"):
-                tf.extractall(tmp, filter="data")
-            else:  # pragma: no cover - Python without extraction filters
-                tf.extractall(tmp)
-        shutil.rmtree(dst, ignore_errors=True)
-        (tmp / f"invoke-{VERSION}").rename(dst)
-        shutil.rmtree(tmp, ignore_errors=True)
-        (dst / ".complete").write_text("")
-    return dst
+# --- cache: the venv (the sdist and its tree come from realprojects) -----------------------
 
 
 def invoke_venv() -> Path:
@@ -168,63 +123,13 @@ def invoke_venv() -> Path:
     return python
 
 
-# --- running invoke's suite on a tree ----------------------------------------------------
-
-
-def _env(tree: Path) -> dict[str, str]:
-    """A small, fixed environment: the tree first on the path, no bytecode written."""
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": os.environ.get("HOME", str(tree)),
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "PYTHONPATH": str(tree),
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONHASHSEED": "0",
-    }
-    return env
-
-
-def imported_from(python: Path, tree: Path, module: str) -> str:
-    res = subprocess.run(
-        [str(python), "-c", f"import {module} as m; print(m.__file__)"],
-        cwd=tree,
-        env=_env(tree),
-        capture_output=True,
-        text=True,
-    )
-    assert res.returncode == 0, res.stderr[-2000:]
-    return res.stdout.strip()
-
-
-_COUNT = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected)\b")
-
-
-def run_suite(python: Path, tree: Path) -> tuple[dict[str, int], str]:
-    res = subprocess.run(
-        [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *SUBSET],
-        cwd=tree,
-        env=_env(tree),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    out = res.stdout + res.stderr
-    summary = [line for line in out.splitlines() if re.search(r" in [\d.]+s", line)]
-    assert summary, f"no pytest summary line (rc {res.returncode}):\n{out[-3000:]}"
-    counts = {"passed": 0, "failed": 0, "skipped": 0, "errors": 0}
-    for n, kind in _COUNT.findall(summary[-1]):
-        counts["errors" if kind.startswith("error") else kind] = int(n)
-    return counts, out
-
-
 # --- the scenario, once per module -------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
 def invoke_run(tmp_path_factory):
     try:
-        pristine = invoke_tree()
+        pristine = tree_of(INVOKE)
         python = invoke_venv()
     except Unavailable as exc:  # no registry access
         pytest.skip(str(exc))
@@ -233,8 +138,8 @@ def invoke_run(tmp_path_factory):
     init_repo(tree)
     base = git(tree, "rev-parse", "HEAD").strip()
 
-    origin_before = imported_from(python, tree, "invoke")
-    before, out_before = run_suite(python, tree)
+    origin_before = imported_from(tree, INVOKE, "invoke", python)
+    before, out_before = run_suite(tree, INVOKE, python)
     # One program test turns bytecode writing back on (`sys.dont_write_bytecode = False`)
     # and leaves tests/_support/__pycache__/; apply wants a clean tree, so drop it.
     for cache in sorted(tree.rglob("__pycache__")):
@@ -249,8 +154,8 @@ def invoke_run(tmp_path_factory):
     )
     assert res.returncode == 0, res.stdout + res.stderr
 
-    origin_after = imported_from(python, tree, "invoke.io.terminals")
-    after, out_after = run_suite(python, tree)
+    origin_after = imported_from(tree, INVOKE, "invoke.io.terminals", python)
+    after, out_after = run_suite(tree, INVOKE, python)
     return {
         "tree": tree,
         "base": base,

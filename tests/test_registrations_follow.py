@@ -137,3 +137,15 @@ def test_a_loop_into_a_group_without_such_a_loop_becomes_literal_statements(make
     assert 'op="gemm.triton_scaled_mm"' in gemm
     assert 'target="sglang.kernels.ops.gemm.fp8_kernel:triton_scaled_mm"' in gemm
     compile(gemm, "gemm", "exec")
+
+
+def test_statements_into_an_empty_init_bring_the_imports_they_read(make_repo, tmp_path):
+    tree = {**TREE, f"{OPS}/gemm/__init__.py": ""}
+    prep = prepared(make_repo, tmp_path, {}, plan=PLAN, base=tree)
+    gemm = _after(prep, plan_changes(prep), f"{OPS}/gemm/__init__.py")
+    assert gemm.startswith(
+        "from sglang.kernels.registry import register_kernel\n"
+        "from sglang.kernels.spec import KernelBackend, KernelSpec\n\n\nregister_kernel(\n"
+    )
+    assert gemm.count("register_kernel(") == 3
+    compile(gemm, "gemm", "exec")  # run for real in test_exports_follow.py

@@ -19,12 +19,6 @@ pytestmark = pytest.mark.slow
 OLD, NEW = "0.5.20", "0.5.21"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known, open (issue 12/16 interaction): the computed-op-id check refuses "
-    "attention/__init__.py's f\"attention.{_fn.lstrip('_')}\" over a literal table because "
-    "the hole is a call, not a name; the replay passed before the two branches met",
-)
 def test_quantization_to_gemm_remove_with_configs_and_group_retirement(tmp_path):
     try:
         old_tree, new_tree = realtrees.sglang_tree(OLD), realtrees.sglang_tree(NEW)

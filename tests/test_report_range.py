@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from helpers import REPO_ROOT, git
 
 from migrate.cli import main
-from migrate.git_steps import apply_plan, engine
+from migrate.git_steps import apply_plan
 from migrate.parity.model import OpResult, ParityResult, SideRun
 from migrate.report import Given, collect, collect_range, to_dict, to_markdown, verdict
 from migrate.verify.result import CheckResult, CommitCheck, VerifyResult
@@ -27,12 +27,11 @@ SCHEMA = json.loads((REPO_ROOT / "docs/report-schema.json").read_text())
 
 
 @pytest.fixture
-def applied(make_repo, tmp_path, monkeypatch):
+def applied(make_repo, tmp_path):
     """(repo, plan, base sha) after `apply_plan` with the fixed fixture ChangeSet."""
-    monkeypatch.setattr(engine, "plan_changeset", rf.changeset)
     repo = make_repo(rf.FILES)
     plan = rf.write_plan(tmp_path)
-    res = apply_plan(plan, repo)
+    res = apply_plan(plan, repo, engine=rf.changeset)
     assert res.status == "applied"
     return repo, plan, res.base
 
@@ -52,7 +51,7 @@ def _commit(repo: Path, files: dict[str, str | None], msg: str) -> str:
 
 def test_clean_migration_needs_review_for_prose_and_patch_target(applied):
     repo, plan, base = applied
-    data = collect_range(repo, f"{base}..HEAD", str(plan), wheel_check=False)
+    data = collect_range(repo, f"{base}..HEAD", str(plan), wheel_check=False, engine=rf.changeset)
     v = verdict(data)
     assert v.level == "review"
     assert v.reasons[0] == "2 edit(s) need a human (1 prose, 1 string)"
@@ -75,11 +74,10 @@ def test_clean_migration_needs_review_for_prose_and_patch_target(applied):
     jsonschema.validate(to_dict(data), SCHEMA)
 
 
-def test_plan_found_from_trailer_when_plan_is_in_repo(make_repo, monkeypatch):
-    monkeypatch.setattr(engine, "plan_changeset", rf.changeset)
+def test_plan_found_from_trailer_when_plan_is_in_repo(make_repo):
     repo = make_repo({**rf.FILES, "plans/p.yaml": rf.PLAN})
-    res = apply_plan(repo / "plans/p.yaml", repo)
-    data = collect_range(repo, f"{res.base}..HEAD", wheel_check=False)
+    res = apply_plan(repo / "plans/p.yaml", repo, engine=rf.changeset)
+    data = collect_range(repo, f"{res.base}..HEAD", wheel_check=False, engine=rf.changeset)
     assert data.meta.plan_path == "plans/p.yaml" and not data.plan_errors
     assert data.leftovers.items == []  # the plan file itself names old modules: skipped
 
@@ -122,7 +120,9 @@ def test_broken_migration_leads_with_each_problem(applied):
     head = _break(repo, base, plan)
     # verify and the inventory diff run for real; parity is given as its result object
     given = Given(parity=_parity(base, head))
-    data = collect_range(repo, f"{base}..HEAD", str(plan), given, wheel_check=False)
+    data = collect_range(
+        repo, f"{base}..HEAD", str(plan), given, wheel_check=False, engine=rf.changeset
+    )
     v = verdict(data)
     assert v.level == "broken"
     md = to_markdown(data)
@@ -162,14 +162,14 @@ def test_cli_writes_json_and_markdown(applied, tmp_path):
     out = tmp_path / "r.json"
     args = ["report", f"{base}..HEAD", "--repo", str(repo), "--plan", str(plan), "--no-wheel-check"]
     args += ["--parity-json", str(parity_json), "--verify-json", str(verify_json)]
-    res = CliRunner().invoke(main, [*args, "--format", "json", "-o", str(out)])
+    res = CliRunner().invoke(main, [*args, "--format", "json", "-o", str(out)], obj=rf.changeset)
     assert res.exit_code == 0, res.output
     doc = json.loads(out.read_text())
     jsonschema.validate(doc, SCHEMA)
     assert doc["parity"]["ops"][0]["status"] == "different"
     assert doc["commits"]["items"][-2]["verify"] == "FAIL"
     link = ["--link-base", "https://example.invalid/blob/x"]
-    res = CliRunner().invoke(main, [*args, *link, "--fail-on", "broken"])
+    res = CliRunner().invoke(main, [*args, *link, "--fail-on", "broken"], obj=rf.changeset)
     assert res.exit_code == 1, res.output  # the report is written, and CI sees the verdict
     assert res.output.startswith("## 🔴 Migration report: **broken**")
     link = "[`python/sglang/srt/late.py:1`](https://example.invalid/blob/x/python/sglang/srt/late.py#L1)"
@@ -180,7 +180,7 @@ def test_plan_hash_mismatch_is_broken(applied, tmp_path):
     repo, plan, base = applied
     other = tmp_path / "other.yaml"
     other.write_text(rf.PLAN + "# edited after apply\n")
-    data = collect_range(repo, f"{base}..HEAD", str(other), wheel_check=False)
+    data = collect_range(repo, f"{base}..HEAD", str(other), wheel_check=False, engine=rf.changeset)
     v = verdict(data)
     assert v.level == "broken"
     assert v.reasons[0].startswith("plan error: commits were made by plan sha256:")
@@ -203,7 +203,9 @@ def test_cli_reads_check_json_and_can_skip_verify(applied, tmp_path):
     check_json = tmp_path / "check.json"
     check_json.write_text(check.output)
     args = ["report", f"{base}..HEAD", "--repo", str(repo), "--plan", str(plan), "--no-verify"]
-    res = CliRunner().invoke(main, [*args, "--check-json", str(check_json), "--format", "json"])
+    res = CliRunner().invoke(
+        main, [*args, "--check-json", str(check_json), "--format", "json"], obj=rf.changeset
+    )
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)
     assert doc["checks"]["verify"] == "not_run"
@@ -216,7 +218,9 @@ def test_cli_reads_check_json_and_can_skip_verify(applied, tmp_path):
 
 def test_run_parity_on_request_reports_the_device(applied):
     repo, plan, base = applied
-    data = collect_range(repo, f"{base}..HEAD", str(plan), run_verify=False, parity_device="cpu")
+    data = collect_range(
+        repo, f"{base}..HEAD", str(plan), run_verify=False, parity_device="cpu", engine=rf.changeset
+    )
     assert data.parity.status == "ok" and data.parity.device == "cpu"
     assert data.parity.base == base  # the real ParityResult, pinned to this range
     md = to_markdown(data)
@@ -232,7 +236,7 @@ def test_a_crashing_stage_is_reported_not_hidden(applied, monkeypatch):
         raise RuntimeError("worktree add failed")
 
     monkeypatch.setattr(collect, "_run_verify", boom)
-    data = collect_range(repo, f"{base}..HEAD", str(plan))
+    data = collect_range(repo, f"{base}..HEAD", str(plan), engine=rf.changeset)
     v = verdict(data)
     assert data.verify.status == "not_run"
     assert "verify could not run: RuntimeError: worktree add failed" in v.reasons

@@ -163,3 +163,35 @@ def test_move_diagram_groups_by_legacy_package_and_destination():
     src = graph(edges)
     assert src.splitlines()[0] == "graph LR"
     assert 'L1["sglang.jit_kernel.csrc"]' in src and "L1 -->|2 files| G2" in src
+
+
+def test_parity_findings_are_the_one_finding_type_from_result_and_json_alike():
+    """The report reads parity's `Finding`s as they are (typed result or its `--json`): an
+    error makes the verdict broken, a warning is shown and does not."""
+    from migrate.parity.model import ParityResult, SideRun, problem, warning
+    from migrate.report.sources import parity_section
+
+    env = {"torch": "2.13.0", "triton": "3.5.1"}
+    result = ParityResult(
+        SideRun("B", "b" * 40, env=env), SideRun("H", "h" * 40, env=env), "cpu", "cpu"
+    )
+    result.findings = [
+        problem("imports", "HEAD: import ops.x fails (BASE old.x imports): boom", "ops/x.py"),
+        warning("coverage", "ops.x:g: never called by the tests; not checked"),
+    ]
+    assert not result.ok and [f.check for f in result.problems] == ["imports"]
+    typed, read_back = (
+        parity_section(result),
+        parity_section(json.loads(json.dumps(result.to_dict()))),
+    )
+    assert typed == read_back and typed.findings == result.findings
+    d = _all_ok()
+    d.parity = typed
+    v = verdict(d)
+    assert v.level == "broken"
+    assert v.reasons[0] == "parity: ops/x.py: HEAD: import ops.x fails (BASE old.x imports): boom"
+    assert not any("never called" in r for r in v.reasons)
+    md = to_markdown(d)
+    assert "- warning: ops.x:g: never called by the tests; not checked" in md
+    jsonschema.validate(to_dict(d), SCHEMA)
+    assert to_dict(d)["parity"]["findings"][0]["check"] == "imports"

@@ -1,7 +1,9 @@
 """Golden cases: golden/rewrite/<case>/{plan.yaml, before/} -> after/ and edits.txt.
 
 Goldens are only rewritten on request: MIGRATE_UPDATE_GOLDENS=1. Every case runs twice:
-the second run, on the tree the first produced, must change nothing.
+the second run, on the tree the first produced, must change nothing. A case the engine
+refuses has no after/: its edits.txt holds the errors (tests/test_import_cycles.py shows
+the CLI writes nothing).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import pytest
 from helpers import GOLDEN, assert_golden, assert_golden_dir, files_below, init_repo
 from rewrite_helpers import apply_changeset, second_run_edits
 
+from migrate.errors import MigrateError
 from migrate.pipeline import prepare
 from migrate.rewrite.engine import plan_changes
 
@@ -38,9 +41,15 @@ def test_golden(case, tmp_path):
     shutil.copytree(here / "before", repo)
     init_repo(repo)
     prep = prepare(here / "plan.yaml", repo)
-    cs = plan_changes(prep)
     out = tmp_path / "out"
     shutil.copytree(repo, out, ignore=shutil.ignore_patterns(".git"))
+    try:
+        cs = plan_changes(prep)
+    except MigrateError as exc:  # a refused plan: its errors, and nothing written
+        edits = "".join(f"{d}\n" for d in exc.diagnostics)
+        assert_golden(here / "edits.txt", edits.replace(str(here), "<case>"))
+        assert not (here / "after").exists()
+        return
     apply_changeset(out, prep, cs)
     edits = _edits_txt(cs).replace(str(here), "<case>")
     assert_golden_dir(here / "after", files_below(out))

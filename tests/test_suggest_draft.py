@@ -7,9 +7,10 @@ from rules_fixtures import fixture_tree
 
 from migrate.cli import main
 from migrate.index import build_index
+from migrate.materialize import materialize
 from migrate.pipeline import prepare
 from migrate.plan.load import parse_plan
-from migrate.rules import run_rules, virtual_tree
+from migrate.rules import run_rules
 from migrate.rules.context import Context
 from migrate.rules.load import plan_changeset, repo_tree
 from migrate.suggest.draft import draft_plan
@@ -42,7 +43,7 @@ def test_draft_validates_covers_every_legacy_file_and_passes_check(sample_copy, 
     assert set(legacy) <= set(prep.relocation.files)
     cs, source = plan_changeset(prep)
     assert source == "engine"
-    errors = [f for f in run_rules(virtual_tree(prep.index, cs)) if f.severity == "error"]
+    errors = [f for f in run_rules(materialize(cs, prep.index)) if f.severity == "error"]
     assert errors == []
 
 

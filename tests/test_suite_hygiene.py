@@ -44,3 +44,18 @@ def test_one_golden_switch():
 def test_no_skip_guard_on_our_own_modules_or_plans():
     guard = re.compile(r"importorskip\(\s*[\"']migrate|skipif\(\s*not\s+\w*PLAN\w*\.exists")
     assert [n for n, s in SOURCES.items() if guard.search(s)] == []
+
+
+def test_the_engine_is_passed_in_never_swapped_through_a_module_attribute():
+    """A test that needs another engine passes it (`apply_plan(..., engine=)`, `verify(...,
+    engine=)`, `main(args, obj=engine)`); it never assigns or monkeypatches a module's
+    engine function, which would reach every caller behind the test's back."""
+    sources = {
+        **SOURCES,
+        **{f"bench/{p.name}": p.read_text() for p in TESTS.parent.glob("bench/*.py")},
+    }
+    swap = re.compile(
+        r"setattr\([^,]+,\s*[\"'](plan_changeset|plan_changes|_plan_changes|engine_fingerprint)[\"']"
+        r"|\.(plan_changeset|plan_changes|engine_fingerprint)\s*=[^=]"
+    )
+    assert [n for n, s in sources.items() if swap.search(s)] == []

@@ -8,18 +8,17 @@ import pytest
 from helpers import git
 from test_apply import PLAN, full_changeset, make_sample
 
-from migrate.git_steps import apply_plan, engine
+from migrate.git_steps import apply_plan
 from migrate.verify.reproduce import reproduce
 
 
 @pytest.fixture
 def applied(make_repo, tmp_path, monkeypatch) -> tuple[Path, str, Path]:
-    monkeypatch.setattr(engine, "plan_changeset", full_changeset)
     repo = make_sample(make_repo)
     plan = tmp_path / "plan.yaml"
     plan.write_text(PLAN)
     base = git(repo, "rev-parse", "HEAD").strip()
-    apply_plan(plan, repo)
+    apply_plan(plan, repo, engine=full_changeset)
     # A plan outside the repository is recorded by file name (and hash) only: verify
     # finds it from where it is run, as a user runs it beside the plan.
     monkeypatch.chdir(tmp_path)
@@ -40,7 +39,7 @@ def rebuild_with_hand_edit(repo: Path, base: str, step: str, path: str, old: str
 
 def test_every_step_commit_reproduces(applied):
     repo, base, _ = applied
-    results = reproduce(repo, base, "HEAD")
+    results = reproduce(repo, base, "HEAD", engine=full_changeset)
     assert [c.step for c in results] == [
         "relocate",
         "code",
@@ -56,7 +55,7 @@ def test_every_step_commit_reproduces(applied):
 def test_a_hand_edit_in_the_code_commit_is_its_residual(applied):
     repo, base, _ = applied
     rebuild_with_hand_edit(repo, base, "code", "pkg/user.py", "print(f())", "print(f() + 1)")
-    results = {c.step: c for c in reproduce(repo, base, "HEAD")}
+    results = {c.step: c for c in reproduce(repo, base, "HEAD", engine=full_changeset)}
     code = results["code"]
     assert code.status == "FAIL" and "pkg/user.py:3" in code.message
     assert "-print(f())\n+print(f() + 1)\n" in code.residual_diff
@@ -69,7 +68,7 @@ def test_a_hand_edit_in_the_code_commit_is_its_residual(applied):
 def test_a_hand_edit_in_the_relocate_commit_fails_it(applied):
     repo, base, _ = applied
     rebuild_with_hand_edit(repo, base, "relocate", "pkg/new/run.sh", "echo hi", "echo bye")
-    results = {c.step: c for c in reproduce(repo, base, "HEAD")}
+    results = {c.step: c for c in reproduce(repo, base, "HEAD", engine=full_changeset)}
     assert results["relocate"].status == "FAIL"
     assert "+echo bye" in results["relocate"].residual_diff
     assert results["code"].status == "PASS"
@@ -78,15 +77,11 @@ def test_a_hand_edit_in_the_relocate_commit_fails_it(applied):
 def test_a_changed_plan_fails_every_commit(applied):
     repo, base, plan = applied
     plan.write_text(PLAN + "# edited\n")
-    results = reproduce(repo, base, "HEAD")
+    results = reproduce(repo, base, "HEAD", engine=full_changeset)
     assert results and all(c.status == "FAIL" and "sha256:" in c.message for c in results)
 
 
-def test_a_failure_names_an_engine_change(applied, monkeypatch):
-    import importlib
-
-    reproduce_mod = importlib.import_module("migrate.verify.reproduce")  # the module
-
+def test_a_failure_names_an_engine_change(applied):
     repo, base, _ = applied
     assert "Migrate-Engine: " in git(repo, "log", "-1", "--format=%B", "HEAD")
 
@@ -95,9 +90,10 @@ def test_a_failure_names_an_engine_change(applied, monkeypatch):
         cs.edits = [e for e in cs.edits if e.kind != "prose"]
         return cs
 
-    monkeypatch.setattr(engine, "plan_changeset", changed_engine)
-    monkeypatch.setattr(reproduce_mod, "engine_fingerprint", lambda: "000000000000")
-    results = {c.step: c for c in reproduce(repo, base, "HEAD")}
+    results = {
+        c.step: c
+        for c in reproduce(repo, base, "HEAD", engine=changed_engine, fingerprint="000000000000")
+    }
     assert results["prose"].status == "FAIL"
     assert "the engine changed since" in results["prose"].message
 

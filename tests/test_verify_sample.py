@@ -18,7 +18,7 @@ from helpers import PLANS, SAMPLE, git, init_repo
 from test_verify import rebuild_with_hand_edit
 
 from migrate.cli import main
-from migrate.git_steps import engine
+from migrate.git_steps import plan_changeset
 from migrate.verify import reproduce, verify
 
 PLAN = PLANS / "sample-jit-to-ops.yaml"
@@ -34,7 +34,7 @@ def fresh_sample(dst: Path, edit=None) -> Path:
 
 def apply(repo: Path) -> str:
     base = git(repo, "rev-parse", "HEAD").strip()
-    res = CliRunner().invoke(main, ["apply", str(PLAN), "--repo", str(repo)])
+    res = CliRunner().invoke(main, ["apply", str(PLAN), "--repo", str(repo)], obj=cached_engine)
     assert res.exit_code == 0, res.output
     return base
 
@@ -45,20 +45,16 @@ def _tree_key(prep) -> tuple:
     return prep.plan.sha256, files
 
 
-@pytest.fixture(scope="module", autouse=True)
-def engine_cache():
-    """Run the real engine once per distinct (plan, tree): identical input, identical output."""
-    real, cache = engine.plan_changeset, {}
+_RUNS: dict = {}
 
-    def cached(prep):
-        key = _tree_key(prep)
-        if key not in cache:
-            cache[key] = real(prep)
-        return cache[key]
 
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(engine, "plan_changeset", cached)
-        yield cache
+def cached_engine(prep, durations=None):
+    """The real engine, run once per distinct (plan, tree): identical input, identical output.
+    Every apply, verify and reproduce here is given it as their engine."""
+    key = _tree_key(prep)
+    if key not in _RUNS:
+        _RUNS[key] = plan_changeset(prep)
+    return _RUNS[key]
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +91,7 @@ def test_sample_verify_passes_right_after_apply(applied, tmp_path):
     base = applied[1]
     # A clone has no copy of a plan kept outside the repository: it is given explicitly.
     args = ["verify", f"{base}..HEAD", "--repo", str(repo), "--plan", str(PLAN)]
-    res = CliRunner().invoke(main, args)
+    res = CliRunner().invoke(main, args, obj=cached_engine)
     assert res.exit_code == 0, res.output
     assert "PASS check wheel-contents" in res.output
 
@@ -107,7 +103,7 @@ def test_sample_hand_edit_in_the_code_commit_is_the_residual(applied, tmp_path):
     text = (repo / target).read_text()
     assert "import" in text
     rebuild_with_hand_edit(repo, base, "code", target, "import", "import  ")
-    results = {c.step: c for c in reproduce(repo, base, "HEAD", str(PLAN))}
+    results = {c.step: c for c in reproduce(repo, base, "HEAD", str(PLAN), engine=cached_engine)}
     assert results["code"].status == "FAIL"
     assert target in results["code"].message
     assert "+" in results["code"].residual_diff and "import  " in results["code"].residual_diff
@@ -130,7 +126,7 @@ def test_sample_package_data_glob_that_misses_a_moved_file_fails_verify(tmp_path
 
     repo = fresh_sample(tmp_path / "kernels_sample", narrow_glob)
     base = apply(repo)
-    result = verify(repo, f"{base}..HEAD")
+    result = verify(repo, f"{base}..HEAD", engine=cached_engine)
     wheel = next(c for c in result.static_checks if c.name == "wheel-contents")
     assert wheel.status == "FAIL" and not result.ok
     missing = {f.file for f in wheel.findings}

@@ -7,6 +7,7 @@ import sys
 import click
 
 from migrate.cli_errors import PROBLEMS, REFUSED, handle_errors
+from migrate.cli_options import repo_option
 
 
 def print_leftovers(left, failed) -> None:
@@ -29,19 +30,17 @@ def print_leftovers(left, failed) -> None:
     refused="refused to start (dirty work tree, merge in progress, branch exists)",
 )
 @click.argument("plan", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option(
-    "--repo",
-    default=".",
-    type=click.Path(file_okay=False, exists=True),
-    help="Repository to migrate (its top directory).",
-)
+@repo_option("Repository to migrate (its top directory).")
 @click.option("--branch", default=None, help="Create this branch for the commits and switch to it.")
 @click.option(
     "--allow-rule-errors",
     is_flag=True,
     help="Apply even when the result has organization-rule errors BASE does not have.",
 )
-def command(plan: tuple[str, ...], repo: str, branch: str | None, allow_rule_errors: bool) -> None:
+@click.pass_obj
+def command(
+    obj, plan: tuple[str, ...], repo: str, branch: str | None, allow_rule_errors: bool
+) -> None:
     """Apply PLAN as one commit per step (relocate, code, string, prose, tests, delete).
 
     Several plans (`apply A.yaml B.yaml`) are a chain: B is written against the tree A
@@ -50,6 +49,7 @@ def command(plan: tuple[str, ...], repo: str, branch: str | None, allow_rule_err
     Exit 0 also when the plan is already applied (then nothing changes).
     """
     from migrate.git_steps import ApplyFailed, ApplyRefused, apply_plan
+    from migrate.git_steps.engine import engine_of
 
     try:
         result = apply_plan(
@@ -57,6 +57,7 @@ def command(plan: tuple[str, ...], repo: str, branch: str | None, allow_rule_err
             repo,
             branch,
             allow_rule_errors=allow_rule_errors,
+            engine=engine_of(obj),
         )
     except ApplyRefused as exc:
         click.echo("migrate apply: refusing to start:", err=True)

@@ -8,11 +8,12 @@ import time
 import click
 
 from migrate.cli_errors import handle_errors
+from migrate.cli_options import repo_option
 
 
 @click.command("check")
 @handle_errors(problems="a rule reported an error", refused="(not used by check)")
-@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@repo_option()
 @click.option(
     "--plan",
     "plan",

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from migrate.cli_errors import handle_errors
+from migrate.cli_options import repo_option
 from migrate.errors import MigrateError
 
 
@@ -30,7 +31,7 @@ def write_edits(root: Path, index, cs) -> list[str]:
     problems="(not used by fix: what it cannot rewrite is a note)", refused="(not used by fix)"
 )
 @click.argument("plan", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
-@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@repo_option()
 @click.option("--dry-run", is_flag=True, help="List the edits; write nothing.")
 @click.option("--skip-unparsable", is_flag=True, help="Skip files libcst cannot parse.")
 def command(plan: tuple[str, ...], repo: str, dry_run: bool, skip_unparsable: bool) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from migrate.cli_errors import handle_errors
+from migrate.cli_options import repo_option
 
 
 @click.command("inventory")
@@ -16,12 +17,7 @@ from migrate.cli_errors import handle_errors
     problems="with --diff-from: a case, registration or budget is lost",
     refused="(not used by inventory)",
 )
-@click.option(
-    "--repo",
-    default=".",
-    type=click.Path(file_okay=False, exists=True),
-    help="Repository (its top directory).",
-)
+@repo_option()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 @click.option(
     "--collect",

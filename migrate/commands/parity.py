@@ -8,6 +8,7 @@ import sys
 import click
 
 from migrate.cli_errors import handle_errors
+from migrate.cli_options import repo_option
 
 
 @click.command("parity")
@@ -17,7 +18,7 @@ from migrate.cli_errors import handle_errors
 )
 @click.argument("rev_range", metavar="BASE..HEAD")
 @click.option("--plan", type=click.Path(dir_okay=False), help="Also take moves from this plan.")
-@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@repo_option()
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto")
 @click.option("--root", "roots", multiple=True, help="Import root (repeatable); default: inferred.")
 @click.option("--python", default=sys.executable, show_default=True, help="Runs the tests.")

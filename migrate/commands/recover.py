@@ -7,6 +7,7 @@ import sys
 import click
 
 from migrate.cli_errors import PROBLEMS, REFUSED, handle_errors
+from migrate.cli_options import repo_option
 
 
 @click.command("recover")
@@ -14,12 +15,7 @@ from migrate.cli_errors import PROBLEMS, REFUSED, handle_errors
     problems="some paths could not be restored (listed, with how to restore them)",
     refused="an apply is still running here (its lock's owner is alive)",
 )
-@click.option(
-    "--repo",
-    default=".",
-    type=click.Path(file_okay=False, exists=True),
-    help="Repository (its top directory).",
-)
+@repo_option()
 def command(repo: str) -> None:
     """Recover from an apply killed part way (SIGKILL, power loss).
 

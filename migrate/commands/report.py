@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from migrate.cli_errors import handle_errors
+from migrate.cli_options import repo_option
 from migrate.errors import Diagnostic, MigrateError, Pos
 
 
@@ -39,6 +40,11 @@ def _load(path: str | None, option: str):
     return data
 
 
+def _stage_json(flag: str, help: str):
+    """A stage's result given as the JSON it printed, instead of running it here."""
+    return click.option(flag, type=click.Path(dir_okay=False, exists=True), help=help)
+
+
 @click.command("report")
 @handle_errors(
     problems="with --fail-on: the verdict is that level or worse (report still written)",
@@ -50,28 +56,17 @@ def _load(path: str | None, option: str):
     type=click.Path(dir_okay=False, exists=True),
     help="Defaults to the plan named in the commits' Migrate-Plan trailer.",
 )
-@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@repo_option()
 @click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here, not stdout.")
-@click.option(
-    "--verify-json",
-    type=click.Path(dir_okay=False, exists=True),
-    help="`migrate verify --json` output (default: verify runs here).",
-)
-@click.option(
+@_stage_json("--verify-json", "`migrate verify --json` output (default: verify runs here).")
+@_stage_json(
     "--inventory-json",
-    type=click.Path(dir_okay=False, exists=True),
-    help="`migrate inventory --diff-from BASE --json` output (default: computed here).",
+    "`migrate inventory --diff-from BASE --json` output (default: computed here).",
 )
-@click.option(
-    "--check-json",
-    type=click.Path(dir_okay=False, exists=True),
-    help="`migrate check --json` output (default: the rules run on HEAD here).",
-)
-@click.option(
-    "--parity-json",
-    type=click.Path(dir_okay=False, exists=True),
-    help="`migrate parity --json` output (default: not run; see --run-parity).",
+@_stage_json("--check-json", "`migrate check --json` output (default: the rules run on HEAD here).")
+@_stage_json(
+    "--parity-json", "`migrate parity --json` output (default: not run; see --run-parity)."
 )
 @click.option(
     "--no-verify", is_flag=True, help="Do not run verify here (the section says not run)."
@@ -90,7 +85,9 @@ def _load(path: str | None, option: str):
 @click.option(
     "--link-base", help="URL prefix for file:line links, e.g. https://github.com/o/r/blob/SHA"
 )
+@click.pass_obj
 def command(
+    obj,
     rev_range,
     plan,
     repo,
@@ -107,6 +104,7 @@ def command(
     link_base,
 ):
     """Report on the migration BASE..HEAD: verdict, moves, commits, checks, parity, leftovers."""
+    from migrate.git_steps.engine import engine_of
     from migrate.report import Given, collect_range, to_json, to_markdown, verdict
     from migrate.report.verdict import LEVELS
 
@@ -130,6 +128,7 @@ def command(
         run_verify=not no_verify,
         wheel_check=not no_wheel_check,
         parity_device=run_parity,
+        engine=engine_of(obj),
     )
     text = to_json(data) if fmt == "json" else to_markdown(data, link_base)
     if output:

@@ -10,15 +10,10 @@ import click
 
 from migrate import progress
 from migrate.cli_errors import PROBLEMS, handle_errors
+from migrate.cli_options import repo_option
 
 # Dry-run output formats: the summary, the same facts as JSON, the reviewer's Markdown preview.
 DRY_RUN_FORMATS = ["text", "json", "md"]
-
-
-def _plan_changes(prep, durations=None):
-    from migrate.git_steps import engine  # the same function, and gate, as apply's
-
-    return engine.plan_changeset(prep, durations=durations)
 
 
 @click.command("run")
@@ -28,7 +23,7 @@ def _plan_changes(prep, durations=None):
     refused="refused (without --dry-run: as `migrate apply`)",
 )
 @click.argument("plan", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@repo_option()
 @click.option("--dry-run", is_flag=True, help="Show what the plan would do; write nothing.")
 @click.option("--diff", "show_diff", is_flag=True, help="With --dry-run: add the unified diff.")
 @click.option(
@@ -64,11 +59,12 @@ def command(
 
         ctx.invoke(apply, plan=plan, repo=repo)
         return
+    from migrate.git_steps.engine import engine_of, refusals  # the same engine and gate as apply's
     from migrate.pipeline import prepare
     from migrate.present import summary, to_json, unified_diff
 
     prep = prepare(plan[0] if len(plan) == 1 else list(plan), repo)
-    changes = _plan_changes(prep, durations=durations)
+    changes = engine_of(ctx.obj)(prep, durations=durations)
     from migrate.rules.load import introduced_error_notes
 
     changes.notes.extend(introduced_error_notes(prep, changes))
@@ -90,7 +86,5 @@ def command(
         if show_diff:
             click.echo("")
             click.echo(unified_diff(changes, prep.index), nl=False)
-    from migrate.git_steps.engine import refusals
-
     if refusals(changes):
         sys.exit(PROBLEMS)

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from migrate.cli_errors import handle_errors
+from migrate.cli_options import repo_option
 from migrate.errors import MigrateError
 
 
@@ -25,7 +26,7 @@ def _is_plan(arg: str) -> bool:
     problems="a stale reference to a moved name was found", refused="(not used by stale)"
 )
 @click.argument("args", nargs=-1, required=True, metavar="PLAN... [FILE...]")
-@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@repo_option()
 def command(args: tuple[str, ...], repo: str) -> None:
     """Exit 1 listing file:line and the new name of every reference to a moved name.
 

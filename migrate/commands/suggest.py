@@ -5,12 +5,13 @@ from __future__ import annotations
 import click
 
 from migrate.cli_errors import handle_errors
+from migrate.cli_options import repo_option
 
 
 @click.command("suggest")
 @handle_errors(problems="(not used by suggest)", refused="(not used by suggest)")
 @click.option("--from", "legacy", required=True, help="Legacy package, e.g. sglang.jit_kernel.")
-@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@repo_option()
 def command(legacy: str, repo: str) -> None:
     """Draft a complete plan moving every module of LEGACY into logical groups."""
     from migrate.rules.context import Context

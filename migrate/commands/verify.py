@@ -8,6 +8,7 @@ import sys
 import click
 
 from migrate.cli_errors import INTERRUPTED, handle_errors
+from migrate.cli_options import repo_option
 
 
 @click.command("verify")
@@ -19,11 +20,12 @@ from migrate.cli_errors import INTERRUPTED, handle_errors
 @click.argument("rev_range", metavar="BASE..HEAD")
 @click.option(
     "--plan",
-    default=None,
+    multiple=True,
     type=click.Path(dir_okay=False, exists=True),
-    help="Plan file (default: the path in each commit's Migrate-Plan trailer).",
+    help="Plan file (default: the path in each commit's Migrate-Plan trailer); repeat it "
+    "for a chained apply, in the order apply was given the plans.",
 )
-@click.option("--repo", default=".", type=click.Path(file_okay=False, exists=True))
+@repo_option()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable result.")
 @click.option("--no-wheel", is_flag=True, help="Skip building BASE and HEAD wheels.")
 @click.option(
@@ -39,9 +41,11 @@ from migrate.cli_errors import INTERRUPTED, handle_errors
     "import-time-names, registry-targets, organization-rules, no-shims, single-module, "
     "no-new-cycles, no-lost-files, tests-kept, git-integrity, wheel-contents.",
 )
+@click.pass_obj
 def command(
+    obj,
     rev_range: str,
-    plan: str | None,
+    plan: tuple[str, ...],
     repo: str,
     as_json: bool,
     no_wheel: bool,
@@ -49,6 +53,7 @@ def command(
     skip: tuple[str, ...],
 ) -> None:
     """Prove BASE..HEAD: step commits that reproduce, no new breakage (docs/verify.md)."""
+    from migrate.git_steps.engine import engine_of
     from migrate.interrupts import Interrupted, signals_raise
     from migrate.verify import verify
     from migrate.verify.text import render
@@ -58,10 +63,11 @@ def command(
             result = verify(
                 repo,
                 rev_range,
-                plan,
+                (plan[0] if len(plan) == 1 else list(plan)) or None,
                 wheel_check=not no_wheel,
                 skip=skip,
                 allow_foreign=allow_foreign,
+                engine=engine_of(obj),
             )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None

@@ -11,8 +11,6 @@ import os
 import tempfile
 from pathlib import Path
 
-import git
-
 from migrate.git.reads import cat_objects, ls_tree
 from migrate.git.runner import run_git
 
@@ -28,14 +26,25 @@ def _path(p: str) -> bytes:
 
 
 class GitObjects:
-    """Blob and tree access for one repository (GitPython's object database underneath)."""
+    """Blob and tree access for one repository: plumbing for trees and batches,
+    GitPython's object database for single reads (opened, and imported, on the first)."""
 
     def __init__(self, repo_dir: str | Path):
-        self.repo = git.Repo(repo_dir)
-        self.dir = Path(self.repo.working_tree_dir or repo_dir)
+        top = run_git(repo_dir, "rev-parse", "--show-toplevel", check=False).decode().strip()
+        self.dir = Path(top or repo_dir)
+        self._repo = None
+
+    @property
+    def repo(self):
+        if self._repo is None:
+            import git  # a second or more at start-up: only when a blob is read alone
+
+            self._repo = git.Repo(self.dir)
+        return self._repo
 
     def close(self) -> None:
-        self.repo.close()
+        if self._repo is not None:
+            self._repo.close()
 
     def rev(self, rev: str) -> str:
         out = run_git(self.dir, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}")

@@ -4,6 +4,8 @@ Commit trailers are the contract with `verify` and `report`:
 `Migrate-Plan: <plan> sha256:<hash>` names the plan (repo-relative when inside the repo),
 `Migrate-Step: <step>` the step the commit reproduces, `Migrate-Engine: <fingerprint>` the
 code that made it. `.git-blame-ignore-revs` gets one commented block per plan.
+A chain of plans (`apply A.yaml B.yaml`) is recorded as one plan: the refs joined by commas
+(`a.yaml,b.yaml`) with the chain's hash (sha256 of the members' sha256s, in order).
 """
 
 from __future__ import annotations
@@ -36,6 +38,16 @@ def plan_ref(plan_path: str | Path, repo_dir: str | Path) -> str:
         return p.relative_to(root).as_posix()
     except ValueError:
         return p.name
+
+
+def chain_ref(refs: list[str]) -> str:
+    """The recorded plan of a chain: its members' refs, in order, joined by commas."""
+    return ",".join(refs)
+
+
+def chain_refs(recorded: str) -> list[str]:
+    """The members of a recorded plan ref: one for a single plan, several for a chain."""
+    return [r for r in recorded.split(",") if r] or [recorded]
 
 
 def trailer_lines(t: Trailers) -> list[str]:

@@ -1,6 +1,6 @@
 """`migrate apply`: one commit per non-empty step, then one switch that is all or nothing.
 
-Every commit is built as git objects from the base tree (`step_trees`), then the branch is
+Every commit is built as git objects from the base tree (`step_listings`), then the branch is
 fast-forwarded and the work tree switched in a `Transaction` that restores the starting
 state byte for byte on any exception or SIGINT/SIGTERM. A last commit appends the step
 commits' SHAs to `.git-blame-ignore-revs` (a commit cannot name its own SHA).
@@ -24,17 +24,19 @@ from migrate.git import (
     plan_ref,
     run_git,
 )
-from migrate.git.plans import keep_plan
-from migrate.git_steps import engine
+from migrate.git.plans import keep_chain, keep_plan
+from migrate.git.trailers import chain_ref
 from migrate.git_steps.applied import applied_state, commit_with_plan
+from migrate.git_steps.engine import Engine, plan_changeset, refusals
 from migrate.git_steps.lock import LockHeld, RepoLock
 from migrate.git_steps.message import blame_message, step_message
 from migrate.git_steps.preflight import problems
 from migrate.git_steps.recover import Recovery, lock_path, recover
-from migrate.git_steps.transaction import SwitchRefused, Transaction
-from migrate.git_steps.trees import needed_paths, step_trees
+from migrate.git_steps.transaction import Refused, SwitchRefused, Transaction
+from migrate.git_steps.trees import step_listings
 from migrate.interrupts import Interrupted, signals_raise
 from migrate.pipeline import load_chain, plan_paths, prepare
+from migrate.plan import load_plan
 
 
 @dataclass(frozen=True)
@@ -55,15 +57,8 @@ class ApplyResult:
     recovered: Recovery | None = None  # what an earlier, interrupted apply left
 
 
-class ApplyRefused(Exception):
+class ApplyRefused(Refused):
     """The repository is not in a state we can restore exactly; nothing was done."""
-
-    def __init__(self, reasons: list[str]):
-        self.reasons = reasons
-        super().__init__("\n".join(reasons))
-
-    def __reduce__(self):
-        return (type(self), (self.reasons,))
 
 
 class ApplyFailed(Exception):
@@ -83,14 +78,12 @@ def build_commits(
 ) -> list[StepCommit]:
     """Create (as objects only) one commit per non-empty step plus the blame-ignore commit."""
     listing = objs.ls_tree(base)
-    needed = needed_paths(cs)
-    base_files = objs.files(listing, needed)
     commits: list[StepCommit] = []
     parent, parent_tree = base, run_git(objs.dir, "rev-parse", f"{base}^{{tree}}").decode().strip()
     progress.phase("commit", label="building step commits")
-    for step, files in step_trees(base_files, cs):
+    for step, step_listing in step_listings(objs, listing, cs):
         progress.step(f"step {step}")
-        tree = objs.write_tree(listing_with(objs, listing, needed | set(files), files))
+        tree = objs.write_tree(step_listing)
         if tree == parent_tree:
             continue
         msg = step_message(step, cs, plan_path, plan_sha)
@@ -157,8 +150,9 @@ def apply_plan(
     branch: str | None = None,
     hook=hooks.checkpoint,
     allow_rule_errors: bool = False,
+    engine: Engine = plan_changeset,
 ) -> ApplyResult:
-    """Apply a plan as step commits.
+    """Apply a plan as step commits, the ChangeSet `engine` makes of it.
 
     Raises MigrateError (invalid plan), ApplyRefused (dirty repo) or ApplyFailed (restored).
     """
@@ -167,7 +161,7 @@ def apply_plan(
     try:
         recovered = recover(repo_dir)
         with RepoLock(lock_path(repo_dir)):
-            result = _locked(plan_path, repo_dir, branch, hook, allow_rule_errors)
+            result = _locked(plan_path, repo_dir, branch, hook, allow_rule_errors, engine)
     except LockHeld as exc:
         raise ApplyRefused([str(exc)]) from None
     result.recovered = recovered if recovered.done else None
@@ -180,7 +174,9 @@ def _check_top(repo_dir: Path) -> None:
         raise ApplyRefused([f"{repo_dir} is not the top of a git work tree"])
 
 
-def _locked(plan_path, repo_dir: Path, branch, hook, allow_rule_errors=False) -> ApplyResult:
+def _locked(
+    plan_path, repo_dir: Path, branch, hook, allow_rule_errors: bool, engine: Engine
+) -> ApplyResult:
     _check_repo(repo_dir, branch)
     plan, errors = load_chain(plan_path)  # a chain of plans is recorded under one hash
     base = run_git(repo_dir, "rev-parse", "HEAD").decode().strip()
@@ -197,13 +193,20 @@ def _locked(plan_path, repo_dir: Path, branch, hook, allow_rule_errors=False) ->
     objs = GitObjects(repo_dir)
     try:
         with signals_raise():
-            return _apply(plan_path, repo_dir, branch, base, objs, hook, allow_rule_errors)
+            return _apply(plan_path, repo_dir, branch, base, objs, hook, allow_rule_errors, engine)
     finally:
         objs.close()
 
 
 def _apply(
-    plan_path, repo_dir: Path, branch, base: str, objs: GitObjects, hook, allow_rule_errors=False
+    plan_path,
+    repo_dir: Path,
+    branch,
+    base: str,
+    objs: GitObjects,
+    hook,
+    allow_rule_errors: bool,
+    engine: Engine,
 ) -> ApplyResult:
     try:
         prep = prepare(plan_path, repo_dir)
@@ -227,15 +230,15 @@ def _apply(
     except Interrupted as exc:
         raise ApplyFailed(f"{exc} while reading the plan; nothing was changed") from exc
     try:
-        cs = engine.plan_changeset(prep)
+        cs = engine(prep)
         if not allow_rule_errors:  # the dry run lists these after the engine's notes
             from migrate.rules.load import introduced_error_notes
 
             cs.notes.extend(introduced_error_notes(prep, cs))
-        errors = engine.refusals(cs)
+        errors = refusals(cs)
         if errors:  # the dry run shows these and exits non-zero: apply writes nothing
             raise MigrateError(errors)
-        ref = ",".join(plan_ref(p, repo_dir) for p in plan_paths(plan_path))  # a chain: a,b
+        ref = chain_ref([plan_ref(p, repo_dir) for p in plan_paths(plan_path)])
         commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
     except MigrateError:
         raise
@@ -246,7 +249,7 @@ def _apply(
     tip = commits[-1].sha
     tx = Transaction(repo_dir, base, branch, hook)
     try:
-        tx.prepare(tip)
+        tx.prepare(tip, {m.old: m.new for m in cs.moves})
         tx.switch(tip)
     except SwitchRefused as exc:
         tx.rollback()
@@ -264,4 +267,7 @@ def _apply(
     paths = plan_paths(plan_path)
     if len(paths) == 1:  # an outside plan is recorded by name and hash: keep its bytes
         keep_plan(repo_dir, paths[0], prep.plan.sha256)
+    else:  # each member under its own hash, and the chain's list of them
+        shas = [load_plan(p)[0].sha256 for p in paths]
+        keep_chain(repo_dir, paths, shas, prep.plan.sha256)
     return ApplyResult("applied", base, tip, branch, commits)

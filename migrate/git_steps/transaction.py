@@ -34,8 +34,8 @@ STATE_DIR = "migrate-journal"  # under the git dir: journal.json, index, files/<
 GITLINK, SYMLINK = 0o160000, 0o120000
 
 
-class SwitchRefused(Exception):
-    """Something in the work tree is in the switch's way; nothing was changed."""
+class Refused(Exception):
+    """Reasons, one a line, why a step did not start: nothing was changed."""
 
     def __init__(self, reasons: list[str]):
         self.reasons = reasons
@@ -43,6 +43,10 @@ class SwitchRefused(Exception):
 
     def __reduce__(self):
         return (type(self), (self.reasons,))
+
+
+class SwitchRefused(Refused):
+    """Something in the work tree is in the switch's way; nothing was changed."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,19 @@ def diff_entries(repo: Path, base: str, tip: str) -> list[Entry]:
             )
         )
     return entries
+
+
+def pure_renames(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]:
+    """[old, new] for each move whose file the tip keeps byte- and mode-identical (a file
+    or symlink gone from `old`, the same blob and mode new at `new`)."""
+    gone = {e.path: e for e in entries if e.base_mode and not e.tip_mode}
+    came = {e.path: e for e in entries if e.tip_mode and not e.base_mode}
+    out = []
+    for old, new in sorted(moves.items()):
+        a, b = gone.get(old), came.get(new)
+        if a and b and a.base_mode == b.tip_mode != GITLINK and a.base_sha == b.tip_sha:
+            out.append([old, new])
+    return out
 
 
 def filtered_paths(repo: Path, entries: list[Entry]) -> list[str]:
@@ -111,9 +128,9 @@ def preflight(repo: Path, entries: list[Entry]) -> list[str]:
             continue
         if not e.tip_mode:
             continue
-        full = repo / e.path
+        full = os.path.join(repo, e.path)
         if not e.base_mode and os.path.lexists(full):
-            is_dir = full.is_dir() and not full.is_symlink()
+            is_dir = _dir_mode(full) is not None
             if not (is_dir and any(t.startswith(e.path + "/") for t in tracked)):
                 what = "an untracked directory" if is_dir else "an untracked or ignored file"
                 problems.append(f"{e.path}: {what} is in the way of a new path")
@@ -143,6 +160,7 @@ class Journal:
     phase: str = "prepared"  # prepared | switching | switched | rollback-incomplete
     had_index: bool = True
     entries: list[list] = field(default_factory=list)  # [path, bm, bsha, tm, tsha, backup]
+    renames: list[list[str]] = field(default_factory=list)  # [old, new]: pure moves, renamed
     new_dirs: list[str] = field(default_factory=list)  # deepest first
     dir_modes: dict[str, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
@@ -197,6 +215,15 @@ def _save_original(full: Path, backup: Path, removed: bool) -> list:
     return ["file", backup.name, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino]
 
 
+def _dir_mode(path: str) -> int | None:
+    """Permission bits of a real directory (not a symlink to one), else None."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return stat.S_IMODE(st.st_mode) if stat.S_ISDIR(st.st_mode) else None
+
+
 def _fsync_dir(path: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)
@@ -219,13 +246,18 @@ class Transaction:
         self.state = state_dir(self.dir)
         self.journal: Journal | None = None
 
-    def prepare(self, tip: str) -> None:
-        """Check the way is free, then record everything the switch will touch."""
+    def prepare(self, tip: str, moves: dict[str, str] | None = None) -> None:
+        """Check the way is free, then record everything the switch will touch.
+
+        `moves` (old -> new path) names the plan's moves: those whose blob and mode the tip
+        keeps are renamed in place by the switch (the file keeps its inode, like `git mv`),
+        everything else is checked out from the tip."""
         entries = diff_entries(self.dir, self.base, tip)
         problems = preflight(self.dir, entries)
         if problems:
             raise SwitchRefused(problems)
         j = Journal(self.base, tip, self.head_ref, self.branch)
+        j.renames = pure_renames(entries, moves or {})
         if self.state.exists():
             shutil.rmtree(self.state)  # a dead run's leftovers, after `recover` saw them
         (self.state / "files").mkdir(parents=True)
@@ -235,19 +267,22 @@ class Transaction:
             shutil.copyfile(index, self.state / "index")
         new_dirs: set[str] = set()
         linked = False
+        top, files = str(self.dir), self.state / "files"
+        dirs: dict[str, int | None] = {}  # directory -> its mode (None: not a real directory)
         for n, e in enumerate(entries):
             backup: list = []
-            full = self.dir / e.path
+            full = os.path.join(top, e.path)
             if e.base_mode and os.path.lexists(full):
                 removed = not e.tip_mode
-                backup = _save_original(full, self.state / "files" / str(n), removed)
+                backup = _save_original(Path(full), files / str(n), removed)
                 linked = linked or (backup[0] == "file" and not removed)
             for d in _parents(e.path):
-                fd = self.dir / d
-                if e.tip_mode and not (fd.is_dir() and not fd.is_symlink()):
+                if d not in dirs:
+                    dirs[d] = _dir_mode(os.path.join(top, d))
+                if e.tip_mode and dirs[d] is None:
                     new_dirs.add(d)
-                elif e.base_mode and d not in j.dir_modes and fd.is_dir():
-                    j.dir_modes[d] = fd.stat().st_mode & 0o7777
+                elif e.base_mode and d not in j.dir_modes and dirs[d] is not None:
+                    j.dir_modes[d] = dirs[d]
             j.entries.append([e.path, e.base_mode, e.base_sha, e.tip_mode, e.tip_sha, backup])
         j.new_dirs = sorted(new_dirs, key=lambda d: d.count("/"), reverse=True)
         _fsync_dir(self.state / "files")
@@ -258,6 +293,9 @@ class Transaction:
         self.hook("journal")
 
     def switch(self, tip: str) -> None:
+        """Move the ref (compare-and-swap), then the work tree and the index: pure moves are
+        renamed, the rest written from the tip (`checkout-index`), removed files go to the
+        journal; the index becomes the tip's (`read-tree -m`, stat data kept) and refreshed."""
         j = self.journal
         msg = "migrate apply"
         j.set_phase(self.state, "switching")
@@ -269,19 +307,44 @@ class Transaction:
         else:
             run_git(self.dir, "update-ref", "--no-deref", "-m", msg, "HEAD", tip, self.base)
         self.hook("ref")
-        emptied = self._stash_removed()
-        run_git(self.dir, "read-tree", "-m", "-u", self.base, tip)
+        emptied = self._stash_removed() | self._rename_moved()
+        run_git(self.dir, "read-tree", "-m", self.base, tip)  # the index only
+        renamed = {new for _old, new in j.renames}
+        written = [e[0] for e in j.entries if e[3] and e[0] not in renamed]
+        if written:
+            query = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in written)
+            run_git(self.dir, "checkout-index", "-f", "-u", "-z", "--stdin", input=query)
+        run_git(self.dir, "update-index", "-q", "--refresh", check=False)  # the renamed ones
         _remove_empty_dirs(self.dir, emptied)
         self.hook("checkout")
         j.set_phase(self.state, "switched")
 
     def _stash_removed(self) -> set[str]:
-        """Rename the files the switch removes into the journal (their original inodes)."""
+        """Rename the files the switch removes into the journal (their original inodes);
+        removed symlinks (their targets are in the journal) are deleted."""
         dirs = set()
+        top, files = str(self.dir), str(self.state / "files")
+        moved = {old for old, _new in self.journal.renames}
         for path, _bm, _bs, tip_mode, _ts, backup in self.journal.entries:
-            if not tip_mode and backup and backup[0] == "file":
-                os.rename(self.dir / path, self.state / "files" / backup[1])
-                dirs.add(path.rpartition("/")[0])
+            if tip_mode or not backup or path in moved:
+                continue
+            if backup[0] == "file":
+                os.rename(os.path.join(top, path), os.path.join(files, backup[1]))
+            else:
+                os.unlink(os.path.join(top, path))
+            dirs.add(path.rpartition("/")[0])
+        return dirs
+
+    def _rename_moved(self) -> set[str]:
+        """Rename every pure move in place; the directories it left (to remove if empty)."""
+        dirs, top, made = set(), str(self.dir), set()
+        for old, new in self.journal.renames:
+            parent = os.path.dirname(os.path.join(top, new))
+            if parent not in made:
+                os.makedirs(parent, exist_ok=True)
+                made.add(parent)
+            os.rename(os.path.join(top, old), os.path.join(top, new))
+            dirs.add(old.rpartition("/")[0])
         return dirs
 
     def finish(self) -> None:
@@ -433,9 +496,40 @@ def _same_original(full: Path, backup: list, state: Path) -> bool:
     )
 
 
+def _undo_renames(repo: Path, j: Journal, report: RollbackReport) -> set[str]:
+    """Rename each pure move back if its file is still the one the switch renamed (same
+    inode, size and mtime; same target for a link); the old paths settled here."""
+    backups = {e[0]: e[5] for e in j.entries}
+    settled = set()
+    for old, new in j.renames:
+        src, dst, backup = repo / new, repo / old, backups.get(old)
+        if not backup or not os.path.lexists(src) or os.path.lexists(dst):
+            continue  # not renamed yet (or already back): the originals step sees to it
+        settled.add(old)
+        st = src.lstat()
+        if backup[0] == "link":
+            same = stat.S_ISLNK(st.st_mode) and os.readlink(src) == backup[1]
+        else:
+            same = (st.st_ino, st.st_size, st.st_mtime_ns) == (backup[5], backup[3], backup[4])
+        if not same:
+            report.left.append(f"{new}: changed while apply ran; left as you have it")
+            report.left.append(f"{old}: not restored (its content is at {new})")
+            continue
+        try:
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(src, dst)
+        except OSError as exc:
+            report.failed.append(
+                f"{old}: could not restore ({exc.strerror or exc}); run: mv {new!r} {old!r}"
+            )
+    return settled
+
+
 def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) -> None:
     entries = j.entries
     ours = _as_switched(repo, entries)
+    settled = _undo_renames(repo, j, report)
+    targets = {new for _old, new in j.renames}
 
     def is_ours(e) -> bool:
         """Does the path hold exactly what the switch wrote there?"""
@@ -444,7 +538,7 @@ def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) 
     for e in entries:  # first what the switch added: only files that are still ours
         path, base_mode, tip_mode = e[0], e[1], e[3]
         full = repo / path
-        if base_mode or not tip_mode or not os.path.lexists(full):
+        if base_mode or not tip_mode or path in targets or not os.path.lexists(full):
             continue
         try:
             if is_ours(e):
@@ -458,7 +552,7 @@ def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) 
             os.rmdir(repo / d)  # only when empty: never a file we did not create
     for e in entries:  # then the originals, byte for byte, mode for mode
         path, base_mode, _bsha, tip_mode, _tsha, backup = e
-        if not base_mode or not backup:
+        if not base_mode or not backup or path in settled:
             continue
         full = repo / path
         try:

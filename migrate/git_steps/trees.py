@@ -9,13 +9,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from migrate.changes import ChangeSet
-from migrate.materialize import Files, StepError, iter_steps, move_map, needed_paths
+from migrate.git.objects import GitObjects, Listing
+from migrate.materialize import (
+    Files,
+    LazyBase,
+    StepError,
+    content_paths,
+    iter_steps,
+    move_map,
+    needed_paths,
+)
 
 __all__ = [
     "Files",
     "StepError",
     "move_map",
     "needed_paths",
+    "step_listings",
     "step_sources",
     "step_trees",
 ]
@@ -26,6 +36,36 @@ def step_trees(
 ) -> list[tuple[str, Files]]:
     """[(step, tree)] for every non-empty step, in `STEPS` order; each tree is cumulative."""
     return [(step, tree.files()) for step, tree in iter_steps(cs, base_files)]
+
+
+def step_listings(objs: GitObjects, listing: Listing, cs: ChangeSet) -> list[tuple[str, Listing]]:
+    """[(step, whole tree as a listing)] for apply: a file whose bytes the step did not
+    produce keeps its blob (never read); the produced ones are read and written in one
+    batch each. Same trees as `step_trees`, without reading what a move carries."""
+    needed = {p for p in needed_paths(cs) if p in listing}
+    content = {p: d for p, (_m, d) in objs.files(listing, content_paths(cs) & needed).items()}
+
+    def read(path: str) -> bytes:
+        if path not in content:  # not expected: the materializer asked for more
+            content[path] = objs.read(listing[path][1])
+        return content[path]
+
+    base = LazyBase({p: listing[p][0] for p in needed}, read)
+    out = []
+    for step, tree in iter_steps(cs, base):
+        result = {p: v for p, v in listing.items() if p not in needed}
+        produced: dict[str, tuple[int, bytes]] = {}
+        for p in tree.paths:
+            data = tree.produced(p)
+            if data is None:
+                result[p] = (tree.mode(p), listing[tree.origin(p)][1])
+            else:
+                produced[p] = (tree.mode(p), data)
+        shas = objs.write_blobs([d for _m, d in produced.values()])
+        for (p, (mode, _d)), sha in zip(produced.items(), shas, strict=True):
+            result[p] = (mode, sha)
+        out.append((step, result))
+    return out
 
 
 def step_sources(cs: ChangeSet, step: str) -> dict[str, str]:

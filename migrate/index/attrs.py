@@ -114,7 +114,8 @@ def _scope_bindings(body: list[ast.stmt], module: str, is_package: bool, outer: 
     return scope
 
 
-def _chain(node: ast.AST) -> tuple[str, list[str]] | None:
+def attr_chain(node: ast.AST) -> tuple[str, list[str]] | None:
+    """(root name, attributes) of a pure `a.b.c` chain of names and attributes, else None."""
     attrs = []
     while isinstance(node, ast.Attribute):
         attrs.append(node.attr)
@@ -186,7 +187,7 @@ class _Walker(ast.NodeVisitor):
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
     def visit_Attribute(self, node: ast.Attribute):
-        found = _chain(node)
+        found = attr_chain(node)
         if found is None:
             self.generic_visit(node)
             return
@@ -198,7 +199,7 @@ class _Walker(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call):
         self._call(node)
-        found = _chain(node.func) if isinstance(node.func, ast.Attribute) else None
+        found = attr_chain(node.func) if isinstance(node.func, ast.Attribute) else None
         if found is None:
             self.generic_visit(node)
             return
@@ -208,7 +209,7 @@ class _Walker(ast.NodeVisitor):
             self.visit(child)
 
     def _call(self, node: ast.Call) -> None:
-        func = _chain(node.func)
+        func = attr_chain(node.func)
         if func is None:
             return
         fname = ".".join([func[0], *func[1]])
@@ -224,7 +225,7 @@ class _Walker(ast.NodeVisitor):
                 self.facts.refs.append(AttrRef(node.lineno, first, tuple(rest), value, True))
 
     def _object_ref(self, node: ast.Call, obj: ast.AST, attr: ast.AST) -> None:
-        chain, name = _chain(obj), _literal(attr)
+        chain, name = attr_chain(obj), _literal(attr)
         if chain and name and name.isidentifier():
             root, attrs = chain
             self._ref(node.lineno, root, [*attrs, name], f'{".".join([root, *attrs])}."{name}"')

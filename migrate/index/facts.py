@@ -2,9 +2,9 @@
 
 `code_facts(text, module, is_package)` parses a file with `ast` and returns `CodeFacts`
 (None when it does not parse). Trees cache them per path: `RepoIndex.facts(path)` for a
-checkout, `rules.tree.Tree.facts(path)` for the tree a ChangeSet would leave (built on
-`materialize`). Every stage that asks "what does this module bind / import / register"
-reads these facts instead of walking the AST itself.
+checkout, `materialize.Tree.facts(path)` for the tree a ChangeSet would leave (both
+implement the one tree protocol, `index.tree.CodeTree`). Every stage that asks "what
+does this module bind / import / register" reads these facts instead of walking the AST.
 
 The API (stable; verify's attribute resolution and the binding-based rewriter build on it):
 
@@ -41,7 +41,6 @@ import ast
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from migrate.index.attrs import AttrFacts, attribute_facts
 from migrate.index.imports import ImportRef, absolute
@@ -459,23 +458,6 @@ def prefetch_facts(tree, paths, workers: int | None = None) -> None:
     found = pool_map(_facts_job, jobs, workers, ignore_stop_signals, (), chunksize=16)
     for path, facts in zip(where, found, strict=True):
         cache[path] = facts  # item by item: a cache may be a dict subclass that records
-
-
-class CodeTree(Protocol):
-    """The one tree protocol the code facts, the target resolver and the checks read.
-
-    Implemented by the checkout's index (`RepoIndex`) and by the tree a ChangeSet leaves
-    (`rules.tree.Tree` over `materialize`): dotted module names, lazily read text, and
-    (through `FactsCache`) cached ASTs and code facts.
-    """
-
-    modules: dict[str, str]  # dotted -> path
-
-    def text(self, path: str) -> str | None: ...
-    def module_of(self, path: str) -> str | None: ...
-    def is_module(self, name: str) -> bool: ...  # a module or a (namespace) package
-    def ast(self, path: str) -> ast.Module | None: ...
-    def facts(self, path: str) -> CodeFacts | None: ...
 
 
 class FactsCache:

@@ -15,10 +15,10 @@ from functools import cached_property
 from pathlib import Path
 
 from migrate import progress
-from migrate.index.facts import FactsCache
-from migrate.index.files import list_repo_files
+from migrate.git.clean import clean_contents, converted_paths
+from migrate.index.files import is_git_work_tree, list_repo_files
+from migrate.index.tree import TreeQueries, import_name
 
-IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 
@@ -60,34 +60,6 @@ def detect_newline(data: bytes) -> str:
     return "\r\n" if crlf > lf else "\n"
 
 
-def module_name(path: str, root: str) -> str | None:
-    """Dotted module name of `path` under import root `root`, or None."""
-    if not path.endswith(".py"):
-        return None
-    if root not in (".", ""):
-        prefix = root.rstrip("/") + "/"
-        if not path.startswith(prefix):
-            return None
-        path = path[len(prefix) :]
-    parts = path[:-3].split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    if not parts or not all(IDENT.match(p) for p in parts):
-        return None
-    return ".".join(parts)
-
-
-def import_name(path: str, roots: tuple[str, ...]) -> tuple[str, str] | None:
-    """(dotted module name, root) of `path` under the first of `roots` that names it,
-    longest root first (with roots [".", "python"] a file under python/ is named
-    relative to python/); None when it is not importable. Every tree names modules so."""
-    for root in sorted(roots, key=lambda r: (r in (".", ""), -len(r))):
-        name = module_name(path, root)
-        if name is not None:
-            return name, root
-    return None
-
-
 def root_of_path(roots, path: str) -> str | None:
     """The import root (of `roots`) that holds repo-relative `path`: the longest, or None."""
     inside = [r for r in roots if r in (".", "") or path.startswith(r.rstrip("/") + "/")]
@@ -102,9 +74,9 @@ def _git_mode(p: Path) -> int:
 
 
 @dataclass
-class RepoIndex(FactsCache):
-    """The checkout's files and modules; `facts(path)` gives a file's code facts
-    (`migrate.index.facts`), parsed once."""
+class RepoIndex(TreeQueries):
+    """The checkout's files and modules, one implementation of the tree protocol
+    (`index.tree.CodeTree`); `facts(path)` gives a file's code facts, parsed once."""
 
     root: Path
     roots: tuple[str, ...]
@@ -127,7 +99,10 @@ class RepoIndex(FactsCache):
         return detect_newline(self.read_bytes(path))
 
     def text(self, path: str) -> str | None:
-        """Decoded text with line endings untouched, or None for binary/undecodable files."""
+        """Decoded text with line endings untouched, or None for binary/undecodable files
+        and for a path the index does not hold (the tree protocol's rule)."""
+        if path not in self.files:
+            return None
         if path not in self._text:
             data = self.read_bytes(path)
             if b"\0" in data[:8192]:
@@ -139,55 +114,17 @@ class RepoIndex(FactsCache):
                     self._text[path] = None
         return self._text[path]
 
-    # -- modules -------------------------------------------------------------
+    # -- the tree protocol (`index.tree.CodeTree`) ------------------------------
     @cached_property
-    def packages(self) -> set[str]:
-        """Every importable package: regular ones and namespace directories holding modules."""
-        pkgs: set[str] = set()
-        for name in self.modules:
-            parts = name.split(".")
-            for i in range(1, len(parts)):
-                pkgs.add(".".join(parts[:i]))
-        for name, path in self.modules.items():
-            if path.endswith("__init__.py"):
-                pkgs.add(name)
-        return pkgs
+    def paths(self) -> list[str]:
+        return sorted(self.files)
 
-    def is_package(self, name: str) -> bool:
-        return name in self.packages
-
-    def exists(self, name: str) -> bool:
-        return name in self.modules or name in self.packages
-
-    is_module = exists  # the tree protocol's name (`index.facts.CodeTree`)
-
-    def path_of(self, name: str) -> str | None:
-        return self.modules.get(name)
-
-    def package_dir(self, name: str) -> str | None:
-        """Repo-relative directory of a package (regular or namespace)."""
-        if name in self.modules and self.modules[name].endswith("__init__.py"):
-            return self.modules[name].rsplit("/", 1)[0] if "/" in self.modules[name] else "."
-        for root in self.roots:
-            cand = name.replace(".", "/")
-            d = cand if root in (".", "") else f"{root}/{cand}"
-            prefix = d + "/"
-            if any(p.startswith(prefix) for p in self.files):
-                return d
-        return None
+    def exists(self, path: str) -> bool:
+        return path in self.files
 
     def module_of(self, path: str) -> str | None:
         info = self.files.get(path)
         return info.module if info else None
-
-    def submodules(self, package: str) -> list[str]:
-        """Every module strictly inside `package` (recursive), sorted."""
-        prefix = package + "."
-        return sorted(m for m in self.modules if m.startswith(prefix))
-
-    def files_under(self, directory: str) -> list[str]:
-        prefix = directory.rstrip("/") + "/"
-        return sorted(p for p in self.files if p.startswith(prefix))
 
     def python_files(self) -> list[str]:
         return sorted(p for p, f in self.files.items() if f.is_python)
@@ -210,4 +147,7 @@ def build_index(root: str | Path, roots: tuple[str, ...] | list[str] = (".",)) -
             info.module, info.root = hit
             modules.setdefault(hit[0], path)
         files[path] = info
-    return RepoIndex(root=root, roots=roots, files=files, modules=modules)
+    index = RepoIndex(root=root, roots=roots, files=files, modules=modules)
+    if is_git_work_tree(root):  # text is what the commits store: the clean side of eol
+        index._bytes.update(clean_contents(root, [p for p in converted_paths(root) if p in files]))
+    return index

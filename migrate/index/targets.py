@@ -15,9 +15,10 @@ from __future__ import annotations
 import ast
 import re
 
-from migrate.index.facts import TARGET, CodeFacts, CodeTree
-from migrate.index.imports import absolute
-from migrate.index.registry import registrations, top_level_env
+from migrate.index.exports import lazy_table, owner_module
+from migrate.index.facts import TARGET, CodeFacts
+from migrate.index.registry import registrations
+from migrate.index.tree import CodeTree
 
 _PLAIN_BASES = {"object", "BaseFusedOp"}
 
@@ -76,16 +77,16 @@ class Resolver:
         return None
 
     def _exports_problem(self, module: str, head: str, depth: int) -> str | None:
+        """A dynamic module serves `head` through its lazy-export table (index/exports.py):
+        the owner must have it; a closed table without it lacks it."""
         path = self.tree.modules[module]
-        env = top_level_env(self.tree.ast(path), module, path.endswith("__init__.py"))
-        exports = env.get("_EXPORTS")
-        if not isinstance(exports, dict) or head not in exports:
+        tree = self.tree.ast(path)
+        table = lazy_table(tree) if tree is not None else None
+        if table is None:
             return None
-        dest = exports[head]
-        if not isinstance(dest, str):
-            return None
-        if dest.startswith("."):
-            dest = absolute(dest.lstrip("."), len(dest) - len(dest.lstrip(".")), module, True)
+        if head not in table.entries:
+            return f"{head!r} is not in {module}._EXPORTS" if table.closed else None
+        dest = owner_module(table.entries[head], module, self.tree.is_module)
         inner = self.problem(dest if ":" in dest else f"{dest}:{head}", depth + 1)
         return f"{module}._EXPORTS[{head!r}] -> {dest}: {inner}" if inner else None
 

@@ -20,7 +20,7 @@ from migrate.parity.compare import (
     summarize_tests,
 )
 from migrate.parity.discover import Discovery, discover
-from migrate.parity.model import ParityResult, SideRun
+from migrate.parity.model import ParityResult, SideRun, problem
 from migrate.parity.runner import SideOutput, probe_cuda, run_side
 
 
@@ -128,11 +128,14 @@ def execute(
             device=resolved,
             default_device=default_device,
             modules=found.modules,
-            warnings=list(found.warnings),
+            findings=list(found.warnings),
         )
         if not found.modules:
-            result.problems.append(
-                "nothing was compared: no moved module defines or wraps a Triton kernel"
+            result.findings.append(
+                problem(
+                    "nothing-compared",
+                    "nothing was compared: no moved module defines or wraps a Triton kernel",
+                )
             )
             return result
         empty = SideOutput(work, None, 0.0, "no tests found")

@@ -5,8 +5,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from migrate.findings import Finding
 from migrate.parity import bitwise
-from migrate.parity.model import CallResult, MovedModule, OpResult, ParityResult, TestOutcome
+from migrate.parity.model import (
+    CallResult,
+    MovedModule,
+    OpResult,
+    ParityResult,
+    TestOutcome,
+    problem,
+    warning,
+)
 from migrate.parity.runner import SideOutput
 
 
@@ -224,81 +233,123 @@ def could_not_run(out: SideOutput) -> str | None:
     return None
 
 
-def _import_problems(result: ParityResult, base: SideOutput, head: SideOutput) -> list[str]:
+def _import_problems(result: ParityResult, base: SideOutput, head: SideOutput) -> list[Finding]:
     """A moved module that imports on one side only (or on neither)."""
     out = []
     for m in result.modules:
         eb, eh = base.imports.get(m.old), head.imports.get(m.new)
         if eh and not eb:
-            out.append(f"HEAD: import {m.new} fails (BASE {m.old} imports): {eh}")
+            why = f"HEAD: import {m.new} fails (BASE {m.old} imports): {eh}"
         elif eb and not eh:
-            out.append(f"BASE: import {m.old} fails (HEAD {m.new} imports): {eb}")
+            why = f"BASE: import {m.old} fails (HEAD {m.new} imports): {eb}"
         elif eb and eh:
-            out.append(f"both sides fail to import: BASE {m.old}: {eb}; HEAD {m.new}: {eh}")
+            why = f"both sides fail to import: BASE {m.old}: {eb}; HEAD {m.new}: {eh}"
+        else:
+            continue
+        out.append(problem("imports", why, m.old_path if eb and not eh else m.new_path))
     return out
 
 
-def _config_problems(result: ParityResult, base: SideOutput, head: SideOutput) -> list[str]:
+def _config_problems(result: ParityResult, base: SideOutput, head: SideOutput) -> list[Finding]:
     """Tuning files beside a moved module that did not come along (lookups fall back)."""
     old_to_new = {m.old: m.new for m in result.modules}
     cfg_b = {old_to_new.get(r["module"], r["module"]): r for r in base.modules}
     cfg_h = {r["module"]: r for r in head.modules}
     config_users = {m.new for m in result.modules if m.uses_configs}
+    path_of = {m.new: m.new_path for m in result.modules}
     out = []
     for mod in sorted(set(cfg_b) & set(cfg_h) & config_users):
         fb, fh = cfg_b[mod]["configs"], cfg_h[mod]["configs"]
         if fb and fh != fb:
             lost = sorted(set(fb) - set(fh or []))
-            out.append(
+            why = (
                 f"{mod}: configs/ beside the module had {len(fb)} file(s) at BASE; at HEAD "
                 + ("the directory is missing" if fh is None else f"{len(lost)} are missing")
                 + f" ({cfg_h[mod]['dir']}/configs): lookups there fall back to defaults"
             )
+            out.append(problem("configs", why, path_of[mod]))
     return out
 
 
 def judge(result: ParityResult, base: SideOutput, head: SideOutput) -> None:
-    """Fill problems and warnings: anything that keeps the move from being a proven no-op."""
-    p, w = result.problems, result.warnings
-    for side, out in (("BASE", base), ("HEAD", head)):
-        reason = could_not_run(out)
+    """Add the findings: anything that keeps the move from being a proven no-op (errors),
+    and what a reviewer should know that does not (warnings)."""
+    out = result.findings
+    for side, side_out in (("BASE", base), ("HEAD", head)):
+        reason = could_not_run(side_out)
         if reason:
-            p.append(f"{side} could not run: {reason}")
-    p += _import_problems(result, base, head)
-    p += _config_problems(result, base, head)
+            out.append(problem("could-not-run", f"{side} could not run: {reason}"))
+    out += _import_problems(result, base, head)
+    out += _config_problems(result, base, head)
     for rec in base.modules + head.modules:
         if rec.get("missing"):
-            w.append(f"{rec['module']}: expected function(s) not found: {rec['missing']}")
+            why = f"{rec['module']}: expected function(s) not found: {rec['missing']}"
+            out.append(warning("entry-points", why))
+    out += _call_problems(result)
+    out += _failing_on_both_sides(result)
+    if result.device == "cuda" and not any(
+        d.startswith("cuda") for c in result.calls for d in c.devices
+    ):
+        why = "device cuda: no recorded call had a CUDA tensor; no GPU parity was shown"
+        out.append(problem("device", why))
+    if not any(c.status not in ("base_only", "head_only") for c in result.calls):
+        out.append(problem("nothing-compared", NOTHING_COMPARED))
+    out += _outcome_changes(result)
+    out += _coverage_warnings(result)
+
+
+def _call_problems(result: ParityResult) -> list[Finding]:
+    """Every recorded call whose outputs are not bit-identical (or that has no pair)."""
+    out = []
     for c in result.calls:
         if c.status != "identical":
             extra = ""
             if c.max_abs is not None:
                 extra = f" (max abs diff {c.max_abs:.6g}, max rel diff {c.max_rel:.6g})"
-            p.append(f"{c.op} [{c.nodeid} #{c.ordinal}]: {c.status}: {c.detail}{extra}")
+            why = f"{c.op} [{c.nodeid} #{c.ordinal}]: {c.status}: {c.detail}{extra}"
+            out.append(problem("calls", why))
+    return out
+
+
+def _failing_on_both_sides(result: ParityResult) -> list[Finding]:
+    """Tests that fail on both sides check nothing."""
     both_bad = [t for t in result.tests if t.base == t.head and t.base in ("failed", "error")]
+    out = []
     for t in both_bad[:20]:
         what = "could not be collected" if "::" not in t.nodeid else f"{t.base}"
-        p.append(f"test {t.nodeid}: {what} at BASE and HEAD (checks nothing): {t.head_detail}")
+        why = f"test {t.nodeid}: {what} at BASE and HEAD (checks nothing): {t.head_detail}"
+        out.append(problem("tests", why))
     if len(both_bad) > 20:
-        p.append(f"... and {len(both_bad) - 20} more tests failing on both sides")
-    if result.device == "cuda" and not any(
-        d.startswith("cuda") for c in result.calls for d in c.devices
-    ):
-        p.append("device cuda: no recorded call had a CUDA tensor; no GPU parity was shown")
-    if not any(c.status not in ("base_only", "head_only") for c in result.calls):
-        p.append(NOTHING_COMPARED)
+        more = f"... and {len(both_bad) - 20} more tests failing on both sides"
+        out.append(problem("tests", more))
+    return out
+
+
+def _outcome_changes(result: ParityResult) -> list[Finding]:
+    """Tests whose outcome differs between BASE and HEAD."""
+    out = []
     for t in result.tests:
         if t.base != t.head:
-            p.append(
-                f"test {t.nodeid}: BASE {t.base}, HEAD {t.head}"
-                + (f": {t.head_detail or t.base_detail}" if t.head_detail or t.base_detail else "")
+            detail = t.head_detail or t.base_detail
+            why = f"test {t.nodeid}: BASE {t.base}, HEAD {t.head}" + (
+                f": {detail}" if detail else ""
             )
+            out.append(problem("tests", why))
+    return out
+
+
+def _coverage_warnings(result: ParityResult) -> list[Finding]:
+    """Moved code no recorded call reached: parity says nothing about it."""
+    out = []
     for op in result.ops:
         if op.status == "not_called" and op.kernels:  # helpers without kernels: not a gap
             what = f" (kernels {', '.join(op.kernels)})" if op.kernels else ""
-            w.append(f"{op.op}{what}: never called by the tests; not checked")
+            why = f"{op.op}{what}: never called by the tests; not checked"
+            out.append(warning("coverage", why))
     called = {k for op in result.ops if op.calls for k in op.kernels}
     for m in result.modules:
         missed = sorted(set(m.kernels) - called)
         if missed:
-            w.append(f"{m.new}: kernel(s) {', '.join(missed)} not reached by any recorded call")
+            why = f"{m.new}: kernel(s) {', '.join(missed)} not reached by any recorded call"
+            out.append(warning("coverage", why, m.new_path))
+    return out

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 
+from migrate.findings import Finding
 from migrate.git import run_git
 from migrate.git.reads import ls_names, read_texts, renames
-from migrate.index.repo import module_name
-from migrate.parity.model import MovedModule
+from migrate.index.tree import module_name
+from migrate.parity.model import MovedModule, warning
 from migrate.parity.source import (
     ModuleFacts,
     imported_names,
@@ -38,7 +39,7 @@ class Discovery:
     test_path_map: dict[str, str] = field(default_factory=dict)  # BASE test path -> HEAD path
     path_moves: dict[str, str] = field(default_factory=dict)  # every moved file, old -> new
     roots: dict[str, list[str]] = field(default_factory=dict)  # side -> import roots
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
 
 
 def infer_root(path: str, files: set[str]) -> str:
@@ -210,9 +211,8 @@ def discover(
             )
         )
         if fb.kernels != fh.kernels:
-            out.warnings.append(
-                f"{new_mod}: kernels differ across the move: BASE {fb.kernels} HEAD {fh.kernels}"
-            )
+            why = f"{new_mod}: kernels differ across the move: BASE {fb.kernels} HEAD {fh.kernels}"
+            out.warnings.append(warning("kernels", why, new_path))
 
     if relocation is not None:  # symbol moves: one function sent to another module
         for (mod, sym), new_mod in sorted(relocation.symbols.items()):
@@ -243,5 +243,5 @@ def discover(
     for p in out.tests["base"]:
         out.test_path_map[p] = path_moves.get(p, p)
     if chosen and not out.tests["head"]:
-        out.warnings.append("no test at HEAD imports a moved kernel module")
+        out.warnings.append(warning("coverage", "no test at HEAD imports a moved kernel module"))
     return out

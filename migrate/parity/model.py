@@ -1,11 +1,29 @@
-"""ParityResult and its parts: plain dataclasses, so `--json` is just `asdict`."""
+"""ParityResult and its parts: plain dataclasses, so `--json` is just `asdict`.
+
+What keeps a move from being a proven no-op is a `migrate.findings.Finding` (the one
+finding type of rules, verify and the report): an error fails parity, a warning does not.
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from migrate.findings import Finding
+
 SIDES = ("base", "head")
-FORMAT = "migrate.parity/1"  # the JSON's schema name; bump on incompatible changes
+# the JSON's schema name; bump on incompatible changes (2: `findings` replaces the strings
+# `problems` and `warnings`)
+FORMAT = "migrate.parity/2"
+
+
+def problem(check: str, message: str, file: str = "") -> Finding:
+    """A finding that fails parity (`check` names what it judged: imports, calls, ...)."""
+    return Finding(file, 0, check, message)
+
+
+def warning(check: str, message: str, file: str = "") -> Finding:
+    """A finding a reviewer should see that does not fail parity."""
+    return Finding(file, 0, check, message, severity="warning")
 
 
 @dataclass
@@ -85,8 +103,16 @@ class ParityResult:
     ops: list[OpResult] = field(default_factory=list)
     calls: list[CallResult] = field(default_factory=list)
     tests: list[TestOutcome] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[Finding]:
+        """The findings that fail parity."""
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity != "error"]
 
     @property
     def ok(self) -> bool:

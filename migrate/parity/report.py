@@ -69,12 +69,10 @@ def render(r: ParityResult) -> str:
             + (f", {op.unpaired} one-side-only" if op.unpaired else "")
             + devs
         )
-    if r.warnings:
-        out.append(f"warnings ({len(r.warnings)}):")
-        out += [f"  - {w}" for w in r.warnings]
-    if r.problems:
-        out.append(f"problems ({len(r.problems)}):")
-        out += [f"  - {p}" for p in r.problems]
+    for title, found in (("warnings", r.warnings), ("problems", r.problems)):
+        if found:
+            out.append(f"{title} ({len(found)}):")
+            out += [f"  - {f}" for f in found]
     calls = sum(1 for c in r.calls if c.status == "identical")
     if r.ok:
         where = "in the Triton CPU interpreter" if r.device == "cpu" else f"on {r.device}"

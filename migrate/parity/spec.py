@@ -10,10 +10,11 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+from migrate.findings import Finding
 from migrate.parity.discover import Discovery
 from migrate.parity.model import MovedModule
 
-FORMAT = "migrate.parity.spec/1"
+FORMAT = "migrate.parity.spec/2"  # 2: warnings are migrate.findings.Finding
 
 
 def save(path: str | Path, found: Discovery, revs: dict[str, tuple[str, str]]) -> None:
@@ -27,5 +28,6 @@ def load(path: str | Path) -> tuple[Discovery, dict[str, tuple[str, str]]]:
         raise ValueError(f"{path}: not a {FORMAT} file")
     d = data["discovery"]
     d["modules"] = [MovedModule(**m) for m in d["modules"]]
+    d["warnings"] = [Finding.from_dict(w) for w in d["warnings"]]
     revs = {k: tuple(v) for k, v in data["revs"].items()}
     return Discovery(**d), revs

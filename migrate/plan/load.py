@@ -86,6 +86,16 @@ class _Reader:
             return []
         return value
 
+    def entries(self, node, key, where: str, allowed: set[str]):
+        """(`where[i]`, position, mapping) for each entry of the list `node[key]` that is a
+        mapping of `allowed` keys; anything else in the list is a positioned error."""
+        seq = self.seq(node, key, where)
+        for i, item in enumerate(seq):
+            pos = self.item_pos(seq, i)
+            m = self.mapping(item, f"{where}[{i}]", pos, allowed)
+            if m is not None:
+                yield f"{where}[{i}]", pos, m
+
     def string(self, node, key, where: str, pattern: re.Pattern | None = None, what: str = ""):
         if key not in node:
             self.error(self.node_pos(node), f"{where} is missing {key!r}")
@@ -189,13 +199,9 @@ def _roots(r: _Reader, top) -> tuple[list[str], list[Pos]]:
 def _moves(r: _Reader, top) -> list[Move]:
     moves = []
     sources: dict[str, Pos] = {}
-    for i, item in enumerate(r.seq(top, "moves", "moves")):
-        pos = r.item_pos(top["moves"], i)
-        m = r.mapping(item, f"moves[{i}]", pos, {"from", "to"})
-        if m is None:
-            continue
-        src = r.string(m, "from", f"moves[{i}]")
-        dst = r.string(m, "to", f"moves[{i}]")
+    for where, pos, m in r.entries(top, "moves", "moves", {"from", "to"}):
+        src = r.string(m, "from", where)
+        dst = r.string(m, "to", where)
         if src is None or dst is None:
             continue
         sp, dp = r.value_pos(m, "from"), r.value_pos(m, "to")
@@ -222,13 +228,9 @@ def _moves(r: _Reader, top) -> list[Move]:
 
 def _op_ids(r: _Reader, top) -> list[OpIdRename]:
     op_ids = []
-    for i, item in enumerate(r.seq(top, "op_ids", "op_ids")):
-        pos = r.item_pos(top["op_ids"], i)
-        m = r.mapping(item, f"op_ids[{i}]", pos, {"from", "to"})
-        if m is None:
-            continue
-        src = r.string(m, "from", f"op_ids[{i}]", OP_ID, "an op id like 'group.name'")
-        dst = r.string(m, "to", f"op_ids[{i}]", OP_ID, "an op id like 'group.name'")
+    for where, pos, m in r.entries(top, "op_ids", "op_ids", {"from", "to"}):
+        src = r.string(m, "from", where, OP_ID, "an op id like 'group.name'")
+        dst = r.string(m, "to", where, OP_ID, "an op id like 'group.name'")
         if src and dst:
             op_ids.append(OpIdRename(src, dst, pos))
     return op_ids
@@ -245,31 +247,23 @@ def _split_path(r: _Reader, m, key: str, where: str, what: str) -> str | None:
 def _splits(r: _Reader, top) -> list[Split]:
     splits = []
     split_files: dict[str, Pos] = {}
-    for i, item in enumerate(r.seq(top, "splits", "splits")):
-        pos = r.item_pos(top["splits"], i)
-        m = r.mapping(item, f"splits[{i}]", pos, {"file", "into"})
-        if m is None:
-            continue
-        file_ = _split_path(r, m, "file", f"splits[{i}]", "split file")
+    for where, pos, m in r.entries(top, "splits", "splits", {"file", "into"}):
+        file_ = _split_path(r, m, "file", where, "split file")
         outputs = []
-        for j, out in enumerate(r.seq(m, "into", f"splits[{i}].into")):
-            opos = r.item_pos(m["into"], j)
-            o = r.mapping(out, f"splits[{i}].into[{j}]", opos, {"path", "take"})
-            if o is None:
-                continue
-            path = _split_path(r, o, "path", f"splits[{i}].into[{j}]", "split output")
+        for owhere, opos, o in r.entries(m, "into", f"{where}.into", {"path", "take"}):
+            path = _split_path(r, o, "path", owhere, "split output")
             take = []
-            for k, t in enumerate(r.seq(o, "take", f"splits[{i}].into[{j}].take")):
+            for k, t in enumerate(r.seq(o, "take", f"{owhere}.take")):
                 if not isinstance(t, str) or not t:
                     r.error(r.item_pos(o["take"], k), "take entries must be test names or patterns")
                 else:
                     take.append(t)
             if "take" not in o:
-                r.error(opos, f"splits[{i}].into[{j}] is missing 'take'")
+                r.error(opos, f"{owhere} is missing 'take'")
             if path:
                 outputs.append(SplitOutput(path, tuple(take), opos))
         if file_ and "into" in m and not outputs:
-            r.error(pos, f"splits[{i}] has no outputs")
+            r.error(pos, f"{where} has no outputs")
         if file_ and file_ in split_files:
             first = split_files[file_].line
             r.error(
@@ -294,14 +288,10 @@ def _groups(r: _Reader, top, moves: list[Move]):
             for name, gpos in zip(*_group_names(r, g, "remove", positions=True), strict=True):
                 groups_remove.append(name)
                 groups_remove_pos.append(gpos)
-            for i, item in enumerate(r.seq(g, "rename", "groups.rename")):
-                ipos = r.item_pos(g["rename"], i)
-                m = r.mapping(item, f"groups.rename[{i}]", ipos, {"from", "to"})
-                if m is None:
-                    continue
+            for where, ipos, m in r.entries(g, "rename", "groups.rename", {"from", "to"}):
                 what = "a lower_snake_case group name"
-                old = r.string(m, "from", f"groups.rename[{i}]", GROUP, what)
-                new = r.string(m, "to", f"groups.rename[{i}]", GROUP, what)
+                old = r.string(m, "from", where, GROUP, what)
+                new = r.string(m, "to", where, GROUP, what)
                 if old and new:
                     # sugar: the group package moves, the old group goes, the new one comes
                     sp, dp = r.value_pos(m, "from"), r.value_pos(m, "to")

@@ -238,7 +238,8 @@ def _submodules_left(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
     out = []
     for link in _gitlinks(index.root):
         parent = link.rpartition("/")[0]
-        if parent in moved_dirs or any(d.startswith(link + "/") for d in moved_dirs):
+        inside = rel.path(link) is not None or parent in moved_dirs  # at any depth
+        if inside or any(d.startswith(link + "/") for d in moved_dirs):
             out.append(
                 Diagnostic(
                     _move_pos_for(plan, link, index),
@@ -295,16 +296,27 @@ def _move_pos_for(plan: Plan, path: str, index: RepoIndex) -> Pos:
     best = None
     for mv in plan.moves:
         src = mv.src.split(":")[0].rstrip("/")
+        pkg = None if mv.is_path or mv.is_symbol else index.package_dir(src)
+        inside = bool(pkg) and path.startswith(pkg + "/")  # a non-Python path in a package
         if (
-            path == src or path.startswith(src + "/") or mod == src or mod.startswith(src + ".")
+            path == src
+            or path.startswith(src + "/")
+            or mod == src
+            or mod.startswith(src + ".")
+            or inside
         ) and (best is None or len(src) > len(best[0])):
             best = (src, mv.pos)
     return best[1] if best else Pos(plan.path, 1, 1)
 
 
 def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
-    """A deleted legacy package must hold nothing but `__init__.py` files once moves ran."""
+    """A deleted legacy package must hold nothing but `__init__.py` files once moves ran
+    (a file that symbol moves leave with nothing of its own counts as moved)."""
+    from migrate.rewrite.symbols import emptied_by_symbol_moves
+
     split_sources = {sp.file for sp in plan.splits}
+    if plan.delete and rel.symbols:
+        split_sources |= emptied_by_symbol_moves(index, rel)
     out = []
     for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
         d = index.package_dir(name)
@@ -334,7 +346,8 @@ def _check_modules_stay_importable(plan: Plan, index: RepoIndex, rel) -> list[Di
     Otherwise its importers would break with nothing to rewrite them to (a path move
     out of `python/`, a target directory named `class` or `my-ops`).
     """
-    from migrate.index.repo import module_name, root_of_path
+    from migrate.index.repo import root_of_path
+    from migrate.index.tree import module_name
 
     out = []
     for old, new in sorted(rel.files.items()):

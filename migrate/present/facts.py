@@ -50,6 +50,7 @@ def dry_run_facts(changeset: ChangeSet, prep) -> dict:
     changes = {c.new: c for c in file_changes(changeset, index) if c.new}
     edits = sorted(changeset.edits, key=lambda e: (e.path, e.start))
     moves = sorted(changeset.moves, key=lambda m: m.new)
+    moved_to = {m.new for m in moves}
     per_file: dict[str, Counter] = {}
     for e in edits:
         c = per_file.setdefault(e.path, Counter())
@@ -104,7 +105,12 @@ def dry_run_facts(changeset: ChangeSet, prep) -> dict:
         ],
         "edits": [_edit(e) for e in edits],
         "writes": [
-            {"path": p, "step": st, "new_file": p not in index.files, "text": text}
+            {
+                "path": p,
+                "step": st,
+                "new_file": p not in index.files and p not in moved_to,
+                "text": text,
+            }
             for p, (st, text) in sorted(changeset.writes.items())
         ],
         "removals": [{"path": p, "step": st} for p, st in sorted(changeset.removals.items())],

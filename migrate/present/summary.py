@@ -69,10 +69,18 @@ def summary(changeset: ChangeSet, prep) -> str:
     if tests:
         out.append(f"\ntests following their kernels to a new group ({len(tests)}):")
         out += [f"  {old} -> {new}" for old, new in tests.items()]
+    split = getattr(prep, "derived_splits", None) or {}
+    if split:
+        out.append(f"\ntests split after their kernels' groups ({len(split)}):")
+        out += [f"  {old} -> {', '.join(new)}" for old, new in split.items()]
     derived = getattr(prep, "derived_op_ids", None) or {}
     if derived:
         out.append(f"\nop ids following their kernels to a new group ({len(derived)}):")
         out += [f"  {old} -> {new}" for old, new in derived.items()]
+    exports = getattr(prep, "derived_exports", None) or []
+    if exports:
+        out.append(f"\nlazy exports following their module to a new group ({len(exports)}):")
+        out += [f"  {e.group}.{e.name} -> {e.new_group}.{e.name}" for e in exports]
     review = [e for e in f["edits"] if e["applicability"] == "review"]
     if review:
         out.append(f"\nreview ({len(review)}):")

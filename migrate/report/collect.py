@@ -15,6 +15,8 @@ from pathlib import Path
 from migrate.errors import MigrateError
 from migrate.git import exported, parse_trailers, resolve_range
 from migrate.git.reads import RevReader, grep_files, ls_names, messages
+from migrate.git_steps.engine import Engine, plan_changeset
+from migrate.materialize import materialize, text_tree
 from migrate.oldnames import OldNames
 from migrate.report import facts, sources
 from migrate.report.data import (
@@ -29,7 +31,6 @@ from migrate.report.data import (
 )
 from migrate.report.leftovers import scan_leftovers
 from migrate.rules import run_rules
-from migrate.rules.tree import Tree, virtual_tree
 
 
 @dataclass
@@ -49,12 +50,6 @@ def tool_version() -> str:
         return "0+unknown"
 
 
-def _changeset(prep):
-    from migrate.git_steps.engine import plan_changeset
-
-    return plan_changeset(prep)
-
-
 def _fill_plan_facts(data: ReportData, prep, cs) -> None:
     data.summary = facts.summarize(cs, prep.plan, prep.relocation)
     prefixes = prep.relocation.path_prefixes
@@ -71,16 +66,19 @@ def _rules(tree, given) -> RulesSection:
     return sources.rules_section(run_rules(tree))
 
 
-def collect_preview(prep, cs=None, given: Given | None = None) -> ReportData:
-    """The report of a plan not yet applied: what it would do to the checkout in `prep`."""
+def collect_preview(
+    prep, cs=None, given: Given | None = None, engine: Engine = plan_changeset
+) -> ReportData:
+    """The report of a plan not yet applied: what it would do to the checkout in `prep`
+    (`cs`, or what `engine` makes of it)."""
     given = given or Given()
     if cs is None:
-        cs = _changeset(prep)
+        cs = engine(prep)
     data = ReportData(
         Meta("preview", prep.plan.path, prep.plan.sha256, tool_version=tool_version())
     )
     _fill_plan_facts(data, prep, cs)
-    tree = virtual_tree(prep.index, cs)
+    tree = materialize(cs, prep.index)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory,
@@ -125,11 +123,13 @@ def _plan_path(repo: Path, plan: str | None, commits) -> str | None:
     return None
 
 
-def _run_verify(repo: Path, base: str, head: str, plan: str | None, wheel_check: bool):
+def _run_verify(
+    repo: Path, base: str, head: str, plan: str | None, wheel_check: bool, engine: Engine
+):
     """`migrate verify` in-process (read-only: it reproduces commits in temporary trees)."""
     from migrate.verify import verify
 
-    return verify(repo, f"{base}..{head}", plan, wheel_check=wheel_check)
+    return verify(repo, f"{base}..{head}", plan, wheel_check=wheel_check, engine=engine)
 
 
 def _apply_verify(data: ReportData, given) -> None:
@@ -156,6 +156,7 @@ def collect_range(
     run_verify: bool = True,
     wheel_check: bool = True,
     parity_device: str | None = None,
+    engine: Engine = plan_changeset,
 ) -> ReportData:
     """The report of an applied migration: the commits of BASE..HEAD and what they did.
 
@@ -176,10 +177,10 @@ def collect_range(
     )
     if given.verify is None and run_verify:
         given.verify, data.verify.error = _attempt(
-            _run_verify, repo, base, head, plan_path, wheel_check
+            _run_verify, repo, base, head, plan_path, wheel_check, engine
         )
     _apply_verify(data, given.verify)
-    prep = _replay_plan(data, repo, base, plan_path)
+    prep = _replay_plan(data, repo, base, plan_path, engine)
     read_head = RevReader(repo, head)
     if prep is not None:
         needles = OldNames(prep.relocation, prep.plan).needles()
@@ -188,7 +189,7 @@ def collect_range(
         items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)
         data.leftovers = LeftoverSection(OK, items, f"HEAD {head[:10]}")
     roots = prep.plan.roots if prep is not None else (".",)
-    tree = Tree(ls_names(repo, head), read_head, roots)
+    tree = text_tree(ls_names(repo, head), read_head, roots)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory, prep, lambda: _inventory_at(repo, base), lambda: _inventory_at(repo, head)
@@ -223,7 +224,7 @@ def _attempt(fn, *args) -> tuple[object, str]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
-def _replay_plan(data: ReportData, repo: Path, base: str, plan_path: str | None):
+def _replay_plan(data: ReportData, repo: Path, base: str, plan_path: str | None, engine: Engine):
     """Prepare the plan against BASE and fill the plan facts; plan problems become data."""
     from migrate.pipeline import prepare
 
@@ -233,7 +234,7 @@ def _replay_plan(data: ReportData, repo: Path, base: str, plan_path: str | None)
     try:
         with exported(repo, base) as base_dir:
             prep = prepare(plan_path, base_dir)
-            cs = _changeset(prep)
+            cs = engine(prep)
     except MigrateError as exc:
         data.plan_errors += [str(d) for d in exc.diagnostics]
         return None

@@ -145,7 +145,7 @@ class ParitySection:
     torch: str = ""
     triton: str = ""
     ops: list[ParityOp] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)  # parity's own, errors and warnings
     base: str = ""  # the commits the parity run compared (checked against the range)
     head: str = ""
     error: str = ""  # why parity could not run, when it was asked to

@@ -13,7 +13,9 @@ from migrate.report.data import ReportData
 from migrate.report.verdict import TITLES, sections, verdict
 
 SCHEMA_ID = "urn:migrate:report"
-SCHEMA_VERSION = 2  # 2: findings are migrate.findings.Finding (`check`, not `rule`)
+SCHEMA_VERSION = (
+    3  # 2: findings are migrate.findings.Finding (`check`, not `rule`); 3: parity's too
+)
 
 
 def to_dict(data: ReportData) -> dict:

@@ -292,8 +292,8 @@ def parity(d: ReportData) -> list[str]:
         out += fold(f"per-op results ({len(rows)} ops)", body, len(rows))
     else:
         out += ["_No moved module defines or wraps a Triton kernel: nothing to compare._", ""]
-    out += [f"- {cell(x)}" for x in p.problems]
-    return out + ([""] if p.problems else [])
+    out += [f"- {'' if f.severity == 'error' else 'warning: '}{cell(str(f))}" for f in p.findings]
+    return out + ([""] if p.findings else [])
 
 
 def review(d: ReportData, link_base: str | None) -> list[str]:

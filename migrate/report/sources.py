@@ -111,7 +111,7 @@ def parity_section(result) -> ParitySection:
         torch=str(env.get("torch", "")),
         triton=str(env.get("triton", "")),
         ops=ops,
-        problems=[str(p) for p in d["problems"]],
+        findings=[finding(f) for f in d["findings"]],
         base=d["base"]["sha"],
         head=d["head"]["sha"],
     )

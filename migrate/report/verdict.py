@@ -63,7 +63,7 @@ def broken_reasons(d: ReportData) -> list[str]:
         for o in d.parity.ops
         if o.status == "different"
     ]
-    r += [f"parity: {p}" for p in d.parity.problems]
+    r += [f"parity: {f}" for f in d.parity.findings if f.severity == "error"]
     r += _named(
         [
             f"rule {f.check} at {f.file}:{f.line}: {f.message}"

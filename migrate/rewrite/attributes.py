@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
-from migrate.errors import Diagnostic, Pos
+from migrate.errors import Diagnostic
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Chain, Facts
 from migrate.rewrite.imports import ImportResult
 from migrate.rewrite.names import module_part, relocate
-from migrate.rewrite.spans import line_col, make_edit
+from migrate.rewrite.spans import make_edit, note_at
 
 
 @dataclass
@@ -69,13 +69,8 @@ def rewrite_chains(
         module = module_part(new, ctx.new_modules)
         root = new.split(".")[0]
         if not binding.root and root in facts.defined and root not in imports.bindings:
-            line, col = line_col(facts.text, chain.start)
-            res.notes.append(
-                Diagnostic(
-                    Pos(job.new_path, line, col),
-                    f"cannot spell {new}: the file defines `{root}` itself",
-                )
-            )
+            why = f"cannot spell {new}: the file defines `{root}` itself"
+            res.notes.append(note_at(job.new_path, facts.text, chain.start, why))
             continue
         edit = _prefix_edit(job, facts, chain, new, f"{full} is now {new}")
         if edit is None:

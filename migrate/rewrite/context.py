@@ -33,6 +33,12 @@ class Context:
     # Files and directories inside deleted packages: a path there that exists is left
     # alone (a warning elsewhere), one that does not follows the package's fallback.
     deleted_paths: frozenset[str] = frozenset()
+    # `module.name` that some file imports by name (`from module import name`), for the
+    # modules that bind one losing a symbol: such a binding is never removed as unused.
+    imported_names: frozenset[str] = frozenset()
+    # Old spellings without their root package -> the full old name (text_files decides):
+    # Python comments and strings naming one get a review note.
+    rootless: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -35,11 +35,11 @@ from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.import_cycles import cycle_problems
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
-from migrate.rewrite.pyfile import rewrite_python
 from migrate.rewrite.run_context import build_context
 from migrate.rewrite.symbols import SymbolPlan, plan_symbol_moves
+from migrate.rewrite.symlinks import symlink_retargets
 from migrate.rewrite.text_files import handles, text_file_changes
-from migrate.tests_split import split_file
+from migrate.rewrite.undecodable import undecodable_problems
 
 POOL_MIN_FILES = 48  # below this a pool costs more than it saves
 
@@ -83,8 +83,13 @@ def ignore_stop_signals() -> None:
 _STOP = (signal.SIGINT, signal.SIGTERM)
 
 
-def pool_map(fn, jobs: list, workers: int, initializer, initargs, chunksize: int = 8) -> list:
+def pool_map(
+    fn, jobs: list, workers: int, initializer, initargs, chunksize: int = 8, done=None
+) -> list:
     """`fn` over `jobs` in a process pool; on a signal or error the workers are killed.
+
+    `done(n)` is called as each chunk of `n` results arrives (in job order), so progress
+    moves while the pool works.
 
     The stop signals are blocked while the workers are forked, so none starts with our
     handler; a signal that arrives meanwhile is delivered right after, to us. No future
@@ -100,7 +105,12 @@ def pool_map(fn, jobs: list, workers: int, initializer, initargs, chunksize: int
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
     try:
-        out = [r for f in futures for r in f.result()]
+        out = []
+        for f in futures:
+            chunk = f.result()
+            out += chunk
+            if done is not None:
+                done(len(chunk))
     except BaseException:
         for p in multiprocessing.active_children():
             p.kill()  # they ignore SIGINT/SIGTERM by design
@@ -115,6 +125,8 @@ def _run_chunk(fn, chunk: list) -> list:
 
 
 def _run_job(job: FileJob) -> FileResult:
+    from migrate.rewrite.pyfile import rewrite_python  # imported before the fork
+
     faults.checkpoint("rewrite-worker")
     ctx, regex = _WORKER
     return rewrite_python(job, ctx, regex)
@@ -122,16 +134,22 @@ def _run_job(job: FileJob) -> FileResult:
 
 def rewrite_python_files(jobs: list[FileJob], ctx: Context, regex, workers: int | None = None):
     """FileResults in job order; parallel when there are many files."""
+    from migrate.rewrite.pyfile import rewrite_python  # libcst: only when there is Python
+
     workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
     progress.phase("parse", total=len(jobs), label="candidate files")
     if len(jobs) < POOL_MIN_FILES or workers <= 1:
         return [_stepped(rewrite_python(job, ctx, regex)) for job in jobs]
-    return [_stepped(r) for r in pool_map(_run_job, jobs, workers, _init_worker, (ctx, regex))]
+    return pool_map(_run_job, jobs, workers, _init_worker, (ctx, regex), done=_stepped_n)
 
 
 def _stepped(result):
     progress.step("candidate files")
     return result
+
+
+def _stepped_n(n: int) -> None:
+    progress.step("candidate files", n)
 
 
 def _text_file_changes(index, rel, plan, paths) -> tuple[list[Edit], list[Diagnostic]]:
@@ -237,6 +255,8 @@ def _split_pass(run: EngineRun) -> Contribution:
         text = index.text(sp.file)
         if text is None:
             continue
+        from migrate.tests_split import split_file  # libcst matchers: only for splits
+
         new_src = rel.files.get(sp.file, sp.file)
         text = apply_edits(text, run.cs.edits_for(new_src))
         result = split_file(text, new_src, sp, run.durations)
@@ -367,6 +387,54 @@ def _registrations_pass(run: EngineRun) -> Contribution:
     )
 
 
+def _init_path(prep, package: str) -> str | None:
+    old = prep.index.path_of(package)
+    return prep.relocation.files.get(old, old) if old else None
+
+
+def _text_at(prep, new_path: str) -> str:
+    old = next((o for o, n in prep.relocation.files.items() if n == new_path), new_path)
+    return prep.index.text(old) or ""
+
+
+def _exports_pass(run: EngineRun) -> Contribution:
+    """Lazy `_EXPORTS` entries whose module changed group move to the new group's table,
+    relative owners that moved otherwise are respelled; edits inside a cut entry or a
+    respelled value are withdrawn (the pass's edit supersedes them)."""
+    from migrate.rewrite.exports_follow import respelled
+
+    prep = run.prep
+    moved = respelled(prep.index, prep.relocation, prep.derived_exports)
+    if prep.derived_exports:
+        moved = _exports_moved(run, moved)
+
+    def cut(e: Edit) -> bool:
+        return any(e.path == p and e.start < b and a < e.end for p, a, b in moved.cut)
+
+    return Contribution(
+        edits=list(moved.edits),
+        notes=list(moved.notes),
+        withdrawn=[e for e in run.cs.edits if cut(e)],
+    )
+
+
+def _exports_moved(run: EngineRun, respelled):
+    from migrate.layout.names import OPS_PKG
+    from migrate.rewrite.exports_follow import export_edits
+
+    prep = run.prep
+    dests = {rel_path for e in prep.derived_exports if (rel_path := _init_path(prep, e.new_group))}
+    appended = {  # destinations an earlier pass appends to: the table goes after that
+        e.path
+        for e in run.cs.edits
+        if e.path in dests and e.start == e.end == len(_text_at(prep, e.path))
+    }
+    moved = export_edits(prep.index, prep.relocation, prep.derived_exports, OPS_PKG, appended)
+    moved.edits += respelled.edits
+    moved.cut += respelled.cut
+    return moved
+
+
 def _symbols_pass(run: EngineRun) -> Contribution:
     """Moved top-level definitions: cut from their module (taking the reference edits
     inside them along), written to or appended at their new module."""
@@ -398,6 +466,14 @@ def _new_packages_pass(run: EngineRun) -> Contribution:
     return out
 
 
+def _symlinks_pass(run: EngineRun) -> Contribution:
+    """Relative symlinks retargeted to where what they reach now lives (`symlinks.py`)."""
+    rel = run.prep.relocation
+    gone = {rel.files.get(p, p) for p in run.removed} | set(run.cs.removals)
+    writes, notes = symlink_retargets(run.prep.index, rel, gone)
+    return Contribution(writes={p: ("code", t) for p, t in writes.items()}, notes=notes)
+
+
 def _delete_pass(run: EngineRun) -> Contribution:
     """The legacy packages' leftovers, removed by the `delete` step."""
     return Contribution(removals=dict.fromkeys(sorted(run.removed), "delete"))
@@ -410,9 +486,11 @@ PASSES: tuple[Pass, ...] = (
     Pass("packaging", _packaging_pass),
     Pass("followed op ids", _followed_pass),
     Pass("registrations follow", _registrations_pass),
+    Pass("exports follow", _exports_pass),
     Pass("symbols", _symbols_pass),
     Pass("groups", _groups_pass),
     Pass("new packages", _new_packages_pass),
+    Pass("symlinks", _symlinks_pass),
     Pass("split tests", _split_pass),
     Pass("delete", _delete_pass),
 )
@@ -427,7 +505,9 @@ def plan_changes(
     """Everything the plan does to the tree, as data (see docs/rewrite.md): the moves,
     then every pass's contribution in order, checked against the ChangeSet contract."""
     plan, index, rel = prep.plan, prep.index, prep.relocation
-    problems = data_path_problems(index, rel)
+    problems = data_path_problems(index, rel) + undecodable_problems(
+        index, rel, plan, _plan_file(index, plan)
+    )
     if problems:
         raise MigrateError(problems)
     symbol_plan = plan_symbol_moves(index, rel)

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 from migrate.changes import ChangeSet
 from migrate.errors import Diagnostic, Pos
-from migrate.index.repo import RepoIndex, module_name
+from migrate.index.repo import RepoIndex
+from migrate.index.tree import module_name
 from migrate.materialize import materialize, move_map
 from migrate.relocate import Relocation
 from migrate.rewrite import relative

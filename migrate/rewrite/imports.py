@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from migrate.changes import Edit
-from migrate.errors import Diagnostic, Pos
+from migrate.errors import Diagnostic
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts, ImportSite, dotted_of
 from migrate.rewrite.import_split import split_from_import
 from migrate.rewrite.names import is_gone, relocate
-from migrate.rewrite.spans import line_col, make_edit
+from migrate.rewrite.spans import make_edit, note_at
 
 
 @dataclass
@@ -90,15 +90,11 @@ def _plain_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
         if local is None and new.split(".")[0] != old.split(".")[0]:
             new_root = new.split(".")[0]
             if new_root in facts.defined:
-                s, _ = facts.span(alias.name)
-                line, col = line_col(facts.text, s)
-                res.notes.append(
-                    Diagnostic(
-                        Pos(job.new_path, line, col),
-                        f"cannot rewrite `import {old}` to `import {new}`: the file defines "
-                        f"`{new_root}` itself",
-                    )
+                why = (
+                    f"cannot rewrite `import {old}` to `import {new}`: the file defines "
+                    f"`{new_root}` itself"
                 )
+                res.notes.append(note_at(job.new_path, facts.text, facts.span(alias.name)[0], why))
                 res.refused.add(old)
                 continue
             res.bindings[new_root] = Binding(new_root, new_root, new_root, True, site)
@@ -171,11 +167,8 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
 
 
 def _stale(job: FileJob, facts: Facts, node, name: str) -> Diagnostic:
-    line, col = line_col(facts.text, facts.span(node)[0])
-    return Diagnostic(
-        Pos(job.new_path, line, col),
-        f"`{name}` no longer exists after the plan and no move says where it went",
-    )
+    why = f"`{name}` no longer exists after the plan and no move says where it went"
+    return note_at(job.new_path, facts.text, facts.span(node)[0], why)
 
 
 def _module_span(facts: Facts, node: cst.ImportFrom) -> tuple[int, int]:

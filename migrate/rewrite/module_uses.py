@@ -8,6 +8,12 @@ stay where they were; `import pkg.mod` users get `pkg.newmod.func` and `import
 pkg.newmod`, unless the file binds `pkg` to something else too. A new local name never
 collides with one the file binds or reads: an alias is picked and the dry run says so.
 Star imports of the module get an explicit import of each moved name the file uses.
+
+A binding import left without uses (every `mod.x` became `newmod.x`) is removed, keeping
+the statement's layout (`import_drop`), unless something outside the file may read it.
+A `try` import whose `except ImportError` branch rebinds the old name gets the same
+fallback for the new one (`newmod = None`, or `newmod = mod` for a fallback module), so
+both branches stay executable.
 """
 
 from __future__ import annotations
@@ -22,8 +28,9 @@ from migrate.errors import Diagnostic, Pos
 from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, analyse
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
+from migrate.rewrite.import_drop import drop_names
 from migrate.rewrite.import_place import place
-from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit
+from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit, note_at
 
 
 @dataclass
@@ -74,6 +81,7 @@ class _Speller:
         self.text = job.text
         self.nl = "\r\n" if "\r\n" in self.text else "\n"
         self.taken = set(facts.names)
+        self.new_names: dict[str, str] = {}  # local this pass binds -> the module it binds
         self.locals: dict[tuple[int, str], str] = {}  # (scope, dst) -> local
         self.inserts: dict[tuple[int, int], list[str]] = {}  # stmt -> statements to add
         self.imported = {
@@ -82,6 +90,8 @@ class _Speller:
         self.star_names: dict[tuple[tuple[int, int], str], set[str]] = {}
         self.tree = tree
         self.starts = line_starts(self.text)
+        self.rewritten: set[int] = set()  # offsets of binding names a use edit replaced
+        self.fresh: dict[ModuleBinding, list[str]] = {}  # binding -> locals imported by it
 
     def run(self) -> None:
         for use in self.facts.uses:
@@ -97,6 +107,7 @@ class _Speller:
             b = next(u.binding for u in self.facts.uses if u.binding.stmt == stmt)
             spelled = self._from_module(dst, b)
             self._insert(b, f"from {spelled} import {', '.join(sorted(names))}")
+        unused = self._unused_bindings()
         merged: set[int] = set()
         for stmt, lines in self.inserts.items():
             b = next(u.binding for u in self.facts.uses if u.binding.stmt == stmt)
@@ -113,15 +124,23 @@ class _Speller:
                     after.append(line)
                     continue
                 s, e, new = hit
+                why = "an import for names that moved, placed as isort would"
                 if s != e:
                     merged.add(s)
-                self._add(s, e, new, "an import for names that moved, placed as isort would")
+                    gone = unused.pop((s, e), None)
+                    if gone:
+                        new = drop_names(new, gone) or new
+                        why += f"; `{', '.join(sorted(gone))}` has no use left"
+                self._add(s, e, new, why)
             if after:
                 at = self._line_end(stmt[1])
                 text = "".join(f"{b.indent}{line}{self.nl}" for line in after)
                 if at == len(self.text) and not self.text.endswith("\n"):
                     text = self.nl + text.rstrip("\r\n")
                 self._add(at, at, text, "names used through this import moved to another module")
+        for stmt, gone in unused.items():
+            self._drop(stmt, gone)
+        self._fallbacks()
 
     def _add(self, s: int, e: int, new: str, reason: str) -> None:
         self.res.edits.append(make_edit(self.job.new_path, self.text, s, e, new, "code", reason))
@@ -148,10 +167,8 @@ class _Speller:
             return
         spelling = self._spelling(use.binding, dst)
         if spelling is None:
-            line, col = line_col(self.text, s)
-            self.res.notes.append(
-                Diagnostic(Pos(self.job.new_path, line, col), f"cannot spell {dst}: {what}")
-            )
+            why = f"cannot spell {dst}: {what}"
+            self.res.notes.append(note_at(self.job.new_path, self.text, s, why))
             return
         applicability, reason = "safe", what
         callers = self.ctx.symbol_callers.get((use.module, use.attr))
@@ -168,6 +185,7 @@ class _Speller:
             make_edit(self.job.new_path, self.text, s, e, new, "code", reason, applicability)
         )
         self.res.handled.add(s)
+        self.rewritten.add(use.span[0])
         if use.key >= 0:
             self.res.handled.add(use.key)
 
@@ -205,6 +223,7 @@ class _Speller:
             stmt += f" as {local}" if local != leaf else ""
         self.inserts.setdefault(b.stmt, []).append(stmt)
         self.locals[key] = local
+        self.fresh.setdefault(b, []).append(local)
         return local
 
     def _existing_local(self, b: ModuleBinding, dst: str) -> str | None:
@@ -217,15 +236,21 @@ class _Speller:
         return None
 
     def _fresh(self, leaf: str, dst: str) -> str:
+        if self.new_names.get(leaf) == dst:
+            return leaf  # the same module under the same name in another scope
         if leaf not in self.taken:
             self.taken.add(leaf)
+            self.new_names[leaf] = dst
             return leaf
         parent_leaf = dst.rpartition(".")[0].rpartition(".")[2]
         for cand in [f"{parent_leaf}_{leaf}" if parent_leaf else f"{leaf}_mod"] + [
             f"{leaf}_mod{i}" for i in range(2, 100)
         ]:
+            if self.new_names.get(cand) == dst:
+                return cand
             if cand not in self.taken:
                 self.taken.add(cand)
+                self.new_names[cand] = dst
                 self.res.notes.append(
                     Diagnostic(
                         Pos(self.job.new_path),
@@ -247,3 +272,145 @@ class _Speller:
     def _line_end(self, offset: int) -> int:
         nl = self.text.find("\n", offset)
         return len(self.text) if nl == -1 else nl + 1
+
+    # -- old bindings left without uses ---------------------------------------------
+    def _unused_bindings(self) -> dict[tuple[int, int], set[str]]:
+        """Import statement span -> locals it binds that no read is left of.
+
+        Conservative: every `Name` read of the local anywhere in the file (any scope)
+        must be a use this pass respelled; no `del`/`global` of it, no string naming it
+        (`__all__`, `mock.patch("...mod")`), not a package `__init__` (re-exports), and no
+        other file imports it from this module."""
+        if self.job.is_init:
+            return {}
+        reads: dict[str, set[int]] = {}
+        blocked: set[str] = set()
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    off = ast_offset(self.text, self.starts, node.lineno, node.col_offset)
+                    reads.setdefault(node.id, set()).add(off)
+                elif isinstance(node.ctx, ast.Del):
+                    blocked.add(node.id)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                blocked.update(node.names)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                blocked.update(_dotted_words(node.value))
+        out: dict[tuple[int, int], set[str]] = {}
+        for use in self.facts.uses:
+            b = use.binding
+            if b.form not in ("from", "relative", "import_as") or b.local in blocked:
+                continue
+            if b.scope == 0 and f"{self.job.old_module}.{b.local}" in self.ctx.imported_names:
+                continue
+            left = reads.get(b.local, set()) - self.rewritten
+            if left or not self._removable(b):
+                continue
+            out.setdefault(b.stmt, set()).add(b.local)
+        return out
+
+    def _removable(self, b: ModuleBinding) -> bool:
+        """The statement holds only plain aliases and is not alone in its body, unless
+        a new import is added there."""
+        node = self._stmt_node(b.stmt)
+        if node is None or any(a.name == "*" for a in node.names):
+            return False
+        body = self._body(node)
+        return b.stmt in self.inserts or (body is not None and len(body) > 1)
+
+    def _stmt_node(self, stmt: tuple[int, int]) -> ast.Import | ast.ImportFrom | None:
+        line = line_col(self.text, stmt[0])[0]
+        for node in ast.walk(self.tree):
+            if (
+                isinstance(node, (ast.Import, ast.ImportFrom))
+                and node.lineno == line
+                and ast_offset(self.text, self.starts, line, node.col_offset) == stmt[0]
+            ):
+                return node
+        return None
+
+    def _body(self, node: ast.stmt) -> list[ast.stmt] | None:
+        for parent in ast.walk(self.tree):
+            for name in ("body", "orelse", "finalbody"):
+                body = getattr(parent, name, None)
+                if isinstance(body, list) and any(s is node for s in body):
+                    return body
+            for h in getattr(parent, "handlers", None) or []:
+                if any(s is node for s in h.body):
+                    return h.body
+        return None
+
+    def _drop(self, stmt: tuple[int, int], gone: set[str]) -> None:
+        """Remove the unused locals from their statement (the whole lines when none is
+        left and the statement has its lines to itself)."""
+        s, e = stmt
+        why = f"`{', '.join(sorted(gone))}` has no use left"
+        rest = drop_names(self.text[s:e], gone)
+        if rest:
+            self._add(s, e, rest, why)
+            return
+        line_start = self.text.rfind("\n", 0, s) + 1
+        line_end = self._line_end(e)
+        tail = self.text[e:line_end].strip()
+        if self.text[line_start:s].strip() or (tail and not tail.startswith("#")):
+            return  # shares a line with another statement: left alone
+        self._add(line_start, line_end, "", why)
+
+    # -- try/except ImportError fallbacks ----------------------------------------
+    def _fallbacks(self) -> None:
+        """`except ImportError: mod = X` gets `newmod = X` (a constant) or `newmod = mod`
+        for each new local imported next to `mod` in the `try` body."""
+        for b, locals_ in self.fresh.items():
+            for stmt in self._handler_rebinds(b):
+                value = stmt.value if isinstance(stmt, ast.Assign) else None
+                rhs = b.local
+                if isinstance(value, ast.Constant):
+                    rhs = ast.get_source_segment(self.text, value) or b.local
+                line = self.starts[stmt.lineno - 1]
+                indent = self.text[line : line + stmt.col_offset]
+                end = ast_offset(self.text, self.starts, stmt.end_lineno, stmt.end_col_offset)
+                at = self._line_end(end)
+                text = "".join(f"{indent}{local} = {rhs}{self.nl}" for local in locals_)
+                if at == len(self.text) and not self.text.endswith("\n"):
+                    text = self.nl + text.rstrip("\r\n")
+                why = f"the ImportError fallback of `{b.local}` binds {', '.join(locals_)} too"
+                self._add(at, at, text, why)
+
+    def _handler_rebinds(self, b: ModuleBinding) -> list[ast.stmt]:
+        """Top-level statements of the `except` handlers of the `try` whose body holds
+        the binding import, that rebind its local (the last one per handler)."""
+        out = []
+        for node in ast.walk(self.tree):
+            if not isinstance(node, ast.Try) or not node.body:
+                continue
+            first = ast_offset(self.text, self.starts, node.body[0].lineno, 0)
+            last = node.body[-1]
+            end = ast_offset(self.text, self.starts, last.end_lineno, last.end_col_offset)
+            if not first <= b.stmt[0] < end:
+                continue
+            for h in node.handlers:
+                hits = [s for s in h.body if b.local in _stmt_binds(s)]
+                if hits:
+                    out.append(hits[-1])
+        return out
+
+
+def _stmt_binds(stmt: ast.stmt) -> set[str]:
+    """Names a statement binds at its own level (assignments and imports)."""
+    out: set[str] = set()
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        for t in targets:
+            out.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name))
+    elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        for a in stmt.names:
+            out.add(a.asname or a.name.split(".")[0])
+    return out
+
+
+_WORD = re.compile(r"^[A-Za-z_][\w.]*$")
+
+
+def _dotted_words(value: str) -> set[str]:
+    """The components of a string that is one dotted name (`"mod"`, `"pkg.use.mod"`)."""
+    return set(value.split(".")) if _WORD.match(value) else set()

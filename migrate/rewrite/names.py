@@ -10,6 +10,17 @@ from __future__ import annotations
 from migrate.rewrite.context import Context
 
 
+def common_prefix(names: list[str]) -> str:
+    """The longest dotted prefix, whole parts only, that all `names` share ("" if none)."""
+    split = [n.split(".") for n in names]
+    out = []
+    for parts in zip(*split, strict=False):
+        if len(set(parts)) != 1:
+            break
+        out.append(parts[0])
+    return ".".join(out)
+
+
 def relocate(name: str, ctx: Context) -> str | None:
     """New dotted name for `name` (module, package, symbol, attribute path), else None."""
     new = ctx.relocation.dotted(name)

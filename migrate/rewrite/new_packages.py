@@ -12,7 +12,8 @@ from __future__ import annotations
 import posixpath
 
 from migrate.changes import ChangeSet
-from migrate.index.repo import IDENT, RepoIndex
+from migrate.index.repo import RepoIndex
+from migrate.index.tree import IDENT
 from migrate.relocate import Relocation
 
 

@@ -58,9 +58,8 @@ def _dst_pos(plan: Plan, new_module: str) -> Pos:
 def registrations_by_group(index: RepoIndex):
     """(registering group, Registration) of the tree, fused ops expanded."""
     from migrate.rules.context import Context
-    from migrate.rules.tree import tree_from_index
 
-    return Context(tree_from_index(index)).registrations
+    return Context(index).registrations
 
 
 def _new_group(index: RepoIndex, rel: Relocation, reg, group: str) -> tuple[str | None, str]:

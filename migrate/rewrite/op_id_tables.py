@@ -1,5 +1,8 @@
 """Computed op ids a plan renames: `f"attention.{name}"` over a literal table.
 
+The hole may also be a pure string method over the row (`{_fn.lstrip('_')}`,
+fstring_holes.py): it is evaluated for every row.
+
 When every row's id is renamed the same way outside the hole (`attention.X` ->
 `attn.X`), the literal text around the hole is edited; when the rows' new ids keep that
 text but change the row (`attention.flash` -> `attention.flash_v2`), the rows are
@@ -19,9 +22,10 @@ from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts
+from migrate.rewrite.fstring_holes import hole_of
 from migrate.rewrite.literals import HOLE, literal_of
 from migrate.rewrite.refs import Ref, literal_edits
-from migrate.rewrite.registry import _hole_name, _loop_rows
+from migrate.rewrite.registry import _loop_rows
 from migrate.rewrite.spans import line_col, make_edit
 
 
@@ -66,9 +70,10 @@ def rewrite_op_id_tables(job: FileJob, facts: Facts, ctx: Context) -> OpIdTableR
             continue
         line, col = line_col(facts.text, site.start)
         pos = Pos(job.new_path, line, col)
-        var = _hole_name(site.node, 0)
-        rows = _loop_rows(facts, site.start, var) if var else None
-        if not rows:
+        hole = hole_of(site.node, 0)
+        rows = _loop_rows(facts, site.start, hole.var) if hole else None
+        values = [hole.apply(r.evaluated_value) for r in rows or ()]
+        if not rows or None in values:
             res.notes.append(
                 Diagnostic(
                     pos,
@@ -77,11 +82,12 @@ def rewrite_op_id_tables(job: FileJob, facts: Facts, ctx: Context) -> OpIdTableR
                 )
             )
             continue
-        olds = [f"{head}{r.evaluated_value}{tail}" for r in rows]
+        var = hole.source
+        olds = [f"{head}{v}{tail}" for v in values]
         if not any(o in ctx.op_ids for o in olds):
             continue
         news = [ctx.op_ids.get(o, o) for o in olds]
-        splits = [_split(n, r.evaluated_value, head, tail) for n, r in zip(news, rows, strict=True)]
+        splits = [_split(n, v, head, tail) for n, v in zip(news, values, strict=True)]
         renamed = [o for o in olds if o in ctx.op_ids]
         if all(splits) and len({s for s in splits}) == 1 and len(renamed) == len(olds):
             new_head, new_tail = splits[0]
@@ -91,20 +97,15 @@ def rewrite_op_id_tables(job: FileJob, facts: Facts, ctx: Context) -> OpIdTableR
             ):
                 if old_part != new_part:
                     ref = Ref(start, start + len(old_part), old_part, new_part)
+                    why = (
+                        f"computed op ids {head}{{{var}}}{tail} renamed to "
+                        f"{new_head}{{{var}}}{new_tail} for every row"
+                    )
                     res.edits.extend(
-                        literal_edits(
-                            job.new_path,
-                            facts.text,
-                            lit,
-                            ref,
-                            new_part,
-                            "string",
-                            f"computed op ids {head}{{{var}}}{tail} renamed to "
-                            f"{new_head}{{{var}}}{new_tail} for every row",
-                        )
+                        literal_edits(job.new_path, facts.text, lit, ref, new_part, "string", why)
                     )
             continue
-        if all(n.startswith(head) and n.endswith(tail) for n in news):
+        if hole.identity and all(n.startswith(head) and n.endswith(tail) for n in news):
             for row, new in zip(rows, news, strict=True):
                 value = new[len(head) : len(new) - len(tail)]
                 if value != row.evaluated_value:

@@ -24,6 +24,7 @@ from migrate.rewrite.names import is_gone, relocate
 from migrate.rewrite.op_id_tables import has_computed_op_id, rewrite_op_id_tables
 from migrate.rewrite.op_ids import rewrite_op_ids
 from migrate.rewrite.python_prose import rewrite_prose
+from migrate.rewrite.python_rootless import rootless_notes
 from migrate.rewrite.registry import has_ancestor_table, rewrite_ancestor_tables, rewrite_tables
 from migrate.rewrite.strings import rewrite_strings
 
@@ -127,6 +128,12 @@ def without_overlaps(edits: list[Edit]) -> list[Edit]:
 
 
 def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
+    result = _rewrite_python(job, ctx, regex)
+    result.notes += rootless_notes(job, ctx, result.edits)
+    return result
+
+
+def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
     result = FileResult(job.new_path)
     uses = rewrite_module_uses(job, ctx)
     result.notes = list(uses.notes)

@@ -44,43 +44,38 @@ def path_fallback(token: str, ctx: Context) -> tuple[str, str] | None:
     return None
 
 
+def _prose_rewrite(ref: Ref, ctx: Context, where: str) -> tuple[str, str, str] | None:
+    """(new text, reason, applicability) for one old name in prose, or None to leave it:
+    its new name, else the place a deleted package's modules went (for a person to check)."""
+    if ref.new is not None:
+        return (ref.new, f"{where} names {ref.old}", "safe") if ref.new != ref.old else None
+    if ref.path:
+        hit = path_fallback(ref.old, ctx)
+        if hit is None:
+            return None
+        new, pkg = hit
+        home = ctx.package_fallback[pkg]
+        reason = (
+            f"{where} names {ref.old}, in the removed package {pkg}; its modules went under {home}"
+        )
+        return new, reason, "review"
+    new = _fallback(ref, ctx)
+    if new is None or new == ref.old:
+        return None
+    return (
+        new,
+        f"{where} names the removed package {ref.old}; its modules went under {new}",
+        "review",
+    )
+
+
 def prose_edits(path: str, text: str, lit: Literal, regex: re.Pattern, ctx: Context, where: str):
     edits: list[Edit] = []
     for ref in find_refs(lit.virtual, regex, ctx):
-        if ref.new is not None and ref.new != ref.old:
-            edits.extend(
-                literal_edits(path, text, lit, ref, ref.new, "prose", f"{where} names {ref.old}")
-            )
-        elif ref.new is None and ref.path and (hit := path_fallback(ref.old, ctx)):
-            edits.extend(
-                literal_edits(
-                    path,
-                    text,
-                    lit,
-                    ref,
-                    hit[0],
-                    "prose",
-                    f"{where} names {ref.old}, in the removed package {hit[1]}; its modules "
-                    f"went under {ctx.package_fallback[hit[1]]}",
-                    "review",
-                )
-            )
-        elif ref.new is None and not ref.path:
-            new = _fallback(ref, ctx)
-            if new is not None and new != ref.old:
-                edits.extend(
-                    literal_edits(
-                        path,
-                        text,
-                        lit,
-                        ref,
-                        new,
-                        "prose",
-                        f"{where} names the removed package {ref.old}; its modules went "
-                        f"under {new}",
-                        "review",
-                    )
-                )
+        rewrite = _prose_rewrite(ref, ctx, where)
+        if rewrite is not None:
+            new, reason, applicability = rewrite
+            edits.extend(literal_edits(path, text, lit, ref, new, "prose", reason, applicability))
     return edits
 
 

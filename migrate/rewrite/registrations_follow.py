@@ -9,8 +9,12 @@ Two spellings move mechanically:
   destination it joins a loop of the same shape when there is one (the destination's
   own style, the row's cells re-derived from its templates), else it becomes a literal
   statement.
-Anything else (helpers, `_EXPORTS`, registrations built by other code) is an error that
-names the registration: apply stops rather than leave it in the wrong group.
+- a loop over the lazy exports (`for _name, _owner in _EXPORTS.items(): register_kernel(
+  ...)`): the entry itself moves with exports_follow.py, so the source loop stops
+  registering it; the destination's own loop over its `_EXPORTS` registers it when it
+  gives the same op id, else it becomes a literal statement there.
+Anything else (helpers, registrations built by other code) is an error that names the
+registration: apply stops rather than leave it in the wrong group.
 """
 
 from __future__ import annotations
@@ -203,6 +207,83 @@ def _row_matches(cells: list[str], names: list[str], call: ast.Call, reg) -> boo
     return _fill(tg_t, env) == reg.target and (op_t is None or _fill(op_t, env) == reg.op)
 
 
+def _top_level_names(tree: ast.Module) -> set[str]:
+    out = set()
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            out |= {(a.asname or a.name).split(".")[0] for a in stmt.names}
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(stmt.name)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            out |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return out
+
+
+def _merged(lines) -> list[str]:
+    """`from m import a` lines merged per module and sorted, as isort would write them."""
+    froms: dict[str, set[str]] = {}
+    plain = set()
+    for line in lines:
+        if line.startswith("from "):
+            mod, _, names = line[5:].partition(" import ")
+            froms.setdefault(mod, set()).add(names)
+        else:
+            plain.add(line)
+    return sorted(plain) + [
+        f"from {m} import {', '.join(sorted(n))}" for m, n in sorted(froms.items())
+    ]
+
+
+def _read_names(statement: str) -> set[str]:
+    import builtins
+
+    tree = ast.parse(statement)
+    names = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+    return names - set(dir(builtins)) - {"__name__"}
+
+
+def _import_of(tree: ast.Module, name: str, module: tuple[str, bool]) -> str | None:
+    """`from m import name` (absolute) as the source file binds `name` at top level."""
+    from migrate.index.imports import absolute
+
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom):
+            for a in stmt.names:
+                if (a.asname or a.name) == name:
+                    mod = absolute(stmt.module or "", stmt.level, *module)
+                    alias = f" as {a.asname}" if a.asname else ""
+                    return f"from {mod} import {a.name}{alias}" if mod else None
+        elif isinstance(stmt, ast.Import):
+            for a in stmt.names:
+                if (a.asname or a.name.split(".")[0]) == name:
+                    return f"import {a.name}" + (f" as {a.asname}" if a.asname else "")
+    return None
+
+
+def _exports_loop(stmt: ast.For) -> list[str] | None:
+    """The two loop variables of `for k, v in _EXPORTS.items():`, else None."""
+    it, t = stmt.iter, stmt.target
+    if not (
+        isinstance(it, ast.Call)
+        and not it.args
+        and isinstance(it.func, ast.Attribute)
+        and it.func.attr == "items"
+        and isinstance(it.func.value, ast.Name)
+        and it.func.value.id == "_EXPORTS"
+    ):
+        return None
+    if (
+        isinstance(t, ast.Tuple)
+        and len(t.elts) == 2
+        and all(isinstance(e, ast.Name) for e in t.elts)
+    ):
+        return [e.id for e in t.elts]
+    return None
+
+
 class _Dest:
     """A destination group `__init__.py`: where moved registrations are added."""
 
@@ -212,6 +293,7 @@ class _Dest:
         self.starts = line_starts(text)
         self.rows: dict[int, list[str]] = {}  # insertion offset -> row texts
         self.statements: list[str] = []
+        self.imports: dict[str, str] = {}  # name the statements read -> its import line
 
     def loop_for(self, arity: int):
         """A loop over a literal table of rows of `arity` cells registering one spec."""
@@ -224,6 +306,21 @@ class _Dest:
             calls = [n for n in ast.walk(stmt) if _is_spec(n)]
             if len(calls) == 1 and all(_cells(r) for r in found[1]):
                 return found, calls[0]
+        return None
+
+    def exports_op(self, module: str, name: str) -> str | None:
+        """The op id the destination's own loop over `_EXPORTS` gives export `name` (None:
+        it has no such loop, or its op id is not static)."""
+        from migrate.index.registry import UNKNOWN, Evaluator
+
+        for stmt in self.tree.body:
+            names = _exports_loop(stmt) if isinstance(stmt, ast.For) else None
+            calls = [n for n in ast.walk(stmt) if _is_spec(n)] if names else []
+            if len(calls) == 1:
+                ev = Evaluator(self.path, module, True)
+                env = {**ev.env, names[0]: name, names[1]: UNKNOWN}
+                op = ev.eval(_kw(calls[0], "op", 0), env)
+                return op if isinstance(op, str) else None
         return None
 
     def add_row(self, table, rows, names, call, op, target) -> bool:
@@ -252,18 +349,49 @@ class _Dest:
                                             else f"{lead} {row},")  # fmt: skip
         return True
 
+    def add(self, statement: str, src_tree: ast.Module, src_module: tuple[str, bool]) -> None:
+        """Append a statement; the names it reads that the destination does not bind are
+        imported as the source file imports them."""
+        self.statements.append(statement)
+        bound = _top_level_names(self.tree)
+        for name in sorted(_read_names(statement) - bound):
+            line = _import_of(src_tree, name, src_module)
+            if line:
+                self.imports.setdefault(name, line)
+
     def edits(self, to: str) -> list[Edit]:
         reason = REASON.format(to=to)
         out = [
             make_edit(self.new_path, self.text, at, at, "".join(rows), "code", reason)
             for at, rows in sorted(self.rows.items())
         ]
+        if self.imports:
+            at = self._import_point()
+            lines = "".join(f"{line}\n" for line in _merged(self.imports.values()))
+            if at == 0 and self.text.strip():
+                lines += "\n"
+            out.append(make_edit(self.new_path, self.text, at, at, lines, "code", reason))
         if self.statements:
             end = len(self.text)
-            lead = "\n" if self.text.endswith("\n") else "\n\n"
+            lead = "" if not self.text.strip() else "\n" if self.text.endswith("\n") else "\n\n"
             body = lead + "\n\n".join(st.rstrip("\n") for st in self.statements) + "\n"
+            if self.imports and not self.text.strip():
+                body = "\n\n" + body
             out.append(make_edit(self.new_path, self.text, end, end, body, "code", reason))
         return out
+
+    def _import_point(self) -> int:
+        """After the last top-level import, else after the docstring, else the top."""
+        last = None
+        for i, stmt in enumerate(self.tree.body):
+            doc = i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)) or doc:
+                last = stmt
+        if last is None:
+            return 0
+        end = _span(self.text, self.starts, last)[1]
+        eol = self.text.find("\n", end)
+        return len(self.text) if eol == -1 else eol + 1
 
 
 def follow_registrations(
@@ -279,6 +407,7 @@ def follow_registrations(
         if reg.path not in parsed:
             parsed[reg.path] = (src_text, ast.parse(src_text), line_starts(src_text))
         text, tree, starts = parsed[reg.path]
+        module = (index.module_of(reg.path) or "", reg.path.endswith("__init__.py"))
         dest_old = index.modules.get(f"{ops}.{to}")
         if dest_old is None or not dest_old.endswith("__init__.py"):
             out.notes.append(_cannot(reg, to, f"group {to} has no __init__.py in the tree yet"))
@@ -298,10 +427,29 @@ def follow_registrations(
             if len(specs) != 1:
                 out.notes.append(_cannot(reg, to, "its statement registers several specs"))
                 continue
-            dest.statements.append(_literal_statement(text, starts, stmt, call, new_op, new_target))
+            dest.add(_literal_statement(text, starts, stmt, call, new_op, new_target), tree, module)
             a, b = _blank_around(text, *_whole_lines(text, *_span(text, starts, stmt)))
             out.cut.append((src_new, a, b))
             out.edits.append(make_edit(src_new, text, a, b, "", "code", REASON.format(to=to)))
+        elif isinstance(stmt, ast.For) and (names := _exports_loop(stmt)):
+            # the `_EXPORTS` entry moves (exports_follow.py): this loop stops registering it
+            name = new_target.partition(":")[2].split(".")[0]
+            out.loops.add((src_new, stmt.lineno, stmt.end_lineno))  # its op-id notes are moot
+            registered = dest.exports_op(f"{ops}.{to}", name)
+            if registered == new_op:
+                continue  # the destination's own loop registers the entry it receives
+            outer = _outer_call(stmt, call)
+            if registered is not None or outer is None or _uses(call, names):
+                why = "its destination registers its _EXPORTS under another op id"
+                out.notes.append(
+                    _cannot(
+                        reg, to, why if registered else "its spec uses the loop's other variables"
+                    )
+                )
+                continue
+            dest.add(
+                _literal_statement(text, starts, outer, call, new_op, new_target), tree, module
+            )
         elif isinstance(stmt, ast.For) and (found := _loop_table(tree, stmt)):
             table, rows, names = found
             hits = [r for r in rows if (c := _cells(r)) and _row_matches(c, names, call, reg)]
@@ -323,8 +471,8 @@ def follow_registrations(
             if outer is None or _uses(call, names):
                 out.notes.append(_cannot(reg, to, "its spec uses the loop's other variables"))
                 continue
-            dest.statements.append(
-                _literal_statement(text, starts, outer, call, new_op, new_target)
+            dest.add(
+                _literal_statement(text, starts, outer, call, new_op, new_target), tree, module
             )
         else:
             out.notes.append(_cannot(reg, to, "its spelling cannot be moved mechanically"))

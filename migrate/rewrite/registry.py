@@ -21,9 +21,9 @@ from migrate.errors import Diagnostic, Pos
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts
 from migrate.rewrite.literals import HOLE, literal_of
-from migrate.rewrite.names import relocate
+from migrate.rewrite.names import common_prefix, relocate
 from migrate.rewrite.refs import find_refs, literal_edits
-from migrate.rewrite.spans import line_col, make_edit
+from migrate.rewrite.spans import line_col, make_edit, note_at
 
 
 @dataclass
@@ -73,16 +73,6 @@ def _loop_rows(facts: Facts, start: int, var: str):
     return None
 
 
-def _common_package(names: list[str]) -> str:
-    split = [n.split(".")[:-1] for n in names]
-    common = []
-    for parts in zip(*split, strict=False):
-        if len(set(parts)) != 1:
-            break
-        common.append(parts[0])
-    return ".".join(common)
-
-
 def rewrite_tables(
     job: FileJob, facts: Facts, ctx: Context, regex: re.Pattern
 ) -> tuple[TableResult, set[int]]:
@@ -114,7 +104,7 @@ def rewrite_tables(
                 )
                 handled.add(id(site.node))
                 continue
-            prefix = _common_package(news)
+            prefix = common_prefix([n.rpartition(".")[0] for n in news])  # their package
             if not prefix:
                 continue
             reason = f"table-driven names under {ref.old} now live under {prefix}"
@@ -203,14 +193,11 @@ def rewrite_ancestor_tables(
                     continue
                 s, e = facts.span(row)
                 if not new.startswith(prefix + "."):
-                    line, col = line_col(facts.text, s)
-                    res.notes.append(
-                        Diagnostic(
-                            Pos(job.new_path, line, col),
-                            f"table row {row.evaluated_value!r} names {old}, which moves to "
-                            f"{new}, outside {prefix}: the f-string prefix cannot reach it",
-                        )
+                    why = (
+                        f"table row {row.evaluated_value!r} names {old}, which moves to "
+                        f"{new}, outside {prefix}: the f-string prefix cannot reach it"
                     )
+                    res.notes.append(note_at(job.new_path, facts.text, s, why))
                     continue
                 start = s + len(row.prefix) + len(row.quote)
                 res.edits.append(

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from migrate.index.repo import RepoIndex
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context
+from migrate.rewrite.names import common_prefix
+from migrate.rewrite.text_files import rootless_spellings
 
 
 def gone_names(index: RepoIndex, rel: Relocation, plan: Plan) -> set[str]:
@@ -33,23 +36,13 @@ def new_module_names(index: RepoIndex, rel: Relocation) -> set[str]:
     return names
 
 
-def _common_prefix(names: list[str]) -> str:
-    split = [n.split(".") for n in names]
-    out = []
-    for parts in zip(*split, strict=False):
-        if len(set(parts)) != 1:
-            break
-        out.append(parts[0])
-    return ".".join(out)
-
-
 def package_fallbacks(index: RepoIndex, rel: Relocation, gone: set[str]) -> dict[str, str]:
     out = {}
     for pkg in gone:
         if rel.module(pkg) is not None or pkg not in index.packages:
             continue
         news = [new for old, new in rel.moved_modules.items() if old.startswith(pkg + ".")]
-        prefix = _common_prefix(news) if news else ""
+        prefix = common_prefix(news) if news else ""
         if prefix and len(news) > 1:
             out[pkg] = prefix
     return out
@@ -114,6 +107,33 @@ def _deleted_paths(index: RepoIndex, plan: Plan) -> set[str]:
     return out
 
 
+def imported_names(index: RepoIndex, rel: Relocation) -> set[str]:
+    """`module.name` for every `from module import name` in the tree whose module binds
+    one that loses a symbol (those bindings may be removed when unused; a name another
+    file imports from them must stay). Empty without symbol moves."""
+    from migrate.rewrite.scan import binding_candidates
+
+    if not rel.symbols:
+        return set()
+    binders = {index.module_of(p) for p in binding_candidates(index, rel)} - {None}
+    if not binders:
+        return set()
+    leaves = sorted({m.rsplit(".", 1)[-1] for m in binders})
+    word = re.compile(r"\b(?:" + "|".join(map(re.escape, leaves)) + r")\b")
+    out = set()
+    for path, info in index.files.items():
+        if not info.is_python or info.is_symlink:
+            continue
+        text = index.text(path)
+        if not text or "import" not in text or not word.search(text):
+            continue
+        facts = index.facts(path)
+        for imp in facts.imports if facts is not None else ():
+            if imp.module in binders:
+                out.update(f"{imp.module}.{n}" for n in imp.names)
+    return out
+
+
 def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) -> Context:
     gone = gone_names(index, rel, plan)
     return Context(
@@ -127,4 +147,6 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         roots=plan.roots,
         keep_prose=plan.keep_prose,
         deleted_paths=frozenset(_deleted_paths(index, plan)),
+        imported_names=frozenset(imported_names(index, rel)),
+        rootless=tuple(sorted(rootless_spellings(index, rel, plan).items())),
     )

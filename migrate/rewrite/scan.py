@@ -102,21 +102,28 @@ def computed_op_id_candidates(index: RepoIndex, relocation: Relocation, plan) ->
 
 
 def rootless_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[str]:
-    """Text files (docs, build files) spelling an old name without its root package: they
-    get a review note."""
-    from migrate.rewrite.text_files import handles, rootless_regex
+    """Files (docs, build files, Python comments and strings) spelling an old name without
+    its root package: they get a review note."""
+    from migrate.rewrite.text_files import (
+        handles,
+        rootless_heads,
+        rootless_matches,
+        rootless_regex,
+        rootless_spellings,
+    )
 
     if plan is None:
         return set()
     regex = rootless_regex(index, relocation, plan)
     if regex is None:
         return set()
+    heads = rootless_heads(rootless_spellings(index, relocation, plan))
     out = set()
     for path, info in index.files.items():
-        if info.is_python or info.is_symlink or not handles(path):
+        if info.is_symlink or not (info.is_python or handles(path)):
             continue
         text = index.text(path)
-        if text and regex.search(text):
+        if text and rootless_matches(regex, heads, text):
             out.add(path)
     return out
 

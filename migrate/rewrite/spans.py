@@ -1,4 +1,5 @@
-"""Offsets, lines and columns: turn a character span of a decoded file into an `Edit`.
+"""Offsets, lines and columns: turn a character span of a decoded file into an `Edit`,
+or a note about it.
 
 `Edit` offsets are characters of the decoded text; `ast` reports UTF-8 byte columns.
 Both conversions live here so that every edit producer positions edits the same way.
@@ -7,6 +8,7 @@ Both conversions live here so that every edit producer positions edits the same 
 from __future__ import annotations
 
 from migrate.changes import Edit
+from migrate.errors import Diagnostic, Pos
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
@@ -47,3 +49,17 @@ def make_edit(
     """An `Edit` replacing `text[start:end]` (in the file now at `path`) with `new`."""
     line, col = line_col(text, start)
     return Edit(path, start, end, text[start:end], new, kind, line, col, reason, applicability)
+
+
+def match_edit(
+    path: str, text: str, m, new: str, kind: str, reason: str, applicability: str = "safe"
+) -> Edit:
+    """The `Edit` replacing what the regex match `m` found in `text` with `new`."""
+    return make_edit(path, text, m.start(), m.end(), new, kind, reason, applicability)
+
+
+def note_at(path: str, text: str, offset: int, message: str, severity: str = "error"):
+    """A note about the character at `offset` of `text` (the file now at `path`): what the
+    engine could not do there (an error refuses the plan) or what a person should check."""
+    line, col = line_col(text, offset)
+    return Diagnostic(Pos(path, line, col), message, severity)

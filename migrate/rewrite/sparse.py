@@ -17,6 +17,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from migrate.index.attrs import attr_chain
+
 
 @dataclass
 class FileFacts:
@@ -25,17 +27,6 @@ class FileFacts:
     defined: set[str] = field(default_factory=set)
     name_counts: Counter = field(default_factory=Counter)  # bare names, not chain roots
     chains: list[str] = field(default_factory=list)  # maximal pure dotted chains
-
-
-def _dotted(node: ast.AST) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def file_facts(tree: ast.Module) -> FileFacts:
@@ -51,9 +42,9 @@ def file_facts(tree: ast.Module) -> FileFacts:
         elif isinstance(node, ast.alias) and node.asname:
             ff.defined.add(node.asname)
         elif isinstance(node, ast.Attribute) and id(node) not in chain_parts:
-            dotted = _dotted(node)
-            if dotted is not None:
-                ff.chains.append(dotted)
+            found = attr_chain(node)
+            if found is not None:
+                ff.chains.append(".".join([found[0], *found[1]]))
                 inner = node.value
                 while isinstance(inner, ast.Attribute):
                     chain_parts.add(id(inner))

@@ -15,12 +15,12 @@ import re
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
-from migrate.errors import Diagnostic, Pos
+from migrate.errors import Diagnostic
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts, StringSite
 from migrate.rewrite.literals import literal_of
 from migrate.rewrite.refs import Ref, find_refs, literal_edits, stale
-from migrate.rewrite.spans import line_col
+from migrate.rewrite.spans import note_at
 
 PATCHERS = {"patch", "setattr", "delattr"}
 IMPORTERS = {"import_module", "find_spec", "__import__", "resolve_name"}
@@ -96,34 +96,22 @@ def rewrite_strings(
         if ctx.relocation.symbols and bindings and site.start not in by_binding:
             problem = _object_patch_of_moved_symbol(site, lit, bindings, ctx)
             if problem:
-                line, col = line_col(facts.text, site.start)
-                res.notes.append(Diagnostic(Pos(job.new_path, line, col), problem))
+                res.notes.append(note_at(job.new_path, facts.text, site.start, problem))
         if not regex.search(lit.virtual):
             continue
         for ref in find_refs(lit.virtual, regex, ctx):
             if ref.new is not None and ref.new != ref.old:
-                reason, applicability = classify(site, ref, ctx)
+                how = classify(site, ref, ctx)  # (reason, applicability)
                 res.edits.extend(
-                    literal_edits(
-                        job.new_path,
-                        facts.text,
-                        lit,
-                        ref,
-                        ref.new,
-                        "string",
-                        reason,
-                        applicability,
-                    )
+                    literal_edits(job.new_path, facts.text, lit, ref, ref.new, "string", *how)
                 )
             elif stale(ref, ctx):
                 spans = lit.source_spans(ref.start, ref.end)
-                line, col = line_col(facts.text, spans[0][0] if spans else site.start)
                 what = "dynamic name built on" if ref.dynamic else "string names"
-                res.notes.append(
-                    Diagnostic(
-                        Pos(job.new_path, line, col),
-                        f"{what} `{ref.old}`, which the plan removes; no single new "
-                        "location exists, so it is left for a person to fix",
-                    )
+                why = (
+                    f"{what} `{ref.old}`, which the plan removes; no single new "
+                    "location exists, so it is left for a person to fix"
                 )
+                at = spans[0][0] if spans else site.start
+                res.notes.append(note_at(job.new_path, facts.text, at, why))
     return res

@@ -309,11 +309,47 @@ def _all_names(tree: ast.Module) -> set[str]:
     return out
 
 
+def emptied_by_symbol_moves(index: RepoIndex, rel: Relocation) -> set[str]:
+    """Source files that symbol moves leave with nothing of their own: every top-level
+    definition moves (with the private helpers it takes along), and what stays is only
+    imports, a docstring, `__all__` or `pass`. Deleting such a file loses nothing."""
+    syms: dict[str, list[str]] = {}
+    for mod, sym in rel.symbols:
+        syms.setdefault(mod, []).append(sym)
+    out = set()
+    for mod, names in syms.items():
+        path = index.modules.get(mod)
+        try:
+            tree = ast.parse(index.text(path) or "") if path else None
+        except SyntaxError:
+            continue
+        if tree is None:
+            continue
+        defs = _top_level(tree)
+        if any(n not in defs for n in names):
+            continue  # the plan validation reports it
+        moving = _closure(defs, names)
+        if all(_is_scaffolding(n) for n in tree.body if not (_node_names(n) & moving)):
+            out.add(path)
+    return out
+
+
+def _is_scaffolding(node: ast.stmt) -> bool:
+    if isinstance(node, (ast.Import, ast.ImportFrom, ast.Pass)):
+        return True
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+        return isinstance(node.value.value, str)  # a docstring
+    return (
+        _node_names(node) == {"__all__"} if isinstance(node, (ast.Assign, ast.AnnAssign)) else False
+    )
+
+
 def plan_symbol_moves(index: RepoIndex, rel: Relocation) -> SymbolPlan:
     plan = SymbolPlan()
     groups: dict[tuple[str, str], list[str]] = {}
     for (mod, sym), dst in sorted(rel.symbols.items()):
-        groups.setdefault((mod, dst), []).append(sym)
+        if (mod, sym) not in rel.reexports:  # a lazy export: its entry follows, not a def
+            groups.setdefault((mod, dst), []).append(sym)
     for (mod, dst), syms in sorted(groups.items()):
         _plan_group(index, rel, mod, dst, syms, plan)
     _clip_spans(index, plan.moves)

@@ -30,7 +30,7 @@ from migrate.index.repo import RepoIndex
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite.globs import repo_glob_match
-from migrate.rewrite.spans import line_col, line_starts, make_edit
+from migrate.rewrite.spans import line_col, line_starts, match_edit
 from migrate.rewrite.text_imports import from_import_changes, new_dotted
 
 PROSE_SUFFIXES = {".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".rdoc"}
@@ -93,7 +93,9 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
     dotted |= {mod for mod, _ in relocation.symbols}
     roots = tuple(r for r in index.roots if r not in (".", ""))
     splits = {sp.file: tuple(o.path for o in sp.into) for sp in plan.splits}
-    full = set(relocation.files) | set(relocation.path_prefixes) | set(deleted_dirs)
+    # a file its moved directory covers is matched through the directory (and its tail)
+    moved = {f for f in relocation.files if relocation.covering_prefix(f) is None}
+    full = moved | set(relocation.path_prefixes) | set(deleted_dirs)
     full |= set(splits)
     paths = set(full)
     for p in full:
@@ -164,9 +166,41 @@ def rootless_regex(index: RepoIndex, relocation: Relocation, plan: Plan) -> re.P
     return _names(index, relocation, plan).rootless
 
 
+def rootless_spellings(index: RepoIndex, relocation: Relocation, plan: Plan) -> dict[str, str]:
+    """Old spellings without their root package -> the full old name."""
+    return _names(index, relocation, plan).rootless_full
+
+
+def rootless_heads(spellings) -> tuple[str, ...]:
+    """The first components of the spellings (`jit_kernel` for `jit_kernel/norm.py`): a
+    text that holds none of them cannot match, which a substring test tells cheaply."""
+    return tuple(sorted({re.split(r"[./]", s, maxsplit=1)[0] for s in spellings}))
+
+
+def rootless_matches(regex: re.Pattern, heads: tuple[str, ...], text: str) -> list[re.Match]:
+    """`regex` matches in `text`, tried only where a head occurs (the alternation of
+    every spelling is slow to scan for; a substring search is not)."""
+    starts = set()
+    for h in heads:
+        i = text.find(h)
+        while i != -1:
+            starts.add(i)
+            i = text.find(h, i + 1)
+    out, end = [], -1
+    for i in sorted(starts):
+        if i < end:
+            continue
+        m = regex.match(text, i)
+        if m is not None:
+            out.append(m)
+            end = m.end()
+    return out
+
+
 def _rootless_notes(names: _Names, relocation: Relocation, text: str, pos_file: str):
     notes = []
-    for m in names.rootless.finditer(text):
+    heads = rootless_heads(names.rootless_full)
+    for m in rootless_matches(names.rootless, heads, text):
         full = names.rootless_full[m.group(0)]
         new = relocation.files.get(full) or relocation.dotted(full) or "?"
         line, col = line_col(text, m.start())
@@ -214,16 +248,8 @@ def _successor_edit(names: _Names, text: str, m, gone: str, new_path: str, kind:
     if old.rstrip("/") != gone:  # spelled relative to an import root
         home = next((h for h in _root_relative(names, home)), home)
     new = home + old[len(old.rstrip("/")) :]
-    return make_edit(
-        new_path,
-        text,
-        m.start(),
-        m.end(),
-        new,
-        kind,
-        f"{old.rstrip('/')} is deleted by the plan; everything it held now lives under {home}",
-        "review",
-    )
+    why = f"{old.rstrip('/')} is deleted by the plan; everything it held now lives under {home}"
+    return match_edit(new_path, text, m, new, kind, why, "review")
 
 
 def _successor_subpath_edit(names: _Names, text: str, m, gone: str, new_path: str, kind: str):
@@ -240,16 +266,8 @@ def _successor_subpath_edit(names: _Names, text: str, m, gone: str, new_path: st
         tail = old[len(root_rel) :]
     else:
         tail = old[len(gone) :]
-    return make_edit(
-        new_path,
-        text,
-        m.start(),
-        m.end(),
-        home + tail,
-        kind,
-        f"{old} lies in {gone}, which the plan deletes; its contents now live under {home}",
-        "review",
-    )
+    why = f"{old} lies in {gone}, which the plan deletes; its contents now live under {home}"
+    return match_edit(new_path, text, m, home + tail, kind, why, "review")
 
 
 def _now_under(names: _Names, gone: str) -> str:
@@ -300,18 +318,11 @@ def _dotted_changes(names, relocation, text, new_path, kind, pos_file):
         if new == old:
             continue
         after_slash = m.start() > 0 and text[m.start() - 1] == "/"
+        why = f"dotted name {old} moved" + (
+            " (inside a path: check the file name)" if after_slash else ""
+        )
         edits.append(
-            make_edit(
-                new_path,
-                text,
-                m.start(),
-                m.end(),
-                new,
-                kind,
-                f"dotted name {old} moved"
-                + (" (inside a path: check the file name)" if after_slash else ""),
-                "review" if after_slash else "safe",
-            )
+            match_edit(new_path, text, m, new, kind, why, "review" if after_slash else "safe")
         )
     return edits, notes
 
@@ -365,9 +376,7 @@ def _path_changes(names, relocation, text, new_path, kind, pos_file):
             "" if exact else " (left its import root: spelled repo-relative)"
         )
         edits.append(
-            make_edit(
-                new_path, text, m.start(), m.end(), new, kind, reason, "safe" if exact else "review"
-            )
+            match_edit(new_path, text, m, new, kind, reason, "safe" if exact else "review")
         )
     return edits, notes
 

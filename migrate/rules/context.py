@@ -11,6 +11,7 @@ from functools import cached_property
 
 from migrate.index.registry import Registration, registrations
 from migrate.index.targets import Resolver
+from migrate.index.tree import CodeTree
 from migrate.layout.names import (
     KERNELS_PKG,
     LEGACY_PKG,
@@ -20,7 +21,6 @@ from migrate.layout.names import (
 )
 from migrate.layout.signals import Signals, signals_of
 from migrate.layout.tests import group_test_dirs
-from migrate.rules.tree import Tree
 from migrate.suggest.draft import draft_plan
 
 
@@ -41,7 +41,7 @@ def _line_of(text: str, offset: int) -> int:
 
 
 class Context:
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: CodeTree) -> None:
         self.tree = tree
         self.resolver = Resolver(tree)
         self.cache: dict[str, object] = {}  # for facts owned by one rule module

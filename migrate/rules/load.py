@@ -7,7 +7,8 @@ from pathlib import Path
 from migrate.changes import ChangeSet, FileMove
 from migrate.errors import MigrateError
 from migrate.index import RepoIndex, build_index
-from migrate.rules.tree import Tree, tree_from_index, virtual_tree
+from migrate.index.tree import CodeTree
+from migrate.materialize import materialize
 
 
 def detect_roots(repo: str | Path) -> tuple[str, ...]:
@@ -21,9 +22,10 @@ def detect_roots(repo: str | Path) -> tuple[str, ...]:
     return tuple(sorted(roots, key=lambda r: (r == ".", r)))
 
 
-def repo_tree(repo: str | Path) -> tuple[RepoIndex, Tree]:
+def repo_tree(repo: str | Path) -> tuple[RepoIndex, CodeTree]:
+    """The checkout's index, which is also the tree the rules read."""
     index = build_index(repo, detect_roots(repo))
-    return index, tree_from_index(index)
+    return index, index
 
 
 def fallback_changeset(prep) -> ChangeSet:
@@ -48,13 +50,13 @@ def plan_changeset(prep) -> tuple[ChangeSet, str]:
         return fallback_changeset(prep), f"moves-only (the engine refused the plan: {exc})"
 
 
-def plan_tree(plan: str | Path, repo: str | Path) -> tuple[Tree, str]:
+def plan_tree(plan: str | Path, repo: str | Path) -> tuple[CodeTree, str]:
     """The tree `plan` would produce from `repo`; raises MigrateError for an invalid plan."""
     from migrate.pipeline import prepare
 
     prep = prepare(plan, repo)
     cs, source = plan_changeset(prep)
-    return virtual_tree(prep.index, cs), source
+    return materialize(cs, prep.index), source
 
 
 def plan_findings(prep, changeset: ChangeSet | None = None) -> list:
@@ -66,7 +68,7 @@ def plan_findings(prep, changeset: ChangeSet | None = None) -> list:
     from migrate.rules.registry import run_rules
 
     cs = changeset if changeset is not None else plan_changeset(prep)[0]
-    return run_rules(virtual_tree(prep.index, cs))
+    return run_rules(materialize(cs, prep.index))
 
 
 def introduced_errors(prep, changeset: ChangeSet) -> list:
@@ -83,7 +85,7 @@ def introduced_errors(prep, changeset: ChangeSet) -> list:
     rel = prep.relocation
     before = Counter(
         (f.check, rel.files.get(f.pos.file, f.pos.file))
-        for f in run_rules(tree_from_index(prep.index))
+        for f in run_rules(prep.index)
         if f.severity == "error"
     )
     out = []

@@ -8,11 +8,11 @@ import time
 from functools import cache
 
 from migrate.findings import Finding
+from migrate.index.tree import CodeTree
 from migrate.rules import checks
 from migrate.rules.base import Rule
 from migrate.rules.context import Context
 from migrate.rules.suppress import unsuppressed
-from migrate.rules.tree import Tree
 
 
 @cache
@@ -28,7 +28,7 @@ def all_rules() -> tuple[Rule, ...]:
 
 
 def run_rules(
-    tree: Tree, select: set[str] | None = None, timings: dict | None = None
+    tree: CodeTree, select: set[str] | None = None, timings: dict | None = None
 ) -> list[Finding]:
     """All findings of the (selected) rules on `tree`, sorted by position."""
     ctx = Context(tree)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from migrate.findings import Finding
-from migrate.rules.tree import Tree
+from migrate.index.tree import CodeTree
 
 _LINE = re.compile(r"#\s*migrate:\s*ignore(?!-file)(?:\[([A-Z0-9,\s]+)\])?")
 _FILE = re.compile(r"#\s*migrate:\s*ignore-file(?:\[([A-Z0-9,\s]+)\])?")
@@ -22,7 +22,7 @@ def _covers(m: re.Match | None, rule: str) -> bool:
     return ids is None or rule in {i.strip() for i in ids.split(",")}
 
 
-def is_suppressed(tree: Tree, f: Finding) -> bool:
+def is_suppressed(tree: CodeTree, f: Finding) -> bool:
     text = tree.text(f.pos.file) if tree.exists(f.pos.file) else None
     if not text or "migrate:" not in text:
         return False
@@ -35,5 +35,5 @@ def is_suppressed(tree: Tree, f: Finding) -> bool:
     return False
 
 
-def unsuppressed(tree: Tree, findings: list[Finding]) -> list[Finding]:
+def unsuppressed(tree: CodeTree, findings: list[Finding]) -> list[Finding]:
     return [f for f in findings if not is_suppressed(tree, f)]

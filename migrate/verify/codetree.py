@@ -1,17 +1,20 @@
-"""One revision's code as the static checks see it: queries over the index's code facts.
+"""One revision's code as the static checks see it: the one tree protocol plus verify's
+queries.
 
-Not a model of its own: the facts are the index's (`RepoIndex.facts`, see
-`migrate.index.facts`); this adds the questions verify asks of them (is a module the
-repo's own, does `from module import name` work); registry targets resolve through
-the one target resolver, `index.targets.Resolver`, on the same index).
+Not a model of its own: `CodeTree` implements `index.tree.CodeTree` by delegating to the
+revision's `RepoIndex` (its paths, modules, cached ASTs and code facts), so the rules and
+the target resolver read it as they read any tree; it adds the questions verify asks
+(is a module the repo's own, does `from module import name` work, `module.name`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import ast
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from migrate.index import RepoIndex
+from migrate.index.exports import lazy_table, owner_module
 from migrate.index.facts import CodeFacts, prefetch_facts
 
 MODULE_ATTRS = frozenset(
@@ -22,13 +25,47 @@ MODULE_ATTRS = frozenset(
 
 @dataclass
 class CodeTree:
+    """One revision as verify reads it: the one tree protocol (`index.tree.CodeTree`),
+    delegated to the revision's index, plus verify's questions about modules."""
+
     index: RepoIndex
+    _tables: dict = field(default_factory=dict, repr=False, compare=False)  # lazy exports
 
-    def facts(self, module: str) -> CodeFacts | None:
-        path = self.index.modules.get(module)
-        return self.path_facts(path) if path else None
+    # -- the tree protocol, the index's -------------------------------------------------
+    @property
+    def roots(self) -> tuple[str, ...]:
+        return self.index.roots
 
-    def path_facts(self, path: str) -> CodeFacts | None:
+    @property
+    def modules(self) -> dict[str, str]:
+        return self.index.modules
+
+    @property
+    def paths(self) -> list[str]:
+        return self.index.paths
+
+    def exists(self, path: str) -> bool:
+        return self.index.exists(path)
+
+    def text(self, path: str) -> str | None:
+        return self.index.text(path)
+
+    def files_under(self, directory: str) -> list[str]:
+        return self.index.files_under(directory)
+
+    def module_of(self, path: str) -> str | None:
+        return self.index.module_of(path)
+
+    def is_module(self, name: str) -> bool:
+        return self.index.is_module(name)
+
+    def package_dir(self, name: str) -> str | None:
+        return self.index.package_dir(name)
+
+    def ast(self, path: str) -> ast.Module | None:
+        return self.index.ast(path)
+
+    def facts(self, path: str) -> CodeFacts | None:
         """Facts of any Python file; one outside the import roots resolves only absolute
         imports (its relative ones are left unresolved, hence unchecked)."""
         return self.index.facts(path)
@@ -37,6 +74,11 @@ class CodeTree:
         """Parse `paths` (default: every Python file) now, on every core, when a check is
         about to read the facts of most of the tree; the facts are the same either way."""
         prefetch_facts(self.index, self.index.python_files() if paths is None else paths)
+
+    # -- verify's queries -----------------------------------------------------------------
+    def module_facts(self, module: str) -> CodeFacts | None:
+        path = self.index.modules.get(module)
+        return self.facts(path) if path else None
 
     def python_files(self, only: set[str] | None = None) -> list[tuple[str, str]]:
         """(path, module or "") of every Python file (or those in `only`), scripts included."""
@@ -53,9 +95,6 @@ class CodeTree:
     def is_own(self, module: str) -> bool:
         return module.split(".")[0] in self.own_tops
 
-    def exists(self, module: str) -> bool:
-        return self.index.exists(module)
-
     def binds(self, module: str, name: str) -> bool:
         """`from module import name` works: a submodule, a top-level binding, or dynamic."""
         return self.has_attr(module, name) is not False
@@ -64,20 +103,24 @@ class CodeTree:
         """Whether `module.name` exists: True, False, or None when it cannot be known
         statically (a module `__getattr__` or `globals()` writes, an unparsable file, a star
         import of a module that is not the repo's or is itself dynamic)."""
-        if self.exists(f"{module}.{name}") or name in MODULE_ATTRS:
+        if self.is_module(f"{module}.{name}") or name in MODULE_ATTRS:
             return True
-        facts = self.facts(module)
+        facts = self.module_facts(module)
         if facts is None:  # a namespace package has only submodules
-            return False if module not in self.index.modules and self.exists(module) else None
+            return False if module not in self.index.modules and self.is_module(module) else None
         if name in facts.names:
             return True
         attrs_dynamic = facts.attrs is not None and facts.attrs.dynamic  # sys.modules writes
+        if facts.getattr_hook:  # a table-driven hook (its globals() cache is the table's)
+            served = self._lazy_export(module, name, _seen)
+            if served is not None:
+                return served
         if facts.getattr_hook or facts.writes_globals or facts.star_unresolved or attrs_dynamic:
             return None
         for star in facts.star_imports:
-            if star in _seen or not self.is_own(star) or not self.exists(star):
+            if star in _seen or not self.is_own(star) or not self.is_module(star):
                 return None
-            star_facts = self.facts(star)
+            star_facts = self.module_facts(star)
             exported = star_facts.all_names if star_facts else None
             if name.startswith("_") and (exported is None or name not in exported):
                 continue
@@ -86,9 +129,29 @@ class CodeTree:
                 return found
         return False
 
+    def _lazy_export(self, module: str, name: str, seen: frozenset) -> bool | None:
+        """What a module's lazy-export table says of `name` (index/exports.py): its owner
+        has it or not; absent from a closed table, it is missing; otherwise unknown."""
+        if module not in self._tables:
+            path = self.index.modules.get(module)
+            text = (self.index.text(path) or "") if path else ""
+            try:
+                self._tables[module] = lazy_table(ast.parse(text)) if "_EXPORTS" in text else None
+            except (SyntaxError, ValueError):
+                self._tables[module] = None
+        table = self._tables[module]
+        if table is None:
+            return None
+        if name not in table.entries:
+            return False if table.closed else None
+        owner = owner_module(table.entries[name], module, lambda top: top in self.own_tops)
+        if not self.is_module(owner) or owner in seen:
+            return False if not self.is_module(owner) else None
+        return self.has_attr(owner, name, seen | {module})
+
     def module_alias(self, module: str, name: str) -> str | None:
         """The module `module.name` is, when `module` binds `name` by an import of one."""
-        facts = self.facts(module)
+        facts = self.module_facts(module)
         binding = facts.bindings.get(name) if facts else None
         target = binding.target if binding else None
         return target if target and target in self.index.modules else None

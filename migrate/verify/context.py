@@ -33,6 +33,31 @@ class VerifyContext:
             base_path = rel.files.get(base_path, base_path)
         return base_path
 
+    def at_base(self, found: list[tuple], scan, key) -> set:
+        """What a check that found `found` (tuples, the path first) at HEAD finds at BASE:
+        `scan(base_tree, base_paths)` run on the BASE files of those paths only (BASE is
+        parsed only where HEAD has a problem), each problem as `key(problem)` spells it."""
+        if self.base is None or not found:
+            return set()
+        return {key(x) for x in scan(self.base, self.base_paths(p for p, *_ in found))}
+
+    def path_now(self, path: str) -> str:
+        """A path spelled at BASE (a file or a directory) as HEAD spells it."""
+        return self._through(path, Relocation.path)
+
+    def dotted_now(self, dotted: str) -> str:
+        """A dotted name spelled at BASE as HEAD spells it."""
+        return self._through(dotted, Relocation.dotted)
+
+    def target_now(self, target: str) -> str:
+        """A `module:attr` registry target spelled at BASE as HEAD spells it."""
+        return self._through(target, Relocation.target)
+
+    def _through(self, value: str, step) -> str:
+        for rel in self.relocations:
+            value = step(rel, value) or value
+        return value
+
     def base_paths(self, head_paths) -> set[str]:
         """The BASE paths of HEAD paths (through every relocation, backwards)."""
         out = set()

@@ -29,14 +29,16 @@ from migrate.git import (
     run_git,
     snapshot,
 )
-from migrate.git.plans import kept_plan
+from migrate.git.plans import kept_chain
 from migrate.git.reads import message
-from migrate.git_steps import engine
+from migrate.git.trailers import chain_refs
 from migrate.git_steps.apply import blame_contents
+from migrate.git_steps.engine import Engine, plan_changeset
 from migrate.git_steps.fingerprint import engine_fingerprint
 from migrate.git_steps.trees import Files, StepError, move_map, needed_paths, step_trees
-from migrate.pipeline import Prepared, prepare
+from migrate.pipeline import Prepared, plan_paths, prepare
 from migrate.plan import load_plan
+from migrate.plan.compose import chain_sha
 from migrate.verify.residual import residual
 from migrate.verify.result import FAIL, PASS, CommitCheck
 
@@ -76,11 +78,8 @@ def group_runs(commits: list[tuple[str, str, Trailers]]) -> list[Run]:
     return list(runs.values())
 
 
-def plan_text(repo_dir: Path, run: Run, range_base: str, override: str | None) -> bytes:
-    """The plan's bytes: `--plan`, else the trailer path at the run's base or BASE, else disk."""
-    if override:
-        return Path(override).read_bytes()
-    path = run.plan.plan_path
+def _member_text(repo_dir: Path, path: str, run: Run, range_base: str) -> bytes | None:
+    """One recorded plan's bytes at the run's base or BASE (in the repo), else on disk."""
     if not os.path.isabs(path):
         for rev in (run.base, range_base):
             try:
@@ -89,41 +88,75 @@ def plan_text(repo_dir: Path, run: Run, range_base: str, override: str | None) -
                 continue
         if (repo_dir / path).is_file():
             return (repo_dir / path).read_bytes()
-    if not Path(path).is_file():  # a plan outside the repo: the copy apply kept, if any
-        kept = kept_plan(repo_dir, run.plan.plan_sha256)
-        if kept is not None:
-            return kept
-    return Path(path).read_bytes()
+    return Path(path).read_bytes() if Path(path).is_file() else None
+
+
+def plan_texts(
+    repo_dir: Path, run: Run, range_base: str, override: str | list | tuple | None
+) -> list[tuple[str, bytes]]:
+    """(recorded ref, bytes) of every plan of the run, in chain order: `--plan` (one path per
+    member), else each trailer path at the run's base or BASE, else on disk, else the copies
+    apply kept. Raises OSError naming what cannot be read."""
+    refs = chain_refs(run.plan.plan_path)
+    if override:
+        given = plan_paths(override)
+        if len(given) != len(refs):
+            raise OSError(
+                f"the commits record a chain of {len(refs)} plan(s) ({run.plan.plan_path}); "
+                f"--plan gave {len(given)}"
+            )
+        return [(r, Path(g).read_bytes()) for r, g in zip(refs, given, strict=True)]
+    found = [_member_text(repo_dir, r, run, range_base) for r in refs]
+    if any(f is None for f in found):  # a plan outside the repo: the copies apply kept
+        kept = kept_chain(repo_dir, run.plan.plan_sha256)
+        if kept is not None and len(kept) == len(refs):
+            found = [f if f is not None else k for f, k in zip(found, kept, strict=True)]
+    missing = [r for r, f in zip(refs, found, strict=True) if f is None]
+    if missing:
+        raise OSError(f"no such file: {', '.join(missing)}")
+    return list(zip(refs, found, strict=True))
 
 
 def prepare_run(
-    repo_dir: Path, run: Run, range_base: str, override: str | None
+    repo_dir: Path,
+    run: Run,
+    range_base: str,
+    override: str | list | tuple | None,
+    engine: Engine,
 ) -> tuple[Prepared | None, ChangeSet | None, str]:
-    """Prepared plan and its ChangeSet at the run's base, or (None, None, why not).
+    """Prepared plan (a chain composed as apply composed it) and its ChangeSet at the run's
+    base, or (None, None, why not).
 
-    The engine runs inside a worktree of the run's base, exactly as apply ran it.
+    `engine` runs inside a worktree of the run's base, exactly as apply ran it.
     """
     try:
-        data = plan_text(repo_dir, run, range_base, override)
+        texts = plan_texts(repo_dir, run, range_base, override)
     except OSError as exc:
         return None, None, f"cannot read plan {run.plan.plan_path}: {exc.strerror or exc}"
     with tempfile.TemporaryDirectory(prefix="migrate-plan-") as tmp:
-        plan_file = Path(tmp) / Path(run.plan.plan_path).name
-        plan_file.write_bytes(data)
-        plan, _ = load_plan(plan_file)
-        if plan.sha256 != run.plan.plan_sha256:
+        files = []
+        for i, (ref, data) in enumerate(texts):
+            f = Path(tmp) / str(i) / Path(ref).name
+            f.parent.mkdir()
+            f.write_bytes(data)
+            files.append(f)
+        sha = chain_sha([load_plan(f)[0] for f in files])
+        if sha != run.plan.plan_sha256:
             return (
                 None,
                 None,
                 (
-                    f"plan {run.plan.plan_path} has sha256:{plan.sha256[:12]}, the commits "
+                    f"plan {run.plan.plan_path} has sha256:{sha[:12]}, the commits "
                     f"name sha256:{run.plan.plan_sha256[:12]}"
                 ),
             )
         with snapshot(repo_dir, run.base) as wt:
             try:
-                prep = prepare(_plan_in(wt, run.plan.plan_path, plan_file, data), wt)
-                return prep, engine.plan_changeset(prep), ""
+                where = [
+                    _plan_in(wt, ref, f, data) for (ref, data), f in zip(texts, files, strict=True)
+                ]
+                prep = prepare(where[0] if len(where) == 1 else where, wt)
+                return prep, engine(prep), ""
             except MigrateError as exc:
                 return None, None, f"plan does not validate at {run.base[:12]}:\n{exc}"
 
@@ -238,18 +271,25 @@ def reproduce_run(objs: GitObjects, cs: ChangeSet, run: Run) -> list[CommitCheck
 
 
 def reproduce_all(
-    repo_dir: str | Path, base: str, head: str, plan_override: str | None = None
+    repo_dir: str | Path,
+    base: str,
+    head: str,
+    plan_override: str | None = None,
+    engine: Engine = plan_changeset,
+    fingerprint: str | None = None,
 ) -> tuple[list[CommitCheck], list[Prepared], list[ChangeSet]]:
     """PASS/FAIL for every migrate commit in base..head, each run's prepared plan and the
-    ChangeSet reproduced for it."""
+    ChangeSet `engine` reproduced for it. `fingerprint` is `engine`'s (`Migrate-Engine`;
+    default: this code's): a commit that fails and names another was made by another engine."""
     repo_dir = Path(repo_dir).resolve()
+    fingerprint = fingerprint or engine_fingerprint()
     objs = GitObjects(repo_dir)
     try:
         results, preps, changesets = [], [], []
         commits = step_commits(repo_dir, base, head)
         progress.phase("reproduce", total=len(commits), label="step commits")
         for run in group_runs(commits):
-            prep, cs, why = prepare_run(repo_dir, run, base, plan_override)
+            prep, cs, why = prepare_run(repo_dir, run, base, plan_override, engine)
             if prep is None:
                 results += [
                     CommitCheck(s, st, run.plan.plan_path, FAIL, "", why)
@@ -261,10 +301,10 @@ def reproduce_all(
             checks = reproduce_run(objs, cs, run)
             made_by = {sha: t.engine for sha, _, t in commits}
             for c in checks:
-                if c.status == FAIL and made_by.get(c.sha) not in ("", engine_fingerprint()):
+                if c.status == FAIL and made_by.get(c.sha) not in ("", fingerprint):
                     c.message += (
                         f" (made by engine {made_by[c.sha]}, reproduced with "
-                        f"{engine_fingerprint()}: the engine changed since)"
+                        f"{fingerprint}: the engine changed since)"
                     )
             results += checks
             progress.step("step commits", n=len(run.commits))
@@ -274,8 +314,6 @@ def reproduce_all(
         objs.close()
 
 
-def reproduce(
-    repo_dir: str | Path, base: str, head: str, plan_override: str | None = None
-) -> list[CommitCheck]:
-    """PASS/FAIL for every migrate commit in base..head."""
-    return reproduce_all(repo_dir, base, head, plan_override)[0]
+def reproduce(repo_dir: str | Path, base: str, head: str, *args, **kwargs) -> list[CommitCheck]:
+    """PASS/FAIL for every migrate commit in base..head (`reproduce_all`'s arguments)."""
+    return reproduce_all(repo_dir, base, head, *args, **kwargs)[0]

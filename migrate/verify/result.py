@@ -11,7 +11,19 @@ from migrate.findings import COULD_NOT_RUN as NOT_RUN
 from migrate.findings import EXIT_CODES as EXIT
 from migrate.findings import FAIL, PASS, SKIP, Finding, overall
 
-__all__ = ["EXIT", "FAIL", "NOT_RUN", "PASS", "SKIP", "CheckResult", "CommitCheck", "Finding"]
+__all__ = [
+    "BROKEN_AT_BASE",
+    "EXIT",
+    "FAIL",
+    "NOT_RUN",
+    "PASS",
+    "SKIP",
+    "SO_AT_BASE",
+    "CheckResult",
+    "CommitCheck",
+    "Finding",
+    "against_base",
+]
 
 
 @dataclass
@@ -24,6 +36,31 @@ class CheckResult:
     @classmethod
     def of(cls, name: str, findings: list[Finding], summary: str = "") -> CheckResult:
         return cls(name, FAIL if findings else PASS, findings, summary)
+
+    @classmethod
+    def judged(cls, name: str, findings: list[Finding], summary: str = "") -> CheckResult:
+        """FAIL when any finding is an error; warnings (what BASE had already) pass."""
+        status = FAIL if any(f.severity == "error" for f in findings) else PASS
+        return cls(name, status, findings, summary)
+
+
+BROKEN_AT_BASE, SO_AT_BASE = "already broken at BASE", "already so at BASE"
+
+
+def against_base(
+    path: str,
+    line: int,
+    check: str,
+    message: str,
+    at_base: bool,
+    fix: str = "",
+    note=BROKEN_AT_BASE,
+) -> Finding:
+    """A problem verify found at HEAD: an error the migration made, or a warning saying
+    `note` where BASE had the same problem (mapped through the plan) already."""
+    if at_base:
+        return Finding(path, line, check, f"{message} ({note})", fix, severity="warning")
+    return Finding(path, line, check, message, fix)
 
 
 @dataclass

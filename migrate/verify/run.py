@@ -12,8 +12,10 @@ from migrate import progress
 from migrate.errors import MigrateError
 from migrate.git import BLAME_FILE, resolve_range, snapshot
 from migrate.git.reads import changed_names
+from migrate.git.trailers import chain_refs
+from migrate.git_steps.engine import Engine, plan_changeset
 from migrate.index import build_index
-from migrate.pipeline import Prepared, prepare
+from migrate.pipeline import Prepared, plan_paths, prepare
 from migrate.verify.checks import (
     attributes,
     cycles,
@@ -54,10 +56,10 @@ CHECK_NAMES = tuple(c.NAME for c in CHECKS)
 
 
 def _plan_files(repo: Path, base: str, head: str, plan: str | None) -> set[str]:
-    paths = {t.plan_path for _, _, t in step_commits(repo, base, head)}
-    if plan:
+    paths = {r for _, _, t in step_commits(repo, base, head) for r in chain_refs(t.plan_path)}
+    for given in plan_paths(plan) if plan else ():
         with suppress(ValueError):
-            paths.add(Path(plan).resolve().relative_to(repo).as_posix())
+            paths.add(Path(given).resolve().relative_to(repo).as_posix())
     return paths
 
 
@@ -78,8 +80,11 @@ def verify(
     allow_foreign: bool = False,
     reproduced: tuple | None = None,
     base_cache: dict | None = None,
+    engine: Engine = plan_changeset,
 ) -> VerifyResult:
     """Raises MigrateError (exit 2) for a range that is not BASE..HEAD in order.
+
+    `engine` reproduces the step commits (the one apply ran, unless a caller passes its own).
 
     `reproduced` (what `reproduce_all` returned for these very step commits) and
     `base_cache` (a dict kept across calls with the same BASE) let a caller that verifies
@@ -91,7 +96,7 @@ def verify(
         raise ValueError(f"unknown check {', '.join(unknown)}; checks: {', '.join(CHECK_NAMES)}")
     rng = resolve_range(repo, rev_range)
     base, head = rng.base, rng.head
-    commits, preps, changesets = reproduced or reproduce_all(repo, base, head, plan)
+    commits, preps, changesets = reproduced or reproduce_all(repo, base, head, plan, engine)
     result = VerifyResult(base, head, list(commits))
     result.static_checks.append(range_check(repo, base, head, allow_foreign))
     if not preps and plan:

@@ -10,10 +10,9 @@ this check sees it. A chain already broken at BASE (mapped through the plan) is 
 from __future__ import annotations
 
 from migrate.index.attrs import AttrRef
-from migrate.relocate import Relocation
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import FAIL, PASS, CheckResult, Finding
+from migrate.verify.result import CheckResult, against_base
 
 NAME = "attributes-resolve"
 
@@ -23,10 +22,10 @@ def _start(tree: CodeTree, ref: AttrRef) -> tuple[str, tuple[str, ...]] | None:
     if not tree.is_own(ref.target):
         return None
     if not ref.string:
-        return (ref.target, ref.attrs) if tree.exists(ref.target) else None
+        return (ref.target, ref.attrs) if tree.is_module(ref.target) else None
     parts = [ref.target, *ref.attrs]
     for i in range(len(parts) - 1, 0, -1):  # the longest importable prefix
-        if tree.exists(".".join(parts[:i])):
+        if tree.is_module(".".join(parts[:i])):
             return ".".join(parts[:i]), tuple(parts[i:])
     return None
 
@@ -34,13 +33,13 @@ def _start(tree: CodeTree, ref: AttrRef) -> tuple[str, tuple[str, ...]] | None:
 def broken_step(tree: CodeTree, module: str, attrs: tuple[str, ...]) -> tuple[str, str] | None:
     """(module, attribute) of the first step that does not resolve, or None."""
     for attr in attrs:
-        if tree.exists(f"{module}.{attr}"):
+        if tree.is_module(f"{module}.{attr}"):
             module = f"{module}.{attr}"
             continue
         found = tree.has_attr(module, attr)
         if found is False:
             return module, attr
-        facts = tree.facts(module)
+        facts = tree.module_facts(module)
         alias = facts.attrs.bindings.get(attr) if facts and facts.attrs else None
         if found is None or not alias or alias not in tree.index.modules:
             return None  # an object (or unknowable): the chain leaves the modules
@@ -50,14 +49,14 @@ def broken_step(tree: CodeTree, module: str, attrs: tuple[str, ...]) -> tuple[st
 
 def _is_module(tree: CodeTree, module: str, attrs: tuple[str, ...]) -> bool:
     """The chain ends on a module (calling it is a TypeError)."""
-    return tree.exists(".".join([module, *attrs]))
+    return tree.is_module(".".join([module, *attrs]))
 
 
 def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, int, str, str]]:
     """[(path, line, broken dotted name, chain as written)]."""
     out = []
     for path, _module in tree.python_files(only):
-        facts = tree.path_facts(path)
+        facts = tree.facts(path)
         if facts is None or facts.attrs is None:
             continue
         seen = set()
@@ -72,19 +71,9 @@ def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, 
     return out
 
 
-def _key(path: str, dotted: str, rels: list[Relocation]) -> tuple[str, str]:
-    for rel in rels:
-        path = rel.path(path) or path
-        dotted = rel.dotted(dotted) or dotted
-    return path, dotted
-
-
 def check(ctx: VerifyContext) -> CheckResult:
     found = unresolved(ctx.head)
-    before = set()
-    if ctx.base is not None and found:  # BASE is parsed only where HEAD has a problem
-        only = ctx.base_paths(p for p, *_ in found)
-        before = {_key(p, d, ctx.relocations) for p, _, d, _ in unresolved(ctx.base, only)}
+    before = ctx.at_base(found, unresolved, lambda u: (ctx.path_now(u[0]), ctx.dotted_now(u[2])))
     findings = []
     for path, line, dotted, text in found:
         old = (path, dotted) in before
@@ -93,15 +82,6 @@ def check(ctx: VerifyContext) -> CheckResult:
             msg = f"{text}(...): {module} is a module, calling it raises TypeError"
         else:
             msg = f"{text}: module {module} has no attribute {attr}"
-        findings.append(
-            Finding(
-                path,
-                line,
-                NAME,
-                msg + (" (already broken at BASE)" if old else ""),
-                "" if old else "a rewrite missed this reference, or it names what the plan moved",
-                severity="warning" if old else "error",
-            )
-        )
-    status = FAIL if any(f.severity == "error" for f in findings) else PASS
-    return CheckResult(NAME, status, findings, f"{len(found)} unresolved")
+        fix = "" if old else "a rewrite missed this reference, or it names what the plan moved"
+        findings.append(against_base(path, line, NAME, msg, old, fix))
+    return CheckResult.judged(NAME, findings, f"{len(found)} unresolved")

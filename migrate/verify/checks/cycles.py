@@ -15,7 +15,7 @@ def import_graph(tree: CodeTree) -> dict[str, dict[str, int]]:
     """module -> {imported own module: line} for import-time imports."""
     graph: dict[str, dict[str, int]] = {}
     for module in tree.index.modules:
-        facts = tree.facts(module)
+        facts = tree.module_facts(module)
         edges: dict[str, int] = {}
         for imp in facts.imports if facts else []:
             if not imp.toplevel or not imp.module or not tree.is_own(imp.module):

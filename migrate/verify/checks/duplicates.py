@@ -31,7 +31,7 @@ def check(ctx: VerifyContext) -> CheckResult:
     for module, path in index.modules.items():
         if index.files[path].is_symlink:
             continue
-        facts = tree.facts(module)
+        facts = tree.module_facts(module)
         if facts is None or not facts.names:
             continue
         digest = hashlib.sha256(index.read_bytes(path)).hexdigest()

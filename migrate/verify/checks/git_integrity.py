@@ -11,9 +11,8 @@ import posixpath
 import subprocess
 
 from migrate.git import GitObjects, Listing
-from migrate.relocate import Relocation
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import FAIL, PASS, CheckResult, Finding
+from migrate.verify.result import SO_AT_BASE, CheckResult, against_base
 
 NAME = "git-integrity"
 GITLINK, SYMLINK = 0o160000, 0o120000
@@ -66,12 +65,6 @@ def _parents(path: str):
         yield path
 
 
-def _key(path: str, message: str, rels: list[Relocation]) -> tuple[str, str]:
-    for rel in rels:
-        path = rel.path(path) or path
-    return path, message.split(" ", 1)[0]
-
-
 def check(ctx: VerifyContext) -> CheckResult:
     objs = GitObjects(ctx.repo_dir)
     try:
@@ -79,18 +72,9 @@ def check(ctx: VerifyContext) -> CheckResult:
         base = problems(objs, ctx.base_rev) if head else []
     finally:
         objs.close()
-    before = {_key(p, m, ctx.relocations) for p, _, _, m in base}
+    before = {(ctx.path_now(p), m.split(" ", 1)[0]) for p, _, _, m in base}
     findings = []
     for path, line, _kind, message in head:
         old = (path, message.split(" ", 1)[0]) in before
-        findings.append(
-            Finding(
-                path,
-                line,
-                NAME,
-                message + (" (already so at BASE)" if old else ""),
-                severity="warning" if old else "error",
-            )
-        )
-    status = FAIL if any(f.severity == "error" for f in findings) else PASS
-    return CheckResult(NAME, status, findings)
+        findings.append(against_base(path, line, NAME, message, old, note=SO_AT_BASE))
+    return CheckResult.judged(NAME, findings)

@@ -7,10 +7,9 @@ An import that was already broken at BASE (after relocation) is reported as a wa
 
 from __future__ import annotations
 
-from migrate.relocate import Relocation
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import FAIL, PASS, CheckResult, Finding
+from migrate.verify.result import CheckResult, against_base
 
 NAME = "imports-resolve"
 
@@ -19,7 +18,7 @@ def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, 
     """[(path, line, module, name or '')] for each own import that does not resolve."""
     out = []
     for path, module in tree.python_files(only):
-        facts = tree.path_facts(path)
+        facts = tree.facts(path)
         if facts is None:
             continue
         if module:  # inside the roots: an unresolvable relative import fails when run
@@ -33,13 +32,13 @@ def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, 
                     (
                         ".".join(parts[:i])
                         for i in range(1, len(parts) + 1)
-                        if not tree.exists(".".join(parts[:i]))
+                        if not tree.is_module(".".join(parts[:i]))
                     ),
                     None,
                 )
                 if missing:
                     out.append((path, imp.line, missing, ""))
-            elif not tree.exists(imp.module):
+            elif not tree.is_module(imp.module):
                 out.append((path, imp.line, imp.module, ""))
             else:
                 out += [
@@ -50,19 +49,11 @@ def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, 
     return out
 
 
-def _key(path: str, module: str, name: str, rels: list[Relocation]) -> tuple[str, str, str]:
-    for rel in rels:
-        path = rel.path(path) or path
-        module = rel.dotted(module) or module
-    return path, module, name
-
-
 def check(ctx: VerifyContext) -> CheckResult:
     found = unresolved(ctx.head)
-    before = set()
-    if ctx.base is not None and found:  # BASE is parsed only where HEAD has a problem
-        only = ctx.base_paths(p for p, *_ in found)
-        before = {_key(p, m, n, ctx.relocations) for p, _, m, n in unresolved(ctx.base, only)}
+    before = ctx.at_base(
+        found, unresolved, lambda u: (ctx.path_now(u[0]), ctx.dotted_now(u[2]), u[3])
+    )
     findings = []
     for path, line, module, name in found:
         old = (path, module, name) in before
@@ -72,14 +63,5 @@ def check(ctx: VerifyContext) -> CheckResult:
             what = f"`from {module} import {name}`: {module} has no {name}"
         else:
             what = f"module {module} does not exist"
-        findings.append(
-            Finding(
-                path,
-                line,
-                NAME,
-                what + (" (already broken at BASE)" if old else ""),
-                severity="warning" if old else "error",
-            )
-        )
-    status = FAIL if any(f.severity == "error" for f in findings) else PASS
-    return CheckResult(NAME, status, findings)
+        findings.append(against_base(path, line, NAME, what, old))
+    return CheckResult.judged(NAME, findings)

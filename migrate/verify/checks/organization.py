@@ -15,26 +15,18 @@ import re
 from migrate.findings import Finding as RuleFinding
 from migrate.plan import Plan
 from migrate.relocate import Relocation
-from migrate.rules import run_rules, tree_from_index
+from migrate.rules import run_rules
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import CheckResult, Finding
+from migrate.verify.result import SO_AT_BASE, CheckResult, against_base
 
 NAME = "organization-rules"
 RULES = frozenset(("KO102", "KO202", "KO203", "KO204"))
 _TOKEN = re.compile(r"[A-Za-z_][\w.\-/]*(?::[\w.]+)?")
 
 
-def rules_tree(tree: CodeTree):
-    """The rules' view of the revision, sharing the index's parsed facts (one parse)."""
-    view = tree_from_index(tree.index)
-    for cache in ("_code_facts", "_asts"):
-        view.__dict__[cache] = tree.index.__dict__.setdefault(cache, {})
-    return view
-
-
 def rule_errors(tree: CodeTree) -> list[RuleFinding]:
-    found = run_rules(rules_tree(tree), set(RULES))
+    found = run_rules(tree, set(RULES))  # the same tree protocol: one parse
     return [f for f in found if f.severity == "error"]
 
 
@@ -60,7 +52,7 @@ def key(f: RuleFinding, plans: list[Plan], rels: list[Relocation]) -> tuple[str,
 def _declares_groups(tree: CodeTree) -> bool:
     from migrate.rules.context import Context
 
-    return Context(rules_tree(tree)).declared_groups is not None
+    return Context(tree).declared_groups is not None
 
 
 def check(ctx: VerifyContext) -> CheckResult:
@@ -77,15 +69,6 @@ def check(ctx: VerifyContext) -> CheckResult:
         # declared no groups either, removed no declaration: nothing can drift from it.
         undeclared = f.check == "KO102" and "no literal `_GROUPS`" in f.message
         old = key(f, ctx.plans, ctx.relocations) in before or (undeclared and undeclared_before)
-        findings.append(
-            Finding(
-                f.file,
-                f.line,
-                NAME,
-                f"{f.check} {f.message}" + (" (already so at BASE)" if old else ""),
-                f.fix,
-                severity="warning" if old else "error",
-            )
-        )
-    status = "FAIL" if any(f.severity == "error" for f in findings) else "PASS"
-    return CheckResult(NAME, status, findings, f"rules {', '.join(sorted(RULES))}")
+        what = f"{f.check} {f.message}"
+        findings.append(against_base(f.file, f.line, NAME, what, old, f.fix, SO_AT_BASE))
+    return CheckResult.judged(NAME, findings, f"rules {', '.join(sorted(RULES))}")

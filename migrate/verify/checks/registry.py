@@ -10,10 +10,9 @@ BASE (after relocation) is reported as a warning.
 from __future__ import annotations
 
 from migrate.index.targets import Resolver, registry_targets
-from migrate.relocate import Relocation
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import FAIL, PASS, CheckResult, Finding
+from migrate.verify.result import CheckResult, against_base
 
 NAME = "registry-targets"
 
@@ -23,12 +22,12 @@ def unresolved(
 ) -> tuple[list[tuple[str, int, str, str]], int]:
     """([(path, line, target, why)], number of targets seen)."""
     out, seen = [], 0
-    resolver = Resolver(tree.index)
+    resolver = Resolver(tree)
     for path, module in tree.python_files(only):
-        facts = tree.path_facts(path)
+        facts = tree.facts(path)
         if facts is None:
             continue
-        for line, target in registry_targets(tree.index, path):
+        for line, target in registry_targets(tree, path):
             if not tree.is_own(target.split(":", 1)[0]):
                 continue
             seen += 1
@@ -43,23 +42,15 @@ def unresolved(
     return out, seen
 
 
-def _key(path: str, target: str, rels: list[Relocation]) -> tuple[str, str]:
-    for rel in rels:
-        path = rel.path(path) or path
-        target = rel.target(target) or target
-    return path, target
-
-
 def check(ctx: VerifyContext) -> CheckResult:
     found, seen = unresolved(ctx.head)
-    before = set()
-    if ctx.base is not None and found:  # BASE is parsed only where HEAD has a problem
-        only = ctx.base_paths(p for p, *_ in found)
-        before = {_key(p, t, ctx.relocations) for p, _, t, _ in unresolved(ctx.base, only)[0]}
+    before = ctx.at_base(
+        found,
+        lambda tree, only: unresolved(tree, only)[0],
+        lambda u: (ctx.path_now(u[0]), ctx.target_now(u[2])),
+    )
     findings = []
     for path, line, target, why in found:
         old = (path, target) in before
-        msg = f"target {target}: {why}" + (" (already broken at BASE)" if old else "")
-        findings.append(Finding(path, line, NAME, msg, severity="warning" if old else "error"))
-    status = FAIL if any(f.severity == "error" for f in findings) else PASS
-    return CheckResult(NAME, status, findings, f"{seen} targets checked")
+        findings.append(against_base(path, line, NAME, f"target {target}: {why}", old))
+    return CheckResult.judged(NAME, findings, f"{seen} targets checked")

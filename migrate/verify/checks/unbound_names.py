@@ -9,7 +9,7 @@ import ast
 
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import FAIL, PASS, CheckResult, Finding
+from migrate.verify.result import SO_AT_BASE, CheckResult, against_base
 from migrate.verify.unbound import unbound_at_import
 
 NAME = "import-time-names"
@@ -40,16 +40,7 @@ def check(ctx: VerifyContext) -> CheckResult:
                 continue
             seen.add(name)
             old = name in before
-            findings.append(
-                Finding(
-                    path,
-                    line,
-                    NAME,
-                    f"{name} is read at import time but nothing binds it"
-                    + (" (already so at BASE)" if old else ""),
-                    "" if old else "importing this module raises NameError",
-                    severity="warning" if old else "error",
-                )
-            )
-    status = FAIL if any(f.severity == "error" for f in findings) else PASS
-    return CheckResult(NAME, status, findings, f"{len(paths)} written or edited files")
+            what = f"{name} is read at import time but nothing binds it"
+            fix = "" if old else "importing this module raises NameError"
+            findings.append(against_base(path, line, NAME, what, old, fix, SO_AT_BASE))
+    return CheckResult.judged(NAME, findings, f"{len(paths)} written or edited files")

@@ -1,5 +1,5 @@
 class Holder:
-    from pkg import mod, newmod
+    from pkg import newmod
 
     value = newmod.func()
 

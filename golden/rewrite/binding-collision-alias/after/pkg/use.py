@@ -1,4 +1,4 @@
-from pkg import mod, newmod as pkg_newmod
+from pkg import newmod as pkg_newmod
 
 newmod = "taken"
 

@@ -1,4 +1,4 @@
-from pkg import mod as m, newmod
+from pkg import newmod
 
 
 def check():

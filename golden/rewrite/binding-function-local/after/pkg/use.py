@@ -1,4 +1,4 @@
 def check():
-    from pkg import mod, newmod
+    from pkg import newmod
 
     assert newmod.func() == "func"

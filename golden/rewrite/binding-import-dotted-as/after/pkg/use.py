@@ -1,4 +1,3 @@
-import pkg.mod as m
 import pkg.newmod as newmod
 
 

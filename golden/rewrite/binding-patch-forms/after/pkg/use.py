@@ -2,7 +2,7 @@ from unittest import mock
 
 from _pytest.monkeypatch import MonkeyPatch
 
-from pkg import mod, newmod
+from pkg import newmod
 
 
 class mocker:  # the pytest-mock fixture's shape

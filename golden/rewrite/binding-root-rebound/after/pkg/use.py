@@ -1,4 +1,4 @@
-from pkg import mod, newmod
+from pkg import newmod
 from pkg.main import pkg
 
 

@@ -5,7 +5,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pkg import mod, newmod
+    from pkg import newmod
 
 
 def f(x: newmod.Cls) -> newmod.Cls:

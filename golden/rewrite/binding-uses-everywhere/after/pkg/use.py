@@ -1,4 +1,4 @@
-from pkg import mod, newmod
+from pkg import newmod
 
 F = newmod.func
 

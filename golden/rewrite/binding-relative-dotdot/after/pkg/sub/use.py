@@ -1,4 +1,4 @@
-from .. import mod, newmod
+from .. import newmod
 
 
 def check():

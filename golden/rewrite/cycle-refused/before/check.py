@@ -1,0 +1,5 @@
+import pkg
+
+
+def check():
+    assert pkg.run() == 1

@@ -1,0 +1,9 @@
+# isort: off
+import os
+from pkg import mod
+from pkg import new
+from zeta import Q
+
+
+def check():
+    assert new.a() + mod.c() == 'ac' and os and Q

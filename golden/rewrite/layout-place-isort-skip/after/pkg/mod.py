@@ -1,0 +1,10 @@
+def b():
+    return 'b'
+
+
+def c():
+    return 'c'
+
+
+class D:
+    pass

@@ -1,0 +1,2 @@
+def second():
+    return 2

@@ -1,0 +1,6 @@
+from pkg import mod
+
+
+def check():
+    assert mod.make(3) == 3
+    assert mod.make.__annotations__["x"] == "OrderedDict"

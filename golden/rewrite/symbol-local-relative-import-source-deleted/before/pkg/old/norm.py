@@ -1,0 +1,4 @@
+def norm():
+    from .util import helper
+
+    return helper()

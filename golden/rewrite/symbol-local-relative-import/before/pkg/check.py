@@ -1,0 +1,5 @@
+from pkg.new.fused import norm
+
+
+def check():
+    assert norm() == "helped"

@@ -1,0 +1,5 @@
+__all__ = ("other",)
+
+
+def other():
+    return "other"

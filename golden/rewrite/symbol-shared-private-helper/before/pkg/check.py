@@ -1,0 +1,10 @@
+from pkg import keys
+from pkg.keys import *
+
+
+def check():
+    assert keys.hashkey(1)[0] == 1 and keys.typedkey(1)[-1] is int
+    assert other() == "other" and hashkey(2)[0] == 2
+    import pkg.keys
+
+    assert sorted(pkg.keys.__all__) == ["other"]

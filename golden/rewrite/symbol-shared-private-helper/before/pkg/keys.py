@@ -1,0 +1,20 @@
+__all__ = ("hashkey", "typedkey", "other")
+
+
+class _Hashed(tuple):
+    pass
+
+
+_mark = (_Hashed,)
+
+
+def hashkey(*args):
+    return _Hashed(args + _mark)
+
+
+def typedkey(*args):
+    return hashkey(*args) + tuple(type(a) for a in args)
+
+
+def other():
+    return "other"

@@ -1,0 +1,5 @@
+from pkg import target
+
+
+def check():
+    assert target.calc() == (1, "helped")

@@ -1,0 +1,4 @@
+import math
+from pkg.util import helper as helper
+
+X = math.pi

@@ -1,0 +1,2 @@
+def rms_normalize_hip(x):
+    return x

@@ -1,0 +1,2 @@
+def flash(x):
+    return 2 * x

@@ -1,0 +1,2 @@
+def ids(names):
+    return [f"attention.{n}" for n in names]

@@ -1,0 +1,9 @@
+_NAMES = ["flash", "decode"]
+
+
+def ids():
+    return [f"attention.{n}" for n in _NAMES]
+
+
+def check():
+    assert ids() == ['attention.flash_v2', 'attention.decode']

@@ -1,0 +1,9 @@
+_NAMES = ["flash", "decode"]
+
+
+def ids():
+    return [f"attn.{n}" for n in _NAMES]
+
+
+def check():
+    assert ids() == ['attn.flash', 'attn.decode']

@@ -1,0 +1,2 @@
+# Tuned configs: python/pkg/lora/triton_ops/configs/ (also pkg/lora/triton_ops/x).
+X = 1
