@@ -108,8 +108,9 @@ def test_a_cache_kept_across_calls_changes_no_result(applied):
 
     def both() -> tuple:
         args = (repo, f"{base}..HEAD", str(plan))
-        plain = verify(*args, wheel_check=False, allow_foreign=True)
-        cached = verify(*args, wheel_check=False, allow_foreign=True, base_cache=cache)
+        kw = {"wheel_check": False, "allow_foreign": True, "engine": full_changeset}
+        plain = verify(*args, **kw)
+        cached = verify(*args, **kw, base_cache=cache)
         return plain.to_dict(), cached.to_dict()
 
     plain, cached = both()

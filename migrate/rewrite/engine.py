@@ -388,7 +388,7 @@ def _registrations_pass(run: EngineRun) -> Contribution:
 
 
 def _init_path(prep, package: str) -> str | None:
-    old = prep.index.path_of(package)
+    old = prep.index.modules.get(package)
     return prep.relocation.files.get(old, old) if old else None
 
 

@@ -106,7 +106,7 @@ def respelled(index: RepoIndex, rel: Relocation, exports: list[Export]) -> Follo
     followed = {(e.path, e.name) for e in exports}
     packages = {m.rsplit(".", i)[0] for m in rel.moved_modules for i in range(1, m.count(".") + 1)}
     for package in sorted(packages):
-        path = index.path_of(package)
+        path = index.modules.get(package)
         if not path or not path.endswith("__init__.py"):
             continue
         text = index.text(path) or ""
@@ -160,7 +160,7 @@ def _quote(text: str, node: ast.AST, starts) -> str:
 
 
 def _dest_edits(index, rel, dest_mod: str, moved: list[Export], out: Followed, appended) -> None:
-    old_path = index.path_of(dest_mod)
+    old_path = index.modules.get(dest_mod)
     if old_path is None or not old_path.endswith("__init__.py"):
         for e in moved:
             out.notes.append(
