@@ -155,3 +155,57 @@ def test_facts_parsed_in_a_pool_are_the_facts_parsed_one_by_one(make_repo):
     assert all(pooled.facts(p) == serial.facts(p) for p in paths)
     assert cached["pkg/sub1/m1.py"].writes_globals and cached["pkg/sub0/m3.py"] is None
     assert cached["pkg/sub2/m2.py"].attrs.dynamic and cached["pkg/sub0/m0.py"].attrs.stars
+
+
+ONE_WALK = """\
+from pkg import mod
+import pkg.other as other
+try:
+    from pkg import fast
+except ImportError:
+    fast = None
+else:
+    fast = fast
+
+
+def f(mod=None):
+    import pkg.inner as inner
+    return inner.g(), other.h(), mod.y  # the parameter, not the module
+
+
+class C:
+    def m(self):
+        return mod.x
+"""
+
+
+def test_one_binding_walk_serves_the_facts_verify_and_the_rewriter(make_repo):
+    """`index.bindings.scope_model` is the one binding walk: the facts' module bindings
+    and per-function scopes, verify's import-only view for attribute chains and the
+    rewriter's binding-based uses are all read from it, once per file."""
+    from migrate.index.bindings import find_uses
+    from migrate.relocate import Relocation
+    from migrate.rewrite.engine import python_job
+
+    repo = make_repo({"pkg/__init__.py": "", "pkg/user.py": ONE_WALK})
+    index = build_index(repo)
+    facts = index.facts("pkg/user.py")
+    model = facts.scope_model
+    assert index.facts("pkg/user.py").scope_model is model  # cached per file
+    # the facts: import-time bindings (the textually last one wins) and function scopes
+    assert facts.bindings["mod"].target == "pkg.mod"
+    assert facts.bindings["other"].target == "pkg.other"
+    assert (facts.bindings["fast"].kind, facts.bindings["fast"].line) == ("assign", 8)
+    assert set(facts.bindings) == {"mod", "other", "fast", "f", "C"}
+    assert facts.scopes == {"f": {"inner": facts.scopes["f"]["inner"]}}
+    assert facts.scopes["f"]["inner"].target == "pkg.inner"
+    # verify's attribute chains: names bound only by imports, scope by scope
+    assert facts.attrs.bindings == {"mod": "pkg.mod", "other": "pkg.other"}
+    chains = {(r.target, r.attrs) for r in facts.attrs.refs}
+    assert chains == {("pkg.inner", ("g",)), ("pkg.other", ("h",)), ("pkg.mod", ("x",))}
+    # the rewriter: its job's walk is the same model, and the uses resolve through it
+    job = python_job(index, Relocation(), "pkg/user.py")
+    assert job.scopes == model
+    uses = find_uses(model, job.ast, job.text, frozenset({"pkg.mod", "pkg.other"}))
+    found = {(u.module, u.attr, ONE_WALK[u.span[0] : u.span[1]]) for u in uses}
+    assert found == {("pkg.other", "h", "other"), ("pkg.mod", "x", "mod")}

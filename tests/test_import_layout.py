@@ -36,3 +36,53 @@ def test_added_import_goes_where_isort_would(make_repo, tmp_path, case):
     binding = next(line for line in before.splitlines() if "pkg" in line and "import" in line)
     indent = binding[: len(binding) - len(binding.lstrip())]
     assert new_imports[0].startswith(indent) and not new_imports[0][len(indent)].isspace()
+
+
+def test_one_finaliser_applies_every_scheduled_import_change():
+    """Forms schedule on the file's scratch area; one finaliser places, merges, drops
+    and removes, so the result is what isort would leave."""
+    import ast
+
+    from rewrite_helpers import dedent
+
+    from migrate.changes import apply_edits
+    from migrate.rewrite.import_scratch import ImportScratch
+
+    text = dedent(
+        """
+        import os
+
+        import json
+        from pkg import a, c
+        from zeta import Q, R
+
+
+        def f():
+            return a, c, Q, os, json
+        """
+    )
+    tree = ast.parse(text)
+    scratch = ImportScratch("m.py", text)
+    span = (text.index("from pkg"), text.index("\nfrom zeta"))
+    scratch.add("from pkg import b", span, "", "after", "placed")
+    scratch.add("import abc", span, "", "after", "placed")
+    assert scratch.has_adds(span)
+    scratch.add_before("import pkg.x", text.index("def f"), "", "chain needs it")
+    scratch.add_before("import pkg.x", text.index("def f"), "", "chain needs it")  # once
+    scratch.remove(tree.body[0], list(tree.body[0].names), "unused")
+    zeta = (text.index("from zeta"), text.index(", R") + 3)
+    scratch.drop(zeta, {"R"})
+    out = apply_edits(text, scratch.finalise(tree))
+    assert out == dedent(
+        """
+        import abc
+        import json
+        from pkg import a, b, c
+        from zeta import Q
+
+
+        import pkg.x
+        def f():
+            return a, c, Q, os, json
+        """
+    )

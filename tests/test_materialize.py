@@ -191,6 +191,7 @@ def test_the_engine_is_a_declared_list_of_passes(make_repo, tmp_path):
         "packaging",
         "followed op ids",
         "registrations follow",
+        "exports follow",
         "symbols",
         "groups",
         "new packages",

@@ -1,6 +1,6 @@
 """Where a module's code reaches into another module by attribute, from one `ast` walk.
 
-`attribute_facts(tree, module, is_package)` gives, for one file:
+`attribute_facts(tree, module, is_package, model)` gives, for one file:
 - `refs`: every `name.attr[.attr...]` chain (and `getattr(name, "attr")`,
   `patch.object(name, "attr")`, `monkeypatch.setattr(name, "attr", ...)`) whose root
   `name` is bound by an import, with the dotted name the import binds it to, plus every
@@ -12,7 +12,9 @@
 Which dotted names are modules is decided by the caller against its tree: this module
 knows one file's syntax, nothing about the repository. `code_facts` computes it in the
 same parse as the other facts (`CodeFacts.attrs`); verify's attributes-resolve reads it.
-A name rebound by anything but an import in the scope that uses it is not followed.
+A name rebound by anything but an import in the scope that uses it is not followed: which
+names a scope binds only by imports is read from the one binding walk
+(`index.bindings.import_only` over the file's `scope_model`), not walked again here.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from migrate.index.bindings import Bindings, Visitor, import_only, node_key
 from migrate.index.imports import absolute
 
 _PATCHERS = {"patch", "mock.patch", "unittest.mock.patch", "mocker.patch"}
@@ -44,74 +47,13 @@ class AttrFacts:
     dynamic: bool = False
 
 
-def _import_binds(stmt: ast.stmt, module: str, is_package: bool) -> list[tuple[str, str]]:
-    """(local name, dotted name it is bound to) of an import statement."""
-    if isinstance(stmt, ast.Import):
-        out = []
-        for a in stmt.names:
-            if a.asname:
-                out.append((a.asname, a.name))
-            else:
-                top = a.name.split(".")[0]
-                out.append((top, top))
-        return out
-    if isinstance(stmt, ast.ImportFrom):
-        base = absolute(stmt.module, stmt.level, module, is_package)
-        if not base:
-            return []
-        return [(a.asname or a.name, f"{base}.{a.name}") for a in stmt.names if a.name != "*"]
-    return []
-
-
-def _stored(node: ast.AST) -> set[str]:
-    """Names a statement or expression binds other than by import (no descent into defs)."""
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.add(n.name)
-            stack += n.decorator_list  # a def's body is its own scope
-            continue
-        if isinstance(n, ast.Lambda):
-            continue
-        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
-            out.add(n.id)
-        elif isinstance(n, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and n.name:
-            out.add(n.name)
-        elif isinstance(n, (ast.Global, ast.Nonlocal)):
-            out.update(n.names)
-        stack.extend(ast.iter_child_nodes(n))
-    return out
-
-
-def _scope_bindings(body: list[ast.stmt], module: str, is_package: bool, outer: dict) -> dict:
-    """name -> dotted for the import-bound names visible in a scope whose code is `body`."""
-    imported: dict[str, set[str]] = {}
-    other: set[str] = set()
-    stack = list(body)
-    while stack:
-        stmt = stack.pop()
-        binds = _import_binds(stmt, module, is_package)
-        if binds:
-            for name, dotted in binds:
-                imported.setdefault(name, set()).add(dotted)
-            continue
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            other.add(stmt.name)
-            continue
-        for child in ast.iter_child_nodes(stmt):
-            if isinstance(child, ast.stmt):
-                stack.append(child)
-            else:
-                other |= _stored(child)
-        if isinstance(stmt, ast.ExceptHandler) and stmt.name:
-            other.add(stmt.name)
-    scope = {k: v for k, v in outer.items() if k not in other and k not in imported}
-    for name, dotted in imported.items():
-        if name not in other and len(dotted) == 1:
-            scope[name] = next(iter(dotted))
-    return scope
+def _stored(target: ast.AST) -> set[str]:
+    """Names a comprehension target binds."""
+    return {
+        n.id
+        for n in ast.walk(target)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))
+    }
 
 
 def attr_chain(node: ast.AST) -> tuple[str, list[str]] | None:
@@ -131,9 +73,9 @@ def _literal(node: ast.AST) -> str | None:
     return None
 
 
-class _Walker(ast.NodeVisitor):
-    def __init__(self, facts: AttrFacts, module: str, is_package: bool, scope: dict):
-        self.facts, self.module, self.is_package = facts, module, is_package
+class _Walker(Visitor):
+    def __init__(self, facts: AttrFacts, model: Bindings, scope: dict):
+        self.facts, self.model = facts, model
         self.scope = scope
 
     def _ref(self, line: int, name: str, attrs: list[str], text: str, called=False) -> None:
@@ -143,7 +85,7 @@ class _Walker(ast.NodeVisitor):
 
     def _nested(self, node, body: list[ast.stmt], params: set[str]) -> None:
         inner = {k: v for k, v in self.scope.items() if k not in params}
-        inner = _scope_bindings(body, self.module, self.is_package, inner)
+        inner = import_only(self.model, self.model.scope_of[node_key(node)], inner)
         saved, self.scope = self.scope, inner
         for stmt in body:
             self.visit(stmt)
@@ -267,12 +209,13 @@ def _stars_and_dynamic(tree: ast.Module, module: str, is_package: bool) -> tuple
     return stars, dynamic
 
 
-def attribute_facts(tree: ast.Module, module: str, is_package: bool) -> AttrFacts:
+def attribute_facts(tree: ast.Module, module: str, is_package: bool, model: Bindings) -> AttrFacts:
+    """The attribute facts of `tree`, whose binding walk is `model` (`scope_model`)."""
     facts = AttrFacts()
-    scope = _scope_bindings(tree.body, module, is_package, {})
+    scope = import_only(model, 0, {})
     facts.bindings = dict(scope)
     facts.stars, facts.dynamic = _stars_and_dynamic(tree, module, is_package)
-    walker = _Walker(facts, module, is_package, scope)
+    walker = _Walker(facts, model, scope)
     for stmt in tree.body:
         walker.visit(stmt)
     return facts

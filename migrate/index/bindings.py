@@ -12,8 +12,13 @@ body reading a module global) sees the module's last binding. Bindings in an `ex
 handler of a `try` that imports the name (`except ImportError: mod = None`) are fallbacks
 and do not hide the import.
 
-Pure `ast`, no libcst: cheap enough to run on every file that may bind a watched module.
-This is meant to become part of the index's code-facts layer (bindings per scope).
+This is THE binding walk: `scope_model(tree, text, module, is_package)` runs once per
+file and is cached with the file's code facts (`CodeFacts.scope_model`, see
+`index/facts.py`). The facts' `bindings` (what the module binds at import time) and
+`scopes` (what each function binds by import or def) are views of it
+(`module_bindings`, `def_scopes`), and so is what the rewriter follows:
+`find_uses(model, tree, watched)` resolves the uses of watched modules through it.
+Pure `ast`, no libcst.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from migrate.rewrite import relative
+from migrate.index.imports import package_of, resolve_relative
 from migrate.rewrite.spans import ast_offset, line_starts
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -29,6 +34,27 @@ _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Calls whose (object, "name") arguments name an attribute of `object`.
 _NAMED_BUILTINS = {"getattr", "hasattr", "setattr", "delattr"}
 _NAMED_METHODS = {"object", "setattr", "delattr"}  # mock.patch.object, monkeypatch.setattr
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One name bound in a scope as the code facts report it, and for an import what it
+    is bound to."""
+
+    name: str
+    kind: str  # def | class | assign | import | from
+    line: int
+    module: str | None = None  # import: the module bound; from: the module imported from
+    imported: str | None = None  # from: the name imported (`from module import imported`)
+
+    @property
+    def target(self) -> str | None:
+        """The dotted name the binding refers to (imports only): `pkg`, `pkg.mod`, `m.x`."""
+        if self.kind == "import":
+            return self.module
+        if self.kind == "from" and self.module:
+            return f"{self.module}.{self.imported}"
+        return None
 
 
 @dataclass(frozen=True)
@@ -63,6 +89,9 @@ class _Event:
     pos: int  # character offset where the binding happens
     binding: ModuleBinding | None  # None: bound to something that is not an import
     fallback: bool = False
+    fact: Binding | None = None  # the binding as the code facts count it (None: they do not)
+    contained: bool = False  # inside an `except` handler or a `match` case of its scope
+    param: bool = False  # a parameter of the function the scope is
 
 
 @dataclass
@@ -70,6 +99,9 @@ class Scope:
     kind: str  # "module" | "function" | "class"
     parent: int | None
     start: int
+    qualname: str | None = None  # "" for the module, `f`, `C.m`, `f.inner`; None: lambda etc.
+    is_def: bool = False  # opened by a def (not a class, lambda or comprehension)
+    comprehension: bool = False
     events: dict[str, list[_Event]] = field(default_factory=dict)
     globals: set[str] = field(default_factory=set)
     stars: list[ModuleBinding] = field(default_factory=list)
@@ -81,11 +113,58 @@ class Bindings:
     uses: list[ModuleUse] = field(default_factory=list)
     names: set[str] = field(default_factory=set)  # every name bound or read anywhere
 
+    scope_of: dict[tuple, int] = field(default_factory=dict)  # node key -> scope it opens
+
     def bound_in_scope(self, scope: int, name: str) -> list[ModuleBinding | None]:
         return [e.binding for e in self.scopes[scope].events.get(name, [])]
 
 
-class _Builder(ast.NodeVisitor):
+_SCOPE_NODES = (ast.Module, ast.ClassDef, *_FUNCS, *_COMPS)
+
+
+def node_key(node: ast.AST) -> tuple:
+    """Where a scope-opening node is, so a scope model outlives the AST it was built from
+    (any parse of the same text finds its scopes)."""
+    return (
+        type(node).__name__,
+        getattr(node, "lineno", 0),
+        getattr(node, "col_offset", 0),
+        getattr(node, "end_lineno", 0),
+        getattr(node, "end_col_offset", 0),
+    )
+
+
+_INERT = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant)
+
+
+class Visitor(ast.NodeVisitor):
+    """`ast.NodeVisitor` with its dispatch cached per node class and leaves that hold no
+    names (contexts, operators, constants) skipped: the walk runs on every file's facts."""
+
+    def visit(self, node: ast.AST):
+        table = type(self).__dict__.get("_table")
+        if table is None:
+            table = {}
+            type(self)._table = table
+        method = table.get(node.__class__)
+        if method is None:
+            name = "visit_" + node.__class__.__name__
+            method = getattr(type(self), name, None) or type(self).generic_visit
+            table[node.__class__] = method
+        return method(self, node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST) and not isinstance(item, _INERT):
+                        self.visit(item)
+            elif isinstance(value, ast.AST) and not isinstance(value, _INERT):
+                self.visit(value)
+
+
+class _Builder(Visitor):
     """Pass 1: scopes and binding events."""
 
     def __init__(self, text: str, package: str | None):
@@ -94,15 +173,28 @@ class _Builder(ast.NodeVisitor):
         self.package = package
         self.out = Bindings()
         self.stack: list[int] = []
-        self.scope_of: dict[int, int] = {}  # id(node) -> scope opened by it
-        self.try_imports: list[set[str]] = []  # names imported by enclosing try bodies
         self.handler_depth: list[set[str]] = []
+        self.assigning: int | None = None  # line of the assignment whose targets are visited
+        self.match_depth = 0  # > 0 inside a `match` (module-level facts do not look there)
+        self.contained: dict[int, int] = {}  # scope -> depth of handlers/cases open in it
 
     def off(self, node: ast.AST) -> int:
-        return ast_offset(self.text, self.starts, node.lineno, node.col_offset)
+        return self._offset(node.lineno, node.col_offset)
 
     def end(self, node: ast.AST) -> int:
-        return ast_offset(self.text, self.starts, node.end_lineno, node.end_col_offset)
+        return self._offset(node.end_lineno, node.end_col_offset)
+
+    def _offset(self, lineno: int, col: int) -> int:
+        """`ast_offset`, without re-encoding lines that are ASCII (bytes are characters)."""
+        ascii_lines = self.__dict__.setdefault("_ascii", {})
+        plain = ascii_lines.get(lineno)
+        if plain is None:
+            start = self.starts[lineno - 1]
+            end = self.starts[lineno] if lineno < len(self.starts) else len(self.text)
+            plain = ascii_lines[lineno] = self.text[start:end].isascii()
+        if plain:
+            return self.starts[lineno - 1] + col
+        return ast_offset(self.text, self.starts, lineno, col)
 
     def indent(self, node: ast.stmt) -> str:
         line = self.text[self.starts[node.lineno - 1] :]
@@ -110,16 +202,55 @@ class _Builder(ast.NodeVisitor):
 
     def open(self, kind: str, node: ast.AST) -> None:
         parent = self.stack[-1] if self.stack else None
-        self.out.scopes.append(Scope(kind, parent, self.off(node) if parent is not None else 0))
+        qualname = "" if parent is None else None
+        named = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        if parent is not None and named and self.out.scopes[parent].qualname is not None:
+            outer = self.out.scopes[parent].qualname
+            qualname = f"{outer}.{node.name}" if outer else node.name
+        start = self.off(node) if parent is not None else 0
+        is_def = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        comp = isinstance(node, _COMPS)
+        self.out.scopes.append(Scope(kind, parent, start, qualname, is_def, comp))
         idx = len(self.out.scopes) - 1
-        self.scope_of[id(node)] = idx
+        self.out.scope_of[node_key(node)] = idx
         self.stack.append(idx)
 
-    def bind(self, name: str, pos: int, binding: ModuleBinding | None = None) -> None:
+    def bind(
+        self,
+        name: str,
+        pos: int,
+        binding: ModuleBinding | None = None,
+        fact: Binding | None = None,
+        param: bool = False,
+    ) -> None:
         self.out.names.add(name)
         scope = self.out.scopes[self.stack[-1]]
         fallback = any(name in s for s in self.handler_depth)
-        scope.events.setdefault(name, []).append(_Event(pos, binding, fallback))
+        if fact is not None and self.match_depth and scope.kind == "module":
+            fact = None  # module-level facts do not descend into `match` cases
+        contained = self.contained.get(self.stack[-1], 0) > 0
+        event = _Event(pos, binding, fallback, fact, contained, param)
+        scope.events.setdefault(name, []).append(event)
+
+    def _contained(self, node: ast.AST) -> None:
+        """An `except` handler or a `match` case: its events are marked `contained`."""
+        idx = self.stack[-1]
+        self.contained[idx] = self.contained.get(idx, 0) + 1
+        if isinstance(node, ast.ExceptHandler):
+            self._handler(node)
+        else:
+            self.generic_visit(node)
+        self.contained[idx] -= 1
+
+    def _assigned(self, node, targets: list[ast.AST], rest: list[ast.AST]) -> None:
+        """An assignment: its target names are facts (`assign`), visited in field order."""
+        saved, self.assigning = self.assigning, node.lineno
+        for t in targets:
+            self.visit(t)
+        self.assigning = saved
+        for r in rest:
+            if r is not None:
+                self.visit(r)
 
     # -- scopes ----------------------------------------------------------------
     def visit_Module(self, node: ast.Module) -> None:
@@ -138,11 +269,11 @@ class _Builder(ast.NodeVisitor):
                     self.visit(a.annotation)
             if node.returns is not None:
                 self.visit(node.returns)
-            self.bind(node.name, self.off(node))
+            self.bind(node.name, self.off(node), fact=Binding(node.name, "def", node.lineno))
         self.open("function", node)
         for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
             if a is not None:
-                self.bind(a.arg, self.off(a))
+                self.bind(a.arg, self.off(a), param=True)
         for stmt in node.body if isinstance(node.body, list) else [node.body]:
             self.visit(stmt)
         self.stack.pop()
@@ -152,7 +283,7 @@ class _Builder(ast.NodeVisitor):
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         for d in [*node.decorator_list, *node.bases, *[k.value for k in node.keywords]]:
             self.visit(d)
-        self.bind(node.name, self.off(node))
+        self.bind(node.name, self.off(node), fact=Binding(node.name, "class", node.lineno))
         self.open("class", node)
         for stmt in node.body:
             self.visit(stmt)
@@ -183,12 +314,38 @@ class _Builder(ast.NodeVisitor):
     def visit_Name(self, node: ast.Name) -> None:
         self.out.names.add(node.id)
         if isinstance(node.ctx, (ast.Store, ast.Del)):
-            self.bind(node.id, self.off(node))
+            line = self.assigning
+            fact = Binding(node.id, "assign", line) if line is not None else None
+            self.bind(node.id, self.off(node), fact=fact)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self._assigned(node, node.targets, [node.value])
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self._assigned(node, [node.target], [node.value])
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._assigned(node, [node.target], [node.annotation, node.value])
+
+    def visit_For(self, node) -> None:
+        self._assigned(node, [node.target], [node.iter, *node.body, *node.orelse])
+
+    visit_AsyncFor = visit_For
+
+    def visit_Match(self, node) -> None:
+        self.match_depth += 1
+        self.generic_visit(node)
+        self.match_depth -= 1
 
     def visit_arg(self, node: ast.arg) -> None:
         self.bind(node.arg, self.off(node))
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        self._contained(node)
+
+    visit_match_case = _contained
+
+    def _handler(self, node: ast.ExceptHandler) -> None:
         if node.type is not None:
             self.visit(node.type)
         if node.name:
@@ -243,15 +400,15 @@ class _Builder(ast.NodeVisitor):
         for a in node.names:
             if a.asname:
                 b = self._stmt_binding(node, a.asname, a.name, "import_as")
-                self.bind(a.asname, self.off(node), b)
+                fact = Binding(a.asname, "import", node.lineno, a.name)
+                self.bind(a.asname, self.off(node), b, fact)
             else:
                 root = a.name.split(".")[0]
-                self.bind(root, self.off(node), self._stmt_binding(node, root, root, "import_root"))
+                b = self._stmt_binding(node, root, root, "import_root")
+                self.bind(root, self.off(node), b, Binding(root, "import", node.lineno, root))
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        base = (
-            relative.resolve(self.package, node.level, node.module) if node.level else node.module
-        )
+        base = resolve_relative(self.package, node.level, node.module)
         form = "relative" if node.level else "from"
         for a in node.names:
             if a.name == "*":
@@ -262,21 +419,22 @@ class _Builder(ast.NodeVisitor):
             local = a.asname or a.name
             value = f"{base}.{a.name}" if base else None
             b = self._stmt_binding(node, local, value, form, node.level) if value else None
-            self.bind(local, self.off(node), b)
+            self.bind(local, self.off(node), b, Binding(local, "from", node.lineno, base, a.name))
 
 
-class _Uses(ast.NodeVisitor):
+class _Uses(Visitor):
     """Pass 2: uses of watched modules, resolved through the scopes of pass 1."""
 
-    def __init__(self, b: _Builder, watched: frozenset[str], symbols: dict[str, set[str]]):
+    def __init__(self, b: _Offsets, watched: frozenset[str], symbols: dict[str, set[str]]):
         self.b = b
         self.watched = watched
         self.symbols = symbols  # module -> names that a star import of it may provide
         self.stack: list[int] = []
         self.consumed: set[int] = set()
+        self.uses: list[ModuleUse] = []
 
     def visit(self, node):  # scope bookkeeping for every node kind that opens one
-        idx = self.b.scope_of.get(id(node))
+        idx = self.b.out.scope_of.get(node_key(node)) if isinstance(node, _SCOPE_NODES) else None
         if idx is None:
             return super().visit(node)
         if isinstance(node, _FUNCS + _COMPS + (ast.ClassDef,)):
@@ -382,7 +540,7 @@ class _Uses(ast.NodeVisitor):
 
     def _record(self, kind, module, attr, span, binding, key=-1) -> None:
         use = ModuleUse(kind, module, attr, span, binding, self.stack[-1], key)
-        self.b.out.uses.append(use)
+        self.uses.append(use)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if id(node) in self.consumed:
@@ -467,19 +625,105 @@ def _pick(events: list[_Event], pos: int | None) -> ModuleBinding | None | bool:
     return real[-1].binding
 
 
-def analyse(
+class _Offsets:
+    """Offsets into one text, for reading a scope model back against a parse of it."""
+
+    def __init__(self, text: str, model: Bindings):
+        self.text, self.out = text, model
+        self.starts = line_starts(text)
+
+    off, end, _offset = _Builder.off, _Builder.end, _Builder._offset
+
+
+def scope_model(tree: ast.Module, text: str, module: str | None, is_package: bool) -> Bindings:
+    """THE binding walk of one file: its scopes and every binding event in them (module
+    `module`, "" or None outside the import roots, resolves its relative imports)."""
+    builder = _Builder(text, package_of(module, is_package))
+    builder.visit(tree)
+    return builder.out
+
+
+def find_uses(
+    model: Bindings,
+    tree: ast.Module,
     text: str,
-    package: str | None,
     watched: frozenset[str],
     symbols: dict[str, set[str]] | None = None,
-    tree: ast.Module | None = None,
-) -> Bindings:
-    """Scopes, bindings and the uses of `watched` modules in one file (raises
-    SyntaxError). `symbols`: for each watched module, the names a star import of it may
-    provide that the caller cares about."""
-    tree = tree if tree is not None else ast.parse(text)
-    builder = _Builder(text, package)
-    builder.visit(tree)
-    uses = _Uses(builder, watched, symbols or {})
+) -> list[ModuleUse]:
+    """The uses of `watched` modules in the file `model` describes, resolved through its
+    scopes. `symbols`: for each watched module, the names a star import of it may provide
+    that the caller cares about."""
+    uses = _Uses(_Offsets(text, model), watched, symbols or {})
     uses.visit(tree)
-    return builder.out
+    return uses.uses
+
+
+def _last_facts(events: list[_Event], kinds: frozenset[str]) -> Binding | None:
+    facts = [e.fact for e in events if e.fact is not None and e.fact.kind in kinds]
+    return facts[-1] if facts else None
+
+
+_MODULE_KINDS = frozenset(("def", "class", "assign", "import", "from"))
+_DEF_KINDS = frozenset(("def", "class", "import", "from"))
+
+
+def module_bindings(model: Bindings) -> dict[str, Binding]:
+    """name -> Binding for every name the module binds at import time (the last wins)."""
+    out = {}
+    for name, events in model.scopes[0].events.items():
+        hit = _last_facts(events, _MODULE_KINDS)
+        if hit is not None:
+            out[name] = hit
+    return out
+
+
+def import_only(model: Bindings, idx: int, outer: dict[str, str]) -> dict[str, str]:
+    """name -> dotted for the names scope `idx` sees bound only by imports, flow-insensitive:
+    `outer` (the enclosing view, parameters already removed) minus every name the scope
+    binds otherwise, plus names its own imports bind to one dotted name. Imports in an
+    `except` handler or a `match` case are neither (they may not run); names stored in
+    the scope's comprehensions count as bound otherwise. Verify's attribute chains
+    (`index/attrs.py`) follow these: a reference it cannot be sure of is not followed."""
+    imported: dict[str, set[str]] = {}
+    other: set[str] = set()
+    for sidx in _with_comprehensions(model, idx):
+        for name, events in model.scopes[sidx].events.items():
+            for e in events:
+                if e.param:
+                    continue
+                if e.fact is not None and e.fact.kind in ("import", "from"):
+                    if e.binding is not None and not e.contained and sidx == idx:
+                        imported.setdefault(name, set()).add(e.binding.value)
+                else:
+                    other.add(name)
+    view = {k: v for k, v in outer.items() if k not in other and k not in imported}
+    for name, dotted in imported.items():
+        if name not in other and len(dotted) == 1:
+            view[name] = next(iter(dotted))
+    return view
+
+
+def _with_comprehensions(model: Bindings, idx: int) -> list[int]:
+    """Scope `idx` and the comprehension scopes nested in it through comprehensions only."""
+    out = [idx]
+    for j in range(idx + 1, len(model.scopes)):
+        s = model.scopes[j]
+        if s.comprehension and s.parent in out:
+            out.append(j)
+    return out
+
+
+def def_scopes(model: Bindings) -> dict[str, dict[str, Binding]]:
+    """qualname -> {name: Binding} of what each function binds by import or def."""
+    out: dict[str, dict[str, Binding]] = {}
+    for scope in model.scopes:
+        if not scope.is_def or scope.qualname is None:
+            continue
+        local = {}
+        for name, events in scope.events.items():
+            hit = _last_facts(events, _DEF_KINDS)
+            if hit is not None:
+                local[name] = hit
+        if local:
+            out[scope.qualname] = local
+    return out

@@ -13,8 +13,12 @@ The API (stable; verify's attribute resolution and the binding-based rewriter bu
   import time). Relative imports are resolved by THE resolver
   (`index.imports.resolve_relative`); the ones it cannot resolve (outside the roots, a
   top-level module, dots above the top package) are in `unresolved_relative` instead.
+- `scope_model`: THE binding walk of the file (`index.bindings.scope_model`): scopes and
+  every binding event; `bindings`, `scopes` and `attrs` below are views of it, and the
+  rewriter resolves its uses through it (`index.bindings.find_uses`).
 - `bindings`: name -> `Binding` for every name the module binds at import time
-  (module level, descending into if/try/with/for/while bodies): its kind (`def`, `class`,
+  (module level, descending into if/try/with/for/while bodies; the textually last binding
+  wins): its kind (`def`, `class`,
   `assign`, `import`, `from`), line, and for imports what it is bound to (`Binding.target`):
   `import pkg.mod` binds `pkg` to module `pkg`; `import pkg.mod as m` binds `m` to
   `pkg.mod`; `from pkg import mod` and `from . import mod` bind `mod` to `pkg.mod` (a
@@ -43,31 +47,12 @@ import re
 from dataclasses import dataclass, field
 
 from migrate.index.attrs import AttrFacts, attribute_facts
+from migrate.index.bindings import Binding, Bindings, def_scopes, module_bindings, scope_model
 from migrate.index.imports import ImportRef, absolute
 
 TARGET = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 REGISTER = re.compile(r"^register_([a-z0-9]+)_ci$")
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-
-
-@dataclass(frozen=True)
-class Binding:
-    """One name bound in a scope, and for an import what it is bound to."""
-
-    name: str
-    kind: str  # def | class | assign | import | from
-    line: int
-    module: str | None = None  # import: the module bound; from: the module imported from
-    imported: str | None = None  # from: the name imported (`from module import imported`)
-
-    @property
-    def target(self) -> str | None:
-        """The dotted name the binding refers to (imports only): `pkg`, `pkg.mod`, `m.x`."""
-        if self.kind == "import":
-            return self.module
-        if self.kind == "from" and self.module:
-            return f"{self.module}.{self.imported}"
-        return None
 
 
 @dataclass
@@ -92,6 +77,7 @@ class CodeFacts:
     fused: list[tuple[int, str]] = field(default_factory=list)
     star_unresolved: bool = False  # a `from <unresolvable> import *`
     attrs: AttrFacts | None = None  # attribute chains into other modules (index/attrs.py)
+    scope_model: Bindings | None = None  # THE binding walk (index/bindings.py)
 
     @property
     def names(self) -> set[str]:
@@ -181,38 +167,20 @@ class _Reader:
     def _abs(self, node: ast.ImportFrom) -> str:
         return absolute(node.module, node.level, self.f.module, self.f.is_package)
 
-    def _bind_imports(self, scope: dict[str, Binding], stmt: ast.stmt) -> None:
-        if isinstance(stmt, ast.Import):
-            for a in stmt.names:
-                if a.asname:
-                    scope[a.asname] = Binding(a.asname, "import", stmt.lineno, a.name)
-                else:
-                    top = a.name.split(".")[0]
-                    scope[top] = Binding(top, "import", stmt.lineno, top)
-        elif isinstance(stmt, ast.ImportFrom):
-            src = self._abs(stmt) or None
-            for a in stmt.names:
-                if a.name != "*":
-                    name = a.asname or a.name
-                    scope[name] = Binding(name, "from", stmt.lineno, src, a.name)
-
     def top(self, body: list[ast.stmt]) -> None:
-        """Names bound at import time, descending into if/try/with/for/while blocks."""
+        """Module-level facts, descending into if/try/with/for/while blocks (the names
+        bound are the binding walk's, `index.bindings.module_bindings`)."""
         f = self.f
         for stmt in body:
             if isinstance(stmt, _DEFS):
                 self._definition(stmt)
             elif isinstance(stmt, ast.Assign):
                 self._assignment(stmt)
-            elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
-                for n in _targets(stmt.target):
-                    f.bindings[n] = Binding(n, "assign", stmt.lineno)
-                if isinstance(stmt, ast.AugAssign) and _targets_all(stmt.target):
-                    extra = _literal_strings(stmt.value)
-                    self._extend_all(extra)
-            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
-                self._bind_imports(f.bindings, stmt)
-                if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
+            elif isinstance(stmt, ast.AugAssign):
+                if _targets_all(stmt.target):
+                    self._extend_all(_literal_strings(stmt.value))
+            elif isinstance(stmt, ast.ImportFrom):
+                if any(a.name == "*" for a in stmt.names):
                     src = self._abs(stmt)
                     if src:
                         f.star_imports.append(src)
@@ -234,22 +202,18 @@ class _Reader:
     def _definition(self, stmt: ast.stmt) -> None:
         """A top-level def or class: its binding, and the facts a class carries."""
         f = self.f
-        kind = "class" if isinstance(stmt, ast.ClassDef) else "def"
-        f.bindings[stmt.name] = Binding(stmt.name, kind, stmt.lineno)
         f.definitions.setdefault(stmt.name, stmt.lineno)
         if stmt.name == "__getattr__":
             f.getattr_hook = True
         if isinstance(stmt, ast.ClassDef):
             f.classes[stmt.name] = _class_attrs(stmt)
             f.class_bases[stmt.name] = [ast.unparse(b) for b in stmt.bases]
-        self.scope(stmt, stmt.name)
 
     def _assignment(self, stmt: ast.Assign) -> None:
         """`a = b = value`: bindings, instances of a class, and a literal `__all__`."""
         f = self.f
         for t in stmt.targets:
             for n in _targets(t):
-                f.bindings[n] = Binding(n, "assign", stmt.lineno)
                 f.instances.pop(n, None)  # the last binding decides
                 if isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name):
                     f.instances[n] = stmt.value.func.id
@@ -277,44 +241,12 @@ class _Reader:
             ok = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
             self._extend_all([arg.value] if ok else None)
 
-    def scope(self, node: ast.AST, qualname: str) -> None:
-        """Import and def bindings of one def (and of its nested defs and methods)."""
-        if isinstance(node, ast.ClassDef):
-            for stmt in node.body:
-                if isinstance(stmt, _DEFS):
-                    self.scope(stmt, f"{qualname}.{stmt.name}")
-            return
-        local: dict[str, Binding] = {}
-        for stmt in _statements(node.body):
-            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-                self._bind_imports(local, stmt)
-            elif isinstance(stmt, _DEFS):
-                kind = "class" if isinstance(stmt, ast.ClassDef) else "def"
-                local[stmt.name] = Binding(stmt.name, kind, stmt.lineno)
-                self.scope(stmt, f"{qualname}.{stmt.name}")
-        if local:
-            self.f.scopes[qualname] = local
-
     def finish(self) -> None:
         self.f.all_names = tuple(self._all) if self._all is not None and self._all_known else None
 
 
 def _targets_all(t: ast.AST) -> bool:
     return isinstance(t, ast.Name) and t.id == "__all__"
-
-
-def _statements(body: list[ast.stmt]):
-    """Statements of one function body, descending into blocks but not into defs."""
-    for stmt in body:
-        yield stmt
-        if isinstance(stmt, _DEFS):
-            continue
-        for block in ("body", "orelse", "finalbody"):
-            yield from _statements(getattr(stmt, block, []) or [])
-        for h in getattr(stmt, "handlers", []) or []:
-            yield from _statements(h.body)
-        for case in getattr(stmt, "cases", ()) or ():
-            yield from _statements(case.body)
 
 
 class _Everywhere(ast.NodeVisitor):
@@ -417,11 +349,14 @@ def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | N
     except (SyntaxError, ValueError):
         return None
     facts = CodeFacts(module or "", is_package)
+    facts.scope_model = scope_model(tree, text, module, is_package)
+    facts.bindings = module_bindings(facts.scope_model)
+    facts.scopes = def_scopes(facts.scope_model)
     reader = _Reader(facts)
     reader.top(tree.body)
     reader.finish()
     _Everywhere(facts).visit(tree)
-    facts.attrs = attribute_facts(tree, module or "", is_package)
+    facts.attrs = attribute_facts(tree, module or "", is_package, facts.scope_model)
     return facts
 
 

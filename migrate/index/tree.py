@@ -96,6 +96,10 @@ class TreeQueries(FactsCache):
     def is_module(self, name: str) -> bool:
         return name in self.modules or name in self.packages
 
+    def path_of(self, name: str) -> str | None:
+        """The file of module `name` (an `__init__.py` for a regular package), or None."""
+        return self.modules.get(name)
+
     def files_under(self, directory: str) -> list[str]:
         prefix = directory.rstrip("/") + "/"
         return [p for p in self.paths if p.startswith(prefix)]

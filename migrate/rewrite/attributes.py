@@ -3,7 +3,8 @@
 `import a.b` binds `a`, so every `a.b.f` must be spelled `x.y.f` once the module moves.
 A chain through an alias (`import a.b as m`, `from a import b`) keeps working unless a
 symbol left the aliased module: then the chain is spelled absolutely and the module it
-now lives in is imported next to the binding import (the only import ever added).
+now lives in is imported next to the binding import (scheduled on the file's import
+scratch area, `import_scratch.py`, which places it).
 Only the moved prefix of a chain is replaced; the rest keeps its exact text.
 """
 
@@ -15,6 +16,7 @@ from migrate.changes import Edit
 from migrate.errors import Diagnostic
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Chain, Facts
+from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.imports import ImportResult
 from migrate.rewrite.names import module_part, relocate
 from migrate.rewrite.spans import make_edit, note_at
@@ -44,11 +46,16 @@ def _prefix_edit(job: FileJob, facts: Facts, chain: Chain, new: str, reason: str
 
 
 def rewrite_chains(
-    job: FileJob, facts: Facts, ctx: Context, imports: ImportResult, done: set[int] = frozenset()
+    job: FileJob,
+    facts: Facts,
+    ctx: Context,
+    imports: ImportResult,
+    scratch: ImportScratch,
+    done: set[int] = frozenset(),
 ) -> ChainResult:
-    """`done`: starts of chains that module_uses.py already respelled by binding."""
+    """`done`: starts of chains that module_uses.py already respelled by binding; the
+    imports the chains now need are scheduled on `scratch`."""
     res = ChainResult()
-    added: set[tuple[int, str]] = set()
     instead: dict[str, list[str]] = {}  # stale `import deleted.pkg` -> modules chains need
     for chain in facts.chains:
         if chain.start in done:
@@ -89,20 +96,12 @@ def rewrite_chains(
             or _imported_via_root(module, binding, imports)
         ):
             continue
-        if (site.stmt_start, module) not in added:
-            added.add((site.stmt_start, module))
-            newline = "\r\n" if "\r\n" in facts.text else "\n"
-            res.edits.append(
-                make_edit(
-                    job.new_path,
-                    facts.text,
-                    site.stmt_start,
-                    site.stmt_start,
-                    f"import {module}{newline}{site.indent}",
-                    "code",
-                    f"{new} is reached through module {module}, which the file did not import",
-                )
-            )
+        scratch.add_before(
+            f"import {module}",
+            site.stmt_start,
+            site.indent,
+            f"{new} is reached through module {module}, which the file did not import",
+        )
     for old, modules in instead.items():
         (s, e), note = imports.stale_roots[old]
         res.edits.append(

@@ -5,10 +5,13 @@ Both are plain picklable data so that a process pool can rewrite files in parall
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic
+from migrate.index.bindings import Bindings, scope_model
 from migrate.relocate import Relocation
 
 
@@ -51,6 +54,22 @@ class FileJob:
     old_module: str | None
     new_module: str | None
     is_init: bool
+
+    @cached_property
+    def ast(self) -> ast.Module | None:
+        """The file parsed once for every form that reads it (None: does not parse)."""
+        try:
+            return ast.parse(self.text)
+        except (SyntaxError, ValueError):
+            return None
+
+    @cached_property
+    def scopes(self) -> Bindings | None:
+        """The one binding walk of the file (`index.bindings.scope_model`), done once."""
+        tree = self.ast
+        if tree is None:
+            return None
+        return scope_model(tree, self.text, self.old_module, self.is_init)
 
     @property
     def old_package(self) -> str | None:

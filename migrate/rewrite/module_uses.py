@@ -9,8 +9,10 @@ pkg.newmod`, unless the file binds `pkg` to something else too. A new local name
 collides with one the file binds or reads: an alias is picked and the dry run says so.
 Star imports of the module get an explicit import of each moved name the file uses.
 
-A binding import left without uses (every `mod.x` became `newmod.x`) is removed, keeping
-the statement's layout (`import_drop`), unless something outside the file may read it.
+The imports this needs, and the removal of a binding import left without uses (every
+`mod.x` became `newmod.x`, unless something outside the file may read it), are scheduled
+on the file's import scratch area; its finaliser (`import_scratch.py`) places them and
+keeps the statements' layout.
 A `try` import whose `except ImportError` branch rebinds the old name gets the same
 fallback for the new one (`newmod = None`, or `newmod = mod` for a fallback module), so
 both branches stay executable.
@@ -19,17 +21,17 @@ both branches stay executable.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
-from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, analyse
+from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, find_uses
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
-from migrate.rewrite.import_drop import drop_names
-from migrate.rewrite.import_place import place
+from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit, note_at
 
 
@@ -56,34 +58,48 @@ def may_bind(text: str, mods: frozenset[str]) -> bool:
     return bool(mods) and "import" in text and _leaf_regex(mods).search(text) is not None
 
 
-def rewrite_module_uses(job: FileJob, ctx: Context) -> UseResult:
+def rewrite_module_uses(job: FileJob, ctx: Context, scratch: ImportScratch) -> UseResult:
+    """Respell the uses; the imports they need and drop are scheduled on `scratch`."""
     res = UseResult()
     mods = watched(ctx)
     if not may_bind(job.text, mods):
         return res
-    try:
-        tree = ast.parse(job.text)
-    except (SyntaxError, ValueError):
+    tree, model = job.ast, job.scopes
+    if tree is None or model is None:
         return res  # libcst reports it
     stars: dict[str, set[str]] = {}
     for mod, sym in ctx.relocation.symbols:
         stars.setdefault(mod, set()).add(sym)
-    facts = analyse(job.text, job.old_package, mods, stars, tree)
-    if not facts.uses:
+    uses = find_uses(model, tree, job.text, mods, stars)
+    if not uses:
         return res
-    _Speller(job, ctx, facts, tree, res).run()
+    facts = dataclasses.replace(model, uses=uses)
+    _Speller(job, ctx, facts, tree, res, scratch).run()
     return res
 
 
+def untouched_import(job: FileJob, ctx: Context, node: ast.ImportFrom) -> bool:
+    """Whether no form rewrites import `node` (no moved module or name in it): only such
+    a statement may take an added name (the scratch's merge guard)."""
+    base = relative.resolve(job.old_package, node.level, node.module) if node.level else node.module
+    if base is None or ctx.relocation.module(base) is not None:
+        return False
+    return all(ctx.relocation.dotted(f"{base}.{a.name}") is None for a in node.names)
+
+
+_PLACED = "an import for names that moved, placed as isort would"
+_AFTER = "names used through this import moved to another module"
+
+
 class _Speller:
-    def __init__(self, job: FileJob, ctx: Context, facts: Bindings, tree, res: UseResult):
+    def __init__(self, job, ctx: Context, facts: Bindings, tree, res: UseResult, scratch):
         self.job, self.ctx, self.facts, self.res = job, ctx, facts, res
+        self.scratch: ImportScratch = scratch
         self.text = job.text
         self.nl = "\r\n" if "\r\n" in self.text else "\n"
         self.taken = set(facts.names)
         self.new_names: dict[str, str] = {}  # local this pass binds -> the module it binds
         self.locals: dict[tuple[int, str], str] = {}  # (scope, dst) -> local
-        self.inserts: dict[tuple[int, int], list[str]] = {}  # stmt -> statements to add
         self.imported = {
             a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
         }
@@ -107,56 +123,12 @@ class _Speller:
             b = next(u.binding for u in self.facts.uses if u.binding.stmt == stmt)
             spelled = self._from_module(dst, b)
             self._insert(b, f"from {spelled} import {', '.join(sorted(names))}")
-        unused = self._unused_bindings()
-        merged: set[int] = set()
-        for stmt, lines in self.inserts.items():
-            b = next(u.binding for u in self.facts.uses if u.binding.stmt == stmt)
-            after: list[str] = []
-            for line in lines:
-                hit = place(
-                    self.text,
-                    self.tree,
-                    line_col(self.text, stmt[0])[0],
-                    line,
-                    lambda node: self._can_merge(node, merged),
-                )
-                if hit is None:
-                    after.append(line)
-                    continue
-                s, e, new = hit
-                why = "an import for names that moved, placed as isort would"
-                if s != e:
-                    merged.add(s)
-                    gone = unused.pop((s, e), None)
-                    if gone:
-                        new = drop_names(new, gone) or new
-                        why += f"; `{', '.join(sorted(gone))}` has no use left"
-                self._add(s, e, new, why)
-            if after:
-                at = self._line_end(stmt[1])
-                text = "".join(f"{b.indent}{line}{self.nl}" for line in after)
-                if at == len(self.text) and not self.text.endswith("\n"):
-                    text = self.nl + text.rstrip("\r\n")
-                self._add(at, at, text, "names used through this import moved to another module")
-        for stmt, gone in unused.items():
-            self._drop(stmt, gone)
+        for stmt, gone in self._unused_bindings().items():
+            self.scratch.drop(stmt, gone)
         self._fallbacks()
 
     def _add(self, s: int, e: int, new: str, reason: str) -> None:
         self.res.edits.append(make_edit(self.job.new_path, self.text, s, e, new, "code", reason))
-
-    def _can_merge(self, node: ast.ImportFrom, merged: set[int]) -> bool:
-        """Only a statement nothing else rewrites (no moved module or name in it)."""
-        if ast_offset(self.text, self.starts, node.lineno, node.col_offset) in merged:
-            return False
-        base = (
-            relative.resolve(self.job.old_package, node.level, node.module)
-            if node.level
-            else node.module
-        )
-        if base is None or self.ctx.relocation.module(base) is not None:
-            return False
-        return all(self.ctx.relocation.dotted(f"{base}.{a.name}") is None for a in node.names)
 
     # -- one use ------------------------------------------------------------------
     def _use(self, use: ModuleUse, dst: str) -> None:
@@ -205,7 +177,7 @@ class _Speller:
         if b.form == "import_root" and self._root_is_safe(b, dst):
             if dst not in self.imported:
                 self.imported.add(dst)
-                self.inserts.setdefault(b.stmt, []).append(f"import {dst}")
+                self._insert(b, f"import {dst}")
             return dst
         key = (b.scope, dst)
         if key in self.locals:
@@ -221,7 +193,7 @@ class _Speller:
         else:
             stmt = f"from {self._from_module(parent, b)} import {leaf}"
             stmt += f" as {local}" if local != leaf else ""
-        self.inserts.setdefault(b.stmt, []).append(stmt)
+        self._insert(b, stmt)
         self.locals[key] = local
         self.fresh.setdefault(b, []).append(local)
         return local
@@ -267,7 +239,7 @@ class _Speller:
         return module
 
     def _insert(self, b: ModuleBinding, stmt: str) -> None:
-        self.inserts.setdefault(b.stmt, []).append(stmt)
+        self.scratch.add(stmt, b.stmt, b.indent, _AFTER, _PLACED)
 
     def _line_end(self, offset: int) -> int:
         nl = self.text.find("\n", offset)
@@ -316,7 +288,7 @@ class _Speller:
         if node is None or any(a.name == "*" for a in node.names):
             return False
         body = self._body(node)
-        return b.stmt in self.inserts or (body is not None and len(body) > 1)
+        return self.scratch.has_adds(b.stmt) or (body is not None and len(body) > 1)
 
     def _stmt_node(self, stmt: tuple[int, int]) -> ast.Import | ast.ImportFrom | None:
         line = line_col(self.text, stmt[0])[0]
@@ -339,22 +311,6 @@ class _Speller:
                 if any(s is node for s in h.body):
                     return h.body
         return None
-
-    def _drop(self, stmt: tuple[int, int], gone: set[str]) -> None:
-        """Remove the unused locals from their statement (the whole lines when none is
-        left and the statement has its lines to itself)."""
-        s, e = stmt
-        why = f"`{', '.join(sorted(gone))}` has no use left"
-        rest = drop_names(self.text[s:e], gone)
-        if rest:
-            self._add(s, e, rest, why)
-            return
-        line_start = self.text.rfind("\n", 0, s) + 1
-        line_end = self._line_end(e)
-        tail = self.text[e:line_end].strip()
-        if self.text[line_start:s].strip() or (tail and not tail.startswith("#")):
-            return  # shares a line with another statement: left alone
-        self._add(line_start, line_end, "", why)
 
     # -- try/except ImportError fallbacks ----------------------------------------
     def _fallbacks(self) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import libcst as cst
 
@@ -18,8 +18,9 @@ from migrate.rewrite import relative
 from migrate.rewrite.attributes import rewrite_chains
 from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.cstfacts import gather
+from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.imports import rewrite_imports
-from migrate.rewrite.module_uses import rewrite_module_uses
+from migrate.rewrite.module_uses import rewrite_module_uses, untouched_import
 from migrate.rewrite.names import is_gone, relocate
 from migrate.rewrite.op_id_tables import has_computed_op_id, rewrite_op_id_tables
 from migrate.rewrite.op_ids import rewrite_op_ids
@@ -134,11 +135,14 @@ def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
 
 
 def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
+    """Every form on one file; the imports they add or drop go through one scratch area,
+    which one finaliser turns into edits at the end (`import_scratch.py`)."""
     result = FileResult(job.new_path)
-    uses = rewrite_module_uses(job, ctx)
+    scratch = ImportScratch(job.new_path, job.text, partial(untouched_import, job, ctx))
+    uses = rewrite_module_uses(job, ctx, scratch)
     result.notes = list(uses.notes)
     if not needs_libcst(job, ctx, regex):
-        result.edits = uses.edits
+        result.edits = [*uses.edits, *scratch.finalise(job.ast)]
         return result
     # A chain through an alias (`nm.sym`) of a module that lost a symbol does not spell
     # an old name: such files are parsed whole.
@@ -157,13 +161,14 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
         return result
     result.parsed = True
     imports = rewrite_imports(job, facts, ctx)
-    chains = rewrite_chains(job, facts, ctx, imports, uses.handled)
+    chains = rewrite_chains(job, facts, ctx, imports, scratch, uses.handled)
     tables, handled = rewrite_tables(job, facts, ctx, regex)
     ancestor_tables = rewrite_ancestor_tables(job, facts, ctx, handled)
     op_tables = rewrite_op_id_tables(job, facts, ctx)
     strings = rewrite_strings(job, facts, ctx, regex, handled, imports.bindings, uses.handled)
     edits = [
         *uses.edits,
+        *scratch.finalise(job.ast),
         *imports.edits,
         *chains.edits,
         *tables.edits,

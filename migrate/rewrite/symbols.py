@@ -21,6 +21,7 @@ from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
+from migrate.rewrite.import_scratch import ImportScratch, after_imports, future_at
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -258,15 +259,15 @@ def _all_edits(text: str, tree: ast.Module, gone: set[str]) -> list[tuple[int, i
 
 
 def _unused_import_edits(text, tree, staying, moving_nodes) -> list[tuple[int, int, str, str]]:
-    """Top-level imports that only the moved code used: removed from the source."""
-    starts = line_starts(text)
+    """Top-level imports that only the moved code used: removed from the source (laid out
+    by the import finaliser, `import_scratch.py`)."""
+    scratch = ImportScratch("", text)
     stay_uses: set[str] = set()
     for n in staying:
         if not isinstance(n, (ast.Import, ast.ImportFrom)):
             stay_uses |= _uses(n)
     stay_uses |= _all_names(tree)
     moved_uses = set().union(*(_uses(n) for n in moving_nodes)) if moving_nodes else set()
-    out = []
     why = "import only the moved code used"
     for node in tree.body:
         if not isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -277,26 +278,9 @@ def _unused_import_edits(text, tree, staying, moving_nodes) -> list[tuple[int, i
         if not names or len(names) != len(node.names):
             continue
         gone = [a for a, local in names if local in moved_uses and local not in stay_uses]
-        if not gone:
-            continue
-        s = ast_offset(text, starts, node.lineno, node.col_offset)
-        e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
-        line_start = starts[node.lineno - 1]
-        line_end = starts[node.end_lineno] if node.end_lineno < len(starts) else len(text)
-        whole_lines = not text[line_start:s].strip() and not text[e:line_end].strip()
-        if len(gone) == len(names) and whole_lines:
-            prev_blank = node.lineno == 1 or not text[starts[node.lineno - 2] : line_start].strip()
-            nxt = text.find("\n", line_end)
-            nxt = len(text) if nxt == -1 else nxt + 1
-            if prev_blank and line_end < len(text) and not text[line_end:nxt].strip():
-                line_end = nxt  # the group it ended is gone: so is the blank line after it
-            out.append((line_start, line_end, "", why))
-        elif node.lineno == node.end_lineno and "(" not in text[s:e]:
-            keep = [a for a, _ in names if a not in gone]
-            head = text[s:e].split(" import ", 1)[0]
-            body = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in keep)
-            out.append((s, e, f"{head} import {body}", why))
-    return out
+        if gone:
+            scratch.remove(node, gone, why)
+    return scratch.spans(tree)
 
 
 def _all_names(tree: ast.Module) -> set[str]:
@@ -486,20 +470,6 @@ def _imports_dst(index, src_path, tree, package, dst, rel) -> bool:
     return any(rel.dotted(n) == dst or n == dst for n in _module_imports(tree, package))
 
 
-def _after_imports(text: str) -> int:
-    """Offset after the last top-level import (or the docstring, or 0)."""
-    tree = ast.parse(text)
-    starts = line_starts(text)
-    last = 0
-    for i, node in enumerate(tree.body):
-        is_doc = i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-        if isinstance(node, (ast.Import, ast.ImportFrom)) or is_doc:
-            last = node.end_lineno
-        elif last:
-            break
-    return starts[last] if last < len(starts) else len(text)
-
-
 def _take_edits(cs: ChangeSet, path: str, spans) -> dict[tuple[int, int], list[Edit]]:
     """Remove the edits inside the moved spans from `cs`; return them per span."""
     taken: dict[tuple[int, int], list[Edit]] = {s: [] for s in spans}
@@ -534,20 +504,6 @@ def _bound_names(text: str) -> set[str]:
 def _binds(line: str) -> set[str]:
     node = ast.parse(line).body[0]
     return {a.asname or a.name.split(".")[0] for a in node.names}
-
-
-def _future_at(text: str) -> int:
-    """Where a `from __future__` import may go: after the docstring, else at the top."""
-    tree = ast.parse(text)
-    if (
-        tree.body
-        and isinstance(tree.body[0], ast.Expr)
-        and isinstance(tree.body[0].value, ast.Constant)
-    ):
-        starts = line_starts(text)
-        end = tree.body[0].end_lineno
-        return starts[end] if end < len(starts) else len(text)
-    return 0
 
 
 def _head(future: list[str], imports: list[str], tc: list[str], nl: str) -> str:
@@ -602,7 +558,7 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
                 cs.edits.append(make_edit(src_new, text, s, e, new, "code", reason))
                 busy.append((s, e))
         if mv.back_import:
-            at = _after_imports(text)
+            at = after_imports(text)
             at = max([at] + [be for bs, be in busy if bs < at < be])
             cs.edits.append(
                 make_edit(
@@ -642,7 +598,7 @@ def _append(cs, index, rel, path, codes, new_imports, futures, checking) -> None
         imports.append("if TYPE_CHECKING:" + nl + nl.join("    " + line for line in tc))
     future = [f for f in dict.fromkeys(futures.get(path, [])) if f not in text]
     if future:
-        at = _future_at(text)
+        at = future_at(text)
         cs.edits.append(
             make_edit(
                 path,
@@ -655,7 +611,7 @@ def _append(cs, index, rel, path, codes, new_imports, futures, checking) -> None
             )
         )
     if imports:
-        at = _after_imports(text)
+        at = after_imports(text)
         cs.edits.append(
             make_edit(
                 path,

@@ -1,0 +1,349 @@
+"""The per-file import scratch area and its one finaliser: where added imports go, how
+removed ones leave, in which order and layout.
+
+Forms never write import statements into a file themselves. They schedule them on the
+file's `ImportScratch` (as LibCST's `AddImportsVisitor` / `RemoveImportsVisitor` schedule
+on a codemod context), and `finalise()` turns the schedule into edits once, after every
+form ran. So placement, sorting and layout live here only:
+
+- `add(stmt, anchor)`: beside the binding import `anchor` (a statement's character span).
+  The anchor's block is the run of import statements around it, in one body, with no
+  blank line between them. If the block is sorted as isort/ruff sort it (plain `import`
+  lines before `from` lines, modules in order; names inside a statement in order, by
+  type: CONSTANTS, Classes, the rest), the import goes at its sorted place, or is merged
+  into a one-line `from M import ...` of the same module. An unsorted block,
+  `# isort: skip` on the anchor line, or an `isort: off` region in force keeps the
+  simple rule: right after the anchor. An import never leaves the anchor's scope.
+- `add_before(stmt, at, indent)`: in front of the statement starting at `at`.
+- `drop(stmt, names)`: drop the locals `names` from the import statement at span `stmt`,
+  keeping its layout and comments (`import_drop.drop_names`); folded into an addition
+  merged into the same statement; when no name is left, the statement's lines go (a
+  statement sharing a line with another is left alone).
+- `remove(node, names)`: drop `names` from a top-level import statement; when every name
+  goes, its whole lines go (and the blank line after a group that disappears).
+- `after_imports(text)` / `future_at(text)`: where imports added to a module's top go
+  (after the last top-level import or the docstring) and where `__future__` imports go.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from migrate.changes import Edit
+from migrate.rewrite.import_drop import drop_names
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit
+
+_SKIP = re.compile(r"#\s*isort:\s*skip")
+_OFF = re.compile(r"#\s*isort:\s*(off|on)\b")
+
+
+@dataclass(frozen=True)
+class _Add:
+    stmt: str  # one statement, no indentation or newline
+    anchor: tuple[int, int]  # span of the statement it goes beside / in front of
+    indent: str
+    reason: str
+    before: bool = False
+    merge_reason: str = ""
+
+
+@dataclass
+class ImportScratch:
+    """What the forms want added to or removed from one file's imports."""
+
+    path: str  # where the edits land (the file's new path)
+    text: str
+    can_merge: Callable[[ast.ImportFrom], bool] = lambda node: True
+    adds: list[_Add] = field(default_factory=list)
+    removals: list[tuple[ast.stmt, tuple[ast.alias, ...], str]] = field(default_factory=list)
+    drops: dict[tuple[int, int], set[str]] = field(default_factory=dict)
+
+    def add(self, stmt: str, anchor: tuple[int, int], indent: str, reason: str, placed: str):
+        """Schedule `stmt` beside the import at `anchor`; `placed`: the reason when it
+        lands at its sorted place or merges into a statement of the block."""
+        self.adds.append(_Add(stmt, anchor, indent, reason, merge_reason=placed))
+
+    def add_before(self, stmt: str, at: int, indent: str, reason: str) -> None:
+        """Schedule `stmt` in front of the statement starting at offset `at`."""
+        if not any(a.before and a.anchor[0] == at and a.stmt == stmt for a in self.adds):
+            self.adds.append(_Add(stmt, (at, at), indent, reason, before=True))
+
+    def has_adds(self, anchor: tuple[int, int]) -> bool:
+        """Whether an import is scheduled beside the statement at `anchor`."""
+        return any(not a.before and a.anchor == anchor for a in self.adds)
+
+    def drop(self, stmt: tuple[int, int], names: set[str]) -> None:
+        """Schedule dropping the locals `names` from the import statement at span `stmt`
+        (they have no use left)."""
+        self.drops.setdefault(stmt, set()).update(names)
+
+    def remove(self, node: ast.stmt, names: list[ast.alias], reason: str) -> None:
+        """Schedule dropping `names` from the top-level import `node`."""
+        self.removals.append((node, tuple(names), reason))
+
+    # -- the finaliser -------------------------------------------------------------
+    def finalise(self, tree: ast.Module | None) -> list[Edit]:
+        return [
+            make_edit(self.path, self.text, s, e, new, "code", why)
+            for s, e, new, why in self.spans(tree)
+        ]
+
+    def spans(self, tree: ast.Module | None) -> list[tuple[int, int, str, str]]:
+        """(start, end, replacement, reason) of every scheduled change, in schedule order."""
+        out: list[tuple[int, int, str, str]] = []
+        nl = "\r\n" if "\r\n" in self.text else "\n"
+        starts = line_starts(self.text)
+        merged: set[int] = set()
+        drops = {k: set(v) for k, v in self.drops.items()}
+        by_anchor: dict[tuple[int, int], list[_Add]] = {}
+        for a in self.adds:
+            if not a.before:
+                by_anchor.setdefault(a.anchor, []).append(a)
+        for anchor, adds in by_anchor.items():
+            after: list[_Add] = []
+            line = self.text.count("\n", 0, anchor[0]) + 1
+            for a in adds:
+                hit = self._place(tree, starts, line, a.stmt, merged) if tree else None
+                if hit is None:
+                    after.append(a)
+                    continue
+                s, e, new = hit
+                why = a.merge_reason or a.reason
+                if s != e:
+                    merged.add(s)
+                    gone = drops.pop((s, e), None)
+                    if gone:
+                        new = drop_names(new, gone) or new
+                        why += f"; `{', '.join(sorted(gone))}` has no use left"
+                out.append((s, e, new, why))
+            if after:
+                at = _line_end(self.text, anchor[1])
+                text = "".join(f"{a.indent}{a.stmt}{nl}" for a in after)
+                if at == len(self.text) and not self.text.endswith("\n"):
+                    text = nl + text.rstrip("\r\n")
+                out.append((at, at, text, after[0].reason))
+        for stmt, gone in drops.items():
+            hit = self._drop(stmt, gone)
+            if hit is not None:
+                out.append((*hit, f"`{', '.join(sorted(gone))}` has no use left"))
+        for a in self.adds:
+            if a.before:
+                out.append((a.anchor[0], a.anchor[0], f"{a.stmt}{nl}{a.indent}", a.reason))
+        for node, names, reason in self.removals:
+            hit = _removal(self.text, starts, node, names)
+            if hit is not None:
+                out.append((*hit, reason))
+        return out
+
+    def _drop(self, stmt: tuple[int, int], gone: set[str]) -> tuple[int, int, str] | None:
+        """The statement without the `gone` locals, or its lines when none is left and
+        it has them to itself (else None: left alone)."""
+        s, e = stmt
+        rest = drop_names(self.text[s:e], gone)
+        if rest:
+            return s, e, rest
+        line_start = self.text.rfind("\n", 0, s) + 1
+        line_end = _line_end(self.text, e)
+        tail = self.text[e:line_end].strip()
+        if self.text[line_start:s].strip() or (tail and not tail.startswith("#")):
+            return None  # shares a line with another statement: left alone
+        return line_start, line_end, ""
+
+    def _place(self, tree, starts, line: int, new: str, merged: set[int]):
+        def can_merge(node: ast.ImportFrom) -> bool:
+            at = ast_offset(self.text, starts, node.lineno, node.col_offset)
+            return at not in merged and self.can_merge(node)
+
+        return place(self.text, tree, line, new, can_merge)
+
+
+def _line_end(text: str, offset: int) -> int:
+    nl = text.find("\n", offset)
+    return len(text) if nl == -1 else nl + 1
+
+
+# -- placement and sorting ------------------------------------------------------------
+
+
+def _body_of(tree: ast.AST, line: int) -> list[ast.stmt] | None:
+    for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            body = getattr(node, name, None)
+            if isinstance(body, list) and any(
+                isinstance(s, ast.stmt) and s.lineno == line for s in body
+            ):
+                return body
+        for h in getattr(node, "handlers", []) or []:
+            if any(s.lineno == line for s in h.body):
+                return h.body
+    return None
+
+
+def _key(node: ast.stmt) -> tuple:
+    if isinstance(node, ast.Import):
+        return (0, 0, 0, node.names[0].name.lower())
+    level = node.level or 0
+    return (1, 1 if level else 0, -level, (node.module or "").lower())
+
+
+def name_key(name: str) -> tuple:
+    """ruff/isort `order-by-type`: CONSTANTS, Classes, then the rest; case-insensitive."""
+    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+    return (kind, name.lower())
+
+
+def _isort_off(text: str, offset: int) -> bool:
+    state = False
+    for m in _OFF.finditer(text, 0, offset):
+        state = m.group(1) == "off"
+    return state
+
+
+def _block(text: str, body: list[ast.stmt], line: int) -> list[ast.stmt]:
+    i = next(k for k, s in enumerate(body) if s.lineno == line)
+    lines = text.splitlines()
+
+    def joined(a: ast.stmt, b: ast.stmt) -> bool:
+        gap = lines[a.end_lineno : b.lineno - 1]
+        return all(g.strip() for g in gap) and not any(g.lstrip()[:1] != "#" for g in gap)
+
+    lo = i
+    while lo > 0 and isinstance(body[lo - 1], (ast.Import, ast.ImportFrom)):
+        if not joined(body[lo - 1], body[lo]):
+            break
+        lo -= 1
+    hi = i
+    while hi + 1 < len(body) and isinstance(body[hi + 1], (ast.Import, ast.ImportFrom)):
+        if not joined(body[hi], body[hi + 1]):
+            break
+        hi += 1
+    return body[lo : hi + 1]
+
+
+def place(
+    text: str, tree: ast.Module, line: int, new: str, can_merge
+) -> tuple[int, int, str] | None:
+    """(start, end, replacement) adding `new` (one statement, no indentation or newline)
+    into the sorted block holding the statement at `line`; None: add after the binding.
+    `can_merge(node)`: whether that statement may be rewritten (nothing else edits it)."""
+    starts = line_starts(text)
+    body = _body_of(tree, line)
+    if body is None:
+        return None
+    start = starts[line - 1]
+    first_line = text[start : text.find("\n", start) if "\n" in text[start:] else len(text)]
+    if _SKIP.search(first_line) or _isort_off(text, start):
+        return None
+    block = _block(text, body, line)
+    keys = [_key(s) for s in block]
+    if keys != sorted(keys):
+        return None
+    new_node = ast.parse(new).body[0]
+    nl = "\r\n" if "\r\n" in text else "\n"
+    indent = first_line[: len(first_line) - len(first_line.lstrip(" \t"))]
+    if isinstance(new_node, ast.ImportFrom) and len(new_node.names) == 1:
+        merged = _merge(text, starts, block, new_node, can_merge)
+        if merged is not None:
+            return merged
+    key = _key(new_node)
+    for s in block:
+        if _key(s) > key:
+            at = starts[s.lineno - 1]
+            return at, at, f"{indent}{new}{nl}"
+    last = block[-1]
+    at = starts[last.end_lineno] if last.end_lineno < len(starts) else len(text)
+    lead = "" if text[:at].endswith("\n") else nl
+    return at, at, f"{lead}{indent}{new}{nl}"
+
+
+def _merge(text, starts, block, new_node: ast.ImportFrom, can_merge):
+    """`from M import a` + `from M import b` -> `from M import a, b` (isort combines)."""
+    alias = new_node.names[0]
+    for s in block:
+        if not (
+            isinstance(s, ast.ImportFrom)
+            and s.module == new_node.module
+            and s.level == new_node.level
+            and s.lineno == s.end_lineno
+            and can_merge(s)
+        ):
+            continue
+        a = ast_offset(text, starts, s.lineno, s.col_offset)
+        b = ast_offset(text, starts, s.end_lineno, s.end_col_offset)
+        src = text[a:b]
+        line_end = text.find("\n", b)
+        rest = text[b : len(text) if line_end == -1 else line_end]
+        if "(" in src or rest.strip() or any(n.name == "*" for n in s.names):
+            continue
+        names = [n.name + (f" as {n.asname}" if n.asname else "") for n in s.names]
+        keys = [name_key(n.name) for n in s.names]
+        if keys != sorted(keys):
+            return None
+        add = alias.name + (f" as {alias.asname}" if alias.asname else "")
+        if add in names:
+            return a, b, src
+        names.append(add)
+        names.sort(key=lambda n: name_key(n.split(" ")[0]))
+        head = src.split(" import ", 1)[0]
+        return a, b, f"{head} import {', '.join(names)}"
+    return None
+
+
+# -- removal and the module top ---------------------------------------------------------
+
+
+def _removal(text: str, starts: list[int], node: ast.stmt, gone) -> tuple[int, int, str] | None:
+    """The edit dropping `gone` from import `node`: the whole lines when every name goes
+    (and the blank line after a group that disappears), else the statement without them
+    (one-line statements only)."""
+    names = [a for a in node.names if a.name != "*"]
+    s = ast_offset(text, starts, node.lineno, node.col_offset)
+    e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
+    line_start = starts[node.lineno - 1]
+    line_end = starts[node.end_lineno] if node.end_lineno < len(starts) else len(text)
+    whole_lines = not text[line_start:s].strip() and not text[e:line_end].strip()
+    if len(gone) == len(names) and whole_lines:
+        prev_blank = node.lineno == 1 or not text[starts[node.lineno - 2] : line_start].strip()
+        nxt = text.find("\n", line_end)
+        nxt = len(text) if nxt == -1 else nxt + 1
+        if prev_blank and line_end < len(text) and not text[line_end:nxt].strip():
+            line_end = nxt  # the group it ended is gone: so is the blank line after it
+        return line_start, line_end, ""
+    if node.lineno == node.end_lineno and "(" not in text[s:e]:
+        keep = [a for a in names if a not in gone]
+        head = text[s:e].split(" import ", 1)[0]
+        body = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in keep)
+        return s, e, f"{head} import {body}"
+    return None
+
+
+def after_imports(text: str) -> int:
+    """Offset after the last top-level import (or the docstring, or 0): where imports
+    added to a module's top go."""
+    tree = ast.parse(text)
+    starts = line_starts(text)
+    last = 0
+    for i, node in enumerate(tree.body):
+        is_doc = i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        if isinstance(node, (ast.Import, ast.ImportFrom)) or is_doc:
+            last = node.end_lineno
+        elif last:
+            break
+    return starts[last] if last < len(starts) else len(text)
+
+
+def future_at(text: str) -> int:
+    """Where a `from __future__` import may go: after the docstring, else at the top."""
+    tree = ast.parse(text)
+    if (
+        tree.body
+        and isinstance(tree.body[0], ast.Expr)
+        and isinstance(tree.body[0].value, ast.Constant)
+    ):
+        starts = line_starts(text)
+        end = tree.body[0].end_lineno
+        return starts[end] if end < len(starts) else len(text)
+    return 0
