@@ -576,8 +576,15 @@ def explicit_packages(root: Path) -> None:
     toml.write_text(text[:find] + f"[tool.setuptools]\npackages = [{listed}]" + text[end:])
 
 
-def make_tree(name: str, work: Path) -> tuple[Path, Path, bool]:
-    """(repo, plan, wheel buildable)."""
+def make_tree(name: str, work: Path | None) -> tuple[Path | None, Path, bool]:
+    """(repo, plan, wheel buildable); no repo is made when `work` is None."""
+    if work is None:
+        if name == "invoke":
+            from test_real_project_invoke import PLAN
+
+            return None, PLAN, False
+        plans = {"sglang": "sglang-0.5.15-jit-to-ops.yaml"}
+        return None, ROOT / "plans" / plans.get(name, "sample-jit-to-ops.yaml"), False
     if name in ("sample", "sample-explicit"):
         edit = explicit_packages if name == "sample-explicit" else None
         repo = _committed(ROOT / "kernels_sample", work / name, edit)
@@ -624,28 +631,45 @@ def failing(res) -> list[str]:
     return out
 
 
-def run_tree(name: str, work: Path, per_class: int, log) -> list[dict]:
+def run_tree(name: str, work: Path, per_class: int, log, applied: str = "") -> list[dict]:
+    """`applied` ("PATH:BASE"): a repo where this tree's plan is already applied on BASE
+    (a scratch repo: mutant commits are written into it, no branch moves), to skip apply."""
     t0 = time.perf_counter()
-    repo, plan, buildable = make_tree(name, work)
-    base = git(repo, "rev-parse", "HEAD")
-    # the real SGLang plan makes two organization-rule errors apply refuses by default
-    apply_plan(plan, repo, allow_rule_errors=name == "sglang", engine=ENGINE)
+    if applied:
+        path, _, base = applied.rpartition(":")
+        repo, plan, buildable = Path(path), make_tree(name, None)[1], name.startswith("sample")
+    else:
+        repo, plan, buildable = make_tree(name, work)
+        base = git(repo, "rev-parse", "HEAD")
+        # the real SGLang plan makes two organization-rule errors apply refuses by default
+        apply_plan(plan, repo, allow_rule_errors=name == "sglang", engine=ENGINE)
     head = git(repo, "rev-parse", "HEAD")
     t = Tree(name, repo, base, head, plan, GitObjects(repo), wheel=buildable)
     apply_s = time.perf_counter() - t0
     t.reproduced = reproduce_all(repo, base, head, None, ENGINE)
     rows = []
     wheel = buildable and name == "sample"
-    clean = verify(repo, f"{base}..{head}", wheel_check=wheel, engine=ENGINE)  # nothing reused
+    # the reproduction and caches are reused (a plain verify says the same: test_verify's
+    # test_a_cache_kept_across_calls_changes_no_result); this warms them for the mutants
+    clean = verify(
+        repo,
+        f"{base}..{head}",
+        wheel_check=wheel,
+        reproduced=t.reproduced,
+        base_cache=t.cache,
+        engine=ENGINE,
+    )
     rows.append({"tree": name, "class": "(correct migration)", "where": "HEAD",
                  "status": clean.status, "failing": failing(clean),
                  "apply_s": round(apply_s, 1)})  # fmt: skip
     log(f"[{name}] correct migration: {clean.status} {failing(clean)} (apply {apply_s:.0f} s)")
-    mutants = []
+    per_gen = []
     for gen in CLASSES:
         found = gen(t)
         if found and (name != "sample-explicit" or gen is sites_drop_package):
-            mutants += sample_evenly(found, per_class)
+            per_gen.append(sample_evenly(found, per_class))
+    # round robin over the classes: a run stopped early (the big tree) covers every class
+    mutants = [ms[i] for i in range(per_class) for ms in per_gen if i < len(ms)]
     for m in mutants:
         t1 = time.perf_counter()
         try:
@@ -693,6 +717,13 @@ def summary(rows: list[dict]) -> str:
         lines.append(f"| {cls} | {per[cls][0]} / {per[cls][1]} | {top} |")
     score = 100 * total_k / total if total else 0
     lines.append(f"| **all** | **{total_k} / {total}** ({score:.1f}%) | |")
+    trees = defaultdict(lambda: [0, 0])
+    for r in rows:
+        if not r["class"].startswith("("):
+            trees[r["tree"]][0] += r["status"] == "FAIL"
+            trees[r["tree"]][1] += 1
+    lines += ["", "Per tree (killed / mutants): "
+              + ", ".join(f"{t} {k} / {n}" for t, (k, n) in trees.items())]  # fmt: skip
     clean = [r for r in rows if r["class"] == "(correct migration)"]
     lines += ["", "Correct migrations: " + ", ".join(f"{r['tree']} {r['status']}" for r in clean)]
     if survivors:
@@ -702,18 +733,52 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def read_rows(path: Path) -> list[dict]:
+    """Rows of a --json file, or of a run's log (one line per mutant, as `run_tree` logs
+    it: what a run stopped at a deadline leaves)."""
+    if path.suffix == ".json":
+        return json.loads(path.read_text())
+    rows = []
+    for line in path.read_text().splitlines():
+        m = re.match(r"^\[(\S+)\] (.*?): (PASS|FAIL|ERROR|COULD-NOT-RUN) (\[.*?\])", line)
+        if not m:
+            continue
+        tree, what, status, failing = m.groups()
+        cls, _, where = what.partition(" ")
+        if what == "correct migration":
+            cls, where = "(correct migration)", "HEAD"
+        rows.append({"tree": tree, "class": cls, "where": where, "status": status,
+                     "failing": ast.literal_eval(failing)})  # fmt: skip
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--trees", default="sample,sample-explicit,invoke,sglang")
     ap.add_argument("--per-class", type=int, default=10)
     ap.add_argument("--sglang-per-class", type=int, default=3, help="the big tree: slow")
     ap.add_argument("--json", default=None)
+    ap.add_argument(
+        "--summarize", nargs="+", metavar="JSON", help="only print the summary of earlier runs"
+    )
+    ap.add_argument(
+        "--applied", action="append", default=[], metavar="TREE=PATH:BASE",
+        help="reuse a repo where TREE's plan is applied on BASE (a scratch repo)",
+    )  # fmt: skip
     args = ap.parse_args()
+    if args.summarize:  # several runs (one per tree, say) make one table
+        rows = {}  # a mutant two runs both sampled counts once (the later run's row)
+        for f in args.summarize:
+            for r in read_rows(Path(f)):
+                rows[(r["tree"], r["class"], r["where"])] = r
+        print(summary(list(rows.values())))
+        return
     rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="migrate-mutants-") as tmp:
         for name in args.trees.split(","):
             per = args.sglang_per_class if name == "sglang" else args.per_class
-            rows += run_tree(name, Path(tmp), per, lambda s: print(s, flush=True))
+            reuse = dict(a.split("=", 1) for a in args.applied).get(name, "")
+            rows += run_tree(name, Path(tmp), per, lambda s: print(s, flush=True), reuse)
             if args.json:
                 Path(args.json).write_text(json.dumps(rows, indent=1))
     print(summary(rows))

@@ -13,7 +13,7 @@ import pytest
 
 from migrate.changes import ChangeSet
 from migrate.index import build_index
-from migrate.index.facts import code_facts
+from migrate.index.facts import code_facts, prefetch_facts
 from migrate.index.imports import absolute, imports_of, resolve_relative
 from migrate.materialize import materialize
 from migrate.parity.source import imported_names, read_module
@@ -130,6 +130,31 @@ def test_ko204_and_verify_share_one_target_resolver(make_repo):
         target = f.message.split()[1]
         assert (f.file, target) in verify, f.message
         assert f.message.endswith(verify[(f.file, target)])
+
+
+def test_facts_parsed_in_a_pool_are_the_facts_parsed_one_by_one(make_repo):
+    """verify parses a whole tree on every core (`prefetch_facts`); what the workers
+    compute must be exactly what `facts(path)` computes in process, for every file kind:
+    relative imports, star imports, `globals()` writes, attribute chains, bad syntax."""
+    kinds = [
+        "from . import b\nfrom .b import *\nX = b.f()\n",
+        "import os\nglobals()['Y'] = 1\ndef g():\n    from ..up import z\n    return z.w\n",
+        "import pkg.a as m\nclass C:\n    v = m.X\nsys.modules['q'] = m\n",
+        "def broken(:\n",
+    ]
+    files = {"pkg/__init__.py": "from .a import X\n"}
+    for i in range(60):
+        files[f"pkg/sub{i % 3}/__init__.py"] = ""
+        files[f"pkg/sub{i % 3}/m{i}.py"] = kinds[i % len(kinds)]
+    repo = make_repo(files)
+    pooled, serial = build_index(repo), build_index(repo)
+    paths = pooled.python_files()
+    prefetch_facts(pooled, paths, workers=2)
+    cached = pooled.__dict__["_code_facts"]
+    assert set(cached) == set(paths)  # the pool did the parsing, not `facts` below
+    assert all(pooled.facts(p) == serial.facts(p) for p in paths)
+    assert cached["pkg/sub1/m1.py"].writes_globals and cached["pkg/sub0/m3.py"] is None
+    assert cached["pkg/sub2/m2.py"].attrs.dynamic and cached["pkg/sub0/m0.py"].attrs.stars
 
 
 ONE_WALK = """\

@@ -96,3 +96,30 @@ def test_a_failure_names_an_engine_change(applied):
     }
     assert results["prose"].status == "FAIL"
     assert "the engine changed since" in results["prose"].message
+
+
+def test_a_cache_kept_across_calls_changes_no_result(applied):
+    """The mutation benchmark verifies many HEADs of one migration with `base_cache` (BASE
+    and unchanged files parsed once); each result must be what a plain verify says."""
+    from migrate.verify import verify
+
+    repo, base, plan = applied
+    cache: dict = {}
+
+    def both() -> tuple:
+        args = (repo, f"{base}..HEAD", str(plan))
+        kw = {"wheel_check": False, "allow_foreign": True, "engine": full_changeset}
+        plain = verify(*args, **kw)
+        cached = verify(*args, **kw, base_cache=cache)
+        return plain.to_dict(), cached.to_dict()
+
+    plain, cached = both()
+    assert cached == plain
+    user = repo / "pkg" / "user.py"
+    user.write_text(user.read_text() + "from pkg.old.mod import gone\n")  # a stale import
+    git(repo, "commit", "-q", "-am", "stale import on top")
+    plain, cached = both()
+    assert cached == plain
+    failed = {c["name"] for c in cached["static_checks"] if c["status"] == "FAIL"}
+    assert "imports-resolve" in failed
+    assert any(k[0] == "facts-memo" and v for k, v in cache.items() if isinstance(k, tuple))

@@ -173,28 +173,40 @@ class _Walker(Visitor):
             self._ref(node.lineno, root, [*attrs, name], f'{".".join([root, *attrs])}."{name}"')
 
 
-def _dynamic(tree: ast.Module) -> bool:
-    """`globals()[...] = v`, `globals().update(...)`, `sys.modules[...] = m` at any depth."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            inner = node.func.value
-            if (
-                isinstance(inner, ast.Call)
-                and isinstance(inner.func, ast.Name)
-                and inner.func.id in ("globals", "vars")
-                and node.func.attr in ("update", "setdefault", "__setitem__")
-            ):
-                return True
-        if isinstance(node, (ast.Assign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for t in targets:
-                if isinstance(t, ast.Subscript):
-                    v = t.value
-                    if isinstance(v, ast.Call) and getattr(v.func, "id", "") in ("globals", "vars"):
-                        return True
-                    if isinstance(v, ast.Attribute) and v.attr == "modules":
-                        return True
+def _dynamic_node(node: ast.AST) -> bool:
+    """`globals()[...] = v`, `globals().update(...)`, `sys.modules[...] = m`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        inner = node.func.value
+        if (
+            isinstance(inner, ast.Call)
+            and isinstance(inner.func, ast.Name)
+            and inner.func.id in ("globals", "vars")
+            and node.func.attr in ("update", "setdefault", "__setitem__")
+        ):
+            return True
+    if isinstance(node, (ast.Assign, ast.AugAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for t in targets:
+            if isinstance(t, ast.Subscript):
+                v = t.value
+                if isinstance(v, ast.Call) and getattr(v.func, "id", "") in ("globals", "vars"):
+                    return True
+                if isinstance(v, ast.Attribute) and v.attr == "modules":
+                    return True
     return False
+
+
+def _stars_and_dynamic(tree: ast.Module, module: str, is_package: bool) -> tuple[list, bool]:
+    """Star-imported modules and whether a write to `globals()`/`sys.modules` occurs at
+    any depth, in one walk of the tree."""
+    stars, dynamic = [], False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if any(a.name == "*" for a in node.names):
+                stars.append(absolute(node.module, node.level, module, is_package) or "?")
+        elif not dynamic and _dynamic_node(node):
+            dynamic = True
+    return stars, dynamic
 
 
 def attribute_facts(tree: ast.Module, module: str, is_package: bool, model: Bindings) -> AttrFacts:
@@ -202,11 +214,7 @@ def attribute_facts(tree: ast.Module, module: str, is_package: bool, model: Bind
     facts = AttrFacts()
     scope = import_only(model, 0, {})
     facts.bindings = dict(scope)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
-            base = absolute(node.module, node.level, module, is_package)
-            facts.stars.append(base or "?")
-    facts.dynamic = _dynamic(tree)
+    facts.stars, facts.dynamic = _stars_and_dynamic(tree, module, is_package)
     walker = _Walker(facts, model, scope)
     for stmt in tree.body:
         walker.visit(stmt)

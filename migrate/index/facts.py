@@ -42,6 +42,7 @@ The API (stable; verify's attribute resolution and the binding-based rewriter bu
 from __future__ import annotations
 
 import ast
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -357,6 +358,41 @@ def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | N
     _Everywhere(facts).visit(tree)
     facts.attrs = attribute_facts(tree, module or "", is_package, facts.scope_model)
     return facts
+
+
+POOL_MIN_FILES = 48  # below this, parsing in a pool costs more than it saves
+
+
+def _facts_job(job: tuple[str, str | None, bool]) -> CodeFacts | None:
+    return code_facts(*job)
+
+
+def prefetch_facts(tree, paths, workers: int | None = None) -> None:
+    """Fill `tree`'s facts cache for `paths` (those not cached yet) in a process pool.
+
+    `code_facts` is a pure function of a file's text, module name and package-ness, so a
+    worker computes exactly what `tree.facts(path)` would, one by one, here: this only
+    moves the parse of a whole tree (verify's HEAD and BASE) onto every core. Few files,
+    or one core: nothing is done here and `facts` parses on demand as before.
+    """
+    cache = tree.__dict__.setdefault("_code_facts", {})
+    todo = [p for p in dict.fromkeys(paths) if p.endswith(".py") and p not in cache]
+    workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
+    if len(todo) < POOL_MIN_FILES or workers <= 1:
+        return
+    from migrate.rewrite.engine import ignore_stop_signals, pool_map
+
+    jobs, where = [], []
+    for path in todo:
+        text = tree.text(path)
+        if text is None:
+            cache[path] = None
+        else:
+            jobs.append((text, tree.module_of(path), path.endswith("__init__.py")))
+            where.append(path)
+    found = pool_map(_facts_job, jobs, workers, ignore_stop_signals, (), chunksize=16)
+    for path, facts in zip(where, found, strict=True):
+        cache[path] = facts  # item by item: a cache may be a dict subclass that records
 
 
 class FactsCache:

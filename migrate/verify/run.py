@@ -159,6 +159,39 @@ class _SharedFacts(dict):
         return False
 
 
+class _MemoFacts(dict):
+    """HEAD's facts cache over a memo that outlives one verify (`base_cache`: the mutation
+    benchmark verifies many HEADs of one tree): a file with the same text, module name and
+    package-ness has the same facts, so only the files a HEAD changed are parsed again."""
+
+    def __init__(self, index, memo: dict):
+        super().__init__()
+        self.index, self.memo = index, memo
+
+    def _key(self, path: str):
+        text = self.index.text(path) if path.endswith(".py") else None
+        return (
+            None
+            if text is None
+            else (text, self.index.module_of(path), path.endswith("__init__.py"))
+        )
+
+    def __contains__(self, path) -> bool:
+        if dict.__contains__(self, path):
+            return True
+        key = self._key(path)
+        if key is not None and key in self.memo:
+            dict.__setitem__(self, path, self.memo[key])
+            return True
+        return False
+
+    def __setitem__(self, path, facts) -> None:
+        dict.__setitem__(self, path, facts)
+        key = self._key(path)
+        if key is not None:
+            self.memo[key] = facts
+
+
 def share_unchanged_facts(base: CodeTree, head: CodeTree, touched: set[str]) -> None:
     index = base.index
     if index.roots != head.index.roots:
@@ -195,7 +228,11 @@ def static_checks(
         hd = stack.enter_context(snapshot(repo, head))
         bd, base_tree = _base_tree(stack, repo, base, roots, base_cache)
         head_tree = CodeTree(build_index(hd, roots))
+        if base_cache is not None:
+            memo = base_cache.setdefault(("facts-memo", str(repo), roots), {})
+            head_tree.index.__dict__["_code_facts"] = _MemoFacts(head_tree.index, memo)
         share_unchanged_facts(base_tree, head_tree, touched)
+        head_tree.prefetch()  # imports-resolve and attributes-resolve read every file
         ctx = VerifyContext(
             repo_dir=repo,
             base_rev=base,

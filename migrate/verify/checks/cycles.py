@@ -86,6 +86,7 @@ def check(ctx: VerifyContext) -> CheckResult:
     candidates = [c for c in cycles(head_graph) if c & touched]
     base_cycles = []
     if ctx.base is not None and candidates:  # BASE's graph only when HEAD has a candidate
+        ctx.base.prefetch(ctx.base.index.modules.values())
         base_cycles = [_relocated(c, ctx.relocations) for c in cycles(import_graph(ctx.base))]
     findings = []
     for comp in candidates:

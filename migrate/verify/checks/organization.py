@@ -60,6 +60,7 @@ def check(ctx: VerifyContext) -> CheckResult:
     before = set()
     undeclared_before = False
     if ctx.base is not None and head:
+        ctx.base.prefetch()
         before = {key(f, ctx.plans, ctx.relocations) for f in rule_errors(ctx.base)}
         undeclared_before = not _declares_groups(ctx.base)
     findings = []
