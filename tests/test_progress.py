@@ -152,7 +152,7 @@ def _square(x: int) -> int:
 
 def test_the_pool_reports_progress_as_each_chunk_arrives():
     """The parse phase moves while the pool works, not once at its end."""
-    from migrate.rewrite.engine import pool_map
+    from migrate.pool import pool_map
 
     seen = []
     out = pool_map(_square, list(range(50)), 2, None, (), chunksize=8, done=seen.append)

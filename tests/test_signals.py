@@ -166,7 +166,7 @@ def test_a_failing_pool_ends_without_an_error_from_the_pool_thread(monkeypatch):
     (a cancelled future failed by the pool's thread prints a traceback to the user)."""
     import threading
 
-    from migrate.rewrite.engine import pool_map
+    from migrate.pool import pool_map
 
     seen = []
     monkeypatch.setattr(threading, "excepthook", lambda args: seen.append(args.exc_value))

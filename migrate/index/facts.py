@@ -380,7 +380,7 @@ def prefetch_facts(tree, paths, workers: int | None = None) -> None:
     workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
     if len(todo) < POOL_MIN_FILES or workers <= 1:
         return
-    from migrate.rewrite.engine import ignore_stop_signals, pool_map
+    from migrate.pool import ignore_stop_signals, pool_map
 
     jobs, where = [], []
     for path in todo:

@@ -1,0 +1,64 @@
+"""The one process pool: signal-safe workers for the rewrite and the facts parse.
+
+A leaf module (standard library only), so the index and the rewriter share it without
+importing each other.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from concurrent.futures import ProcessPoolExecutor
+
+_STOP = (signal.SIGINT, signal.SIGTERM)
+
+
+def ignore_stop_signals() -> None:
+    """A worker leaves SIGINT/SIGTERM to its parent, which ends it (see `pool_map`).
+
+    Forked from a parent inside `signals_raise`, a worker would otherwise raise
+    `Interrupted` in the middle of a task or hang the pool's shutdown."""
+    for s in _STOP:
+        signal.signal(s, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP)
+
+
+def pool_map(
+    fn, jobs: list, workers: int, initializer, initargs, chunksize: int = 8, done=None
+) -> list:
+    """`fn` over `jobs` in a process pool; on a signal or error the workers are killed.
+
+    `done(n)` is called as each chunk of `n` results arrives (in job order), so progress
+    moves while the pool works.
+
+    The stop signals are blocked while the workers are forked, so none starts with our
+    handler; a signal that arrives meanwhile is delivered right after, to us. No future
+    is ever cancelled: the pool's own thread fails the pending ones when it sees the
+    killed workers, and a cancelled one would make it raise (CPython's `terminate_broken`
+    sets an exception on every pending future).
+    """
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP)
+    try:
+        pool = ProcessPoolExecutor(workers, initializer=initializer, initargs=initargs)
+        chunks = [jobs[i : i + chunksize] for i in range(0, len(jobs), chunksize)]
+        futures = [pool.submit(_run_chunk, fn, chunk) for chunk in chunks]  # forks now
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    try:
+        out = []
+        for f in futures:
+            chunk = f.result()
+            out += chunk
+            if done is not None:
+                done(len(chunk))
+    except BaseException:
+        for p in multiprocessing.active_children():
+            p.kill()  # they ignore SIGINT/SIGTERM by design
+        pool.shutdown(wait=True)
+        raise
+    pool.shutdown(wait=True)
+    return out
+
+
+def _run_chunk(fn, chunk: list) -> list:
+    return [fn(job) for job in chunk]
