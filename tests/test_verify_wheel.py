@@ -57,6 +57,44 @@ def _unbuildable_migration(make_repo, tmp_path) -> tuple[Path, str]:
     return repo, base
 
 
+SRC_BACKEND = """\
+import pathlib
+import zipfile
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    name = "pkg-1-py3-none-any.whl"
+    with zipfile.ZipFile(pathlib.Path(wheel_directory) / name, "w") as whl:
+        for f in sorted(pathlib.Path("src").rglob("*.py")):
+            whl.write(f, f.relative_to("src").as_posix())  # a src layout: no src/ inside
+        whl.writestr("pkg-1.dist-info/METADATA", "Metadata-Version: 2.1\\nName: pkg\\n")
+    return name
+"""
+
+
+def test_a_src_layout_wheel_maps_every_file_and_passes(make_repo, tmp_path):
+    """Wheel paths of a src layout lack `src/`: every file, moved or not, is found again
+    (before, each HEAD path kept its `src/` and every file was 'missing')."""
+    repo = make_repo(
+        {
+            "src/pkg/__init__.py": "",
+            "src/pkg/old.py": "X = 1\n",
+            "src/pkg/user.py": "from pkg.old import X\n",
+        },
+        git_init=False,
+    )
+    _project(repo, "srcbuild")
+    (repo / "srcbuild.py").write_text(SRC_BACKEND)
+    init_repo(repo)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("version: 1\nroots: [src]\nmoves:\n  - from: pkg.old\n    to: pkg.new\n")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    assert CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)]).exit_code == 0
+    res = CliRunner().invoke(main, ["verify", f"{base}..HEAD", "--repo", str(repo)])
+    assert "PASS check wheel-contents (BASE wheel 3 files, HEAD wheel 3)" in res.output, res.output
+    assert res.exit_code == 0, res.output
+
+
 def test_a_tree_whose_backend_cannot_build_is_could_not_run_exit_3(make_repo, tmp_path):
     repo, base = _unbuildable_migration(make_repo, tmp_path)
     res = CliRunner().invoke(main, ["verify", f"{base}..HEAD", "--repo", str(repo)])

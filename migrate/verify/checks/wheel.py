@@ -90,7 +90,8 @@ def check(ctx: VerifyContext) -> CheckResult:
             new = rel.path(new) or new if new else new
         if old is not None and new not in head_index:
             continue  # the plan removed it
-        new_w = new[len(prefix) :] if new and new.startswith(prefix) else w
+        lead = old[: len(old) - len(w)] if old else prefix  # what repo_path put before w
+        new_w = new[len(lead) :] if new and new.startswith(lead) else w
         if new_w not in head_set:
             moved = f" (moved from {old})" if old and new != old else ""
             findings.append(
