@@ -21,8 +21,14 @@ form ran. So placement, sorting and layout live here only:
   statement sharing a line with another is left alone).
 - `remove(node, names)`: drop `names` from a top-level import statement; when every name
   goes, its whole lines go (and the blank line after a group that disappears).
-- `after_imports(text)` / `future_at(text)`: where imports added to a module's top go
-  (after the last top-level import or the docstring) and where `__future__` imports go.
+- `add_top(stmt, reason, future=, type_checking=, clear_of=)`: at the module's top:
+  `__future__` imports after the docstring (`future_at`), the others after the last
+  top-level import or the docstring (`after_imports`, moved past any span of `clear_of`
+  it would fall inside), those only type checkers need in one `if TYPE_CHECKING:` block
+  after them. One insertion per run of additions with the same reason.
+- A new module (`new_module=True`, empty `text`): its whole import header, the same
+  schedule laid out as a file's top: the `__future__` block, the imports, the
+  `if TYPE_CHECKING:` block, a blank line apart, two before the code that follows.
 """
 
 from __future__ import annotations
@@ -50,6 +56,14 @@ class _Add:
     merge_reason: str = ""
 
 
+@dataclass(frozen=True)
+class _Top:
+    stmt: str  # one import statement, no indentation or newline
+    kind: str  # "future" | "import" | "checking" (under `if TYPE_CHECKING:`)
+    reason: str
+    clear_of: tuple[tuple[int, int], ...] = ()
+
+
 @dataclass
 class ImportScratch:
     """What the forms want added to or removed from one file's imports."""
@@ -60,6 +74,8 @@ class ImportScratch:
     adds: list[_Add] = field(default_factory=list)
     removals: list[tuple[ast.stmt, tuple[ast.alias, ...], str]] = field(default_factory=list)
     drops: dict[tuple[int, int], set[str]] = field(default_factory=dict)
+    tops: list[_Top] = field(default_factory=list)
+    new_module: bool = False  # `text` is empty: the file does not exist yet
 
     def add(self, stmt: str, anchor: tuple[int, int], indent: str, reason: str, placed: str):
         """Schedule `stmt` beside the import at `anchor`; `placed`: the reason when it
@@ -84,11 +100,26 @@ class ImportScratch:
         """Schedule dropping `names` from the top-level import `node`."""
         self.removals.append((node, tuple(names), reason))
 
+    def add_top(
+        self,
+        stmt: str,
+        reason: str,
+        *,
+        future: bool = False,
+        type_checking: bool = False,
+        clear_of: tuple[tuple[int, int], ...] = (),
+    ) -> None:
+        """Schedule `stmt` at the module's top (once): a `__future__` import, an import,
+        or one only type checkers need; never inside a span of `clear_of`."""
+        kind = "future" if future else "checking" if type_checking else "import"
+        if not any(t.stmt == stmt and t.kind == kind for t in self.tops):
+            self.tops.append(_Top(stmt, kind, reason, tuple(clear_of)))
+
     # -- the finaliser -------------------------------------------------------------
     @property
     def empty(self) -> bool:
         """Nothing scheduled: the finaliser has nothing to place (and no tree to read)."""
-        return not (self.adds or self.removals or self.drops)
+        return not (self.adds or self.removals or self.drops or self.tops)
 
     def finalise(self, tree: ast.Module | None) -> list[Edit]:
         return [
@@ -141,7 +172,40 @@ class ImportScratch:
             hit = _removal(self.text, starts, node, names)
             if hit is not None:
                 out.append((*hit, reason))
+        if self.tops:
+            out += self._header(nl) if self.new_module else self._top(nl)
         return out
+
+    def _top(self, nl: str) -> list[tuple[int, int, str, str]]:
+        """The module-top additions of an existing file, one insertion per reason run."""
+        out: list[tuple[int, int, str, str]] = []
+        futures = [t for t in self.tops if t.kind == "future"]
+        if futures:
+            at = future_at(self.text)
+            for run in _runs(futures):
+                out.append((at, at, "".join(t.stmt + nl for t in run), run[0].reason))
+        imports = [t for t in self.tops if t.kind == "import"]
+        checking = [t for t in self.tops if t.kind == "checking"]
+        if not (imports or checking):
+            return out
+        block = _checking_block(checking, nl)
+        runs = _runs(imports) or [[]]
+        start = after_imports(self.text)
+        for k, run in enumerate(runs):
+            lines = [t.stmt for t in run] + ([block] if block and k == len(runs) - 1 else [])
+            clear = [span for t in run or checking for span in t.clear_of]
+            at = max([start] + [e for s, e in clear if s < start < e])
+            reason = (run or checking)[0].reason
+            out.append((at, at, "".join(line + nl for line in lines), reason))
+        return out
+
+    def _header(self, nl: str) -> list[tuple[int, int, str, str]]:
+        """A new module's import header: one insertion into the empty text."""
+        futures = [t.stmt for t in self.tops if t.kind == "future"]
+        imports = [t.stmt for t in self.tops if t.kind == "import"]
+        block = _checking_block([t for t in self.tops if t.kind == "checking"], nl)
+        parts = [nl.join(p) for p in (futures, imports) if p] + ([block] if block else [])
+        return [(0, 0, (nl + nl).join(parts) + nl * 3, self.tops[0].reason)]
 
     def _drop(self, stmt: tuple[int, int], gone: set[str]) -> tuple[int, int, str] | None:
         """The statement without the `gone` locals, or its lines when none is left and
@@ -163,6 +227,24 @@ class ImportScratch:
             return at not in merged and self.can_merge(node)
 
         return place(self.text, tree, line, new, can_merge)
+
+
+def _runs(tops: list[_Top]) -> list[list[_Top]]:
+    """Consecutive additions with the same reason, each run one insertion."""
+    runs: list[list[_Top]] = []
+    for t in tops:
+        if runs and runs[-1][0].reason == t.reason:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return runs
+
+
+def _checking_block(checking: list[_Top], nl: str) -> str:
+    """`if TYPE_CHECKING:` with the imports only type checkers need ("" for none)."""
+    if not checking:
+        return ""
+    return "if TYPE_CHECKING:" + nl + nl.join("    " + t.stmt for t in checking)
 
 
 def _line_end(text: str, offset: int) -> int:
