@@ -176,3 +176,29 @@ def test_parenthesized_group_import_keeps_its_comment(make_repo, tmp_path):
         "from sglang.kernels.ops import (  # noqa: F401\n"
         "    activation,\n    elementwise,\n    layernorm,\n)\n"
     )
+
+
+def test_a_removed_group_leaves_a_statement_it_shares_with_another_group():
+    """One statement a group, but one statement names two: removing one of them rewrites
+    that statement (before, it kept importing the removed group, an ImportError once its
+    package is gone); the new group gets its own statement, its neighbours' pragma too."""
+    from migrate.rewrite.groups import _import_edits
+
+    text = (
+        '_GROUPS = ("activation", "layernorm", "moe")\n\n'
+        "from . import activation  # noqa: F401\n"
+        "from . import layernorm, moe  # noqa: F401\n"
+    )
+    groups = ["activation", "layernorm", "moe"]
+    edits = _import_edits(text, OPS_INIT, groups, ["elementwise"], frozenset({"layernorm"}))
+    assert apply_edits(text, edits) == (
+        '_GROUPS = ("activation", "layernorm", "moe")\n\n'
+        "from . import activation  # noqa: F401\n"
+        "from . import elementwise  # noqa: F401\n"
+        "from . import moe  # noqa: F401\n"
+    )
+    # a statement of removed groups only goes with its line
+    edits = _import_edits(text, OPS_INIT, groups, [], frozenset({"layernorm", "moe"}))
+    assert apply_edits(text, edits) == (
+        '_GROUPS = ("activation", "layernorm", "moe")\n\nfrom . import activation  # noqa: F401\n'
+    )

@@ -145,3 +145,24 @@ def test_the_finaliser_lays_out_a_module_top_and_a_new_modules_header():
         "import json\nfrom typing import TYPE_CHECKING\n\n"
         "if TYPE_CHECKING:\n    from pkg import T\n\n\n"
     )
+
+
+def test_removing_imports_keeps_valid_statements():
+    """Removal layout: a plain `import a, b` loses a name as a plain import; a statement
+    whose every name goes leaves with its trailing comment; one sharing its line with
+    another statement is left alone. (Before: `import os, sys import sys`,
+    `import json import   # noqa: F401` and `x = 1; import re import `.)"""
+    import ast
+
+    from migrate.changes import apply_edits
+    from migrate.rewrite.import_scratch import ImportScratch
+
+    text = "import os, sys  # noqa\nimport json  # noqa: F401\nx = 1; import re\n"
+    tree = ast.parse(text)
+    scratch = ImportScratch("m.py", text)
+    scratch.remove(tree.body[0], [tree.body[0].names[0]], "unused")
+    scratch.remove(tree.body[1], list(tree.body[1].names), "unused")
+    scratch.remove(tree.body[3], list(tree.body[3].names), "unused")
+    out = apply_edits(text, scratch.finalise(tree))
+    assert out == "import sys  # noqa\nx = 1; import re\n"
+    ast.parse(out)

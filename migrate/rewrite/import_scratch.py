@@ -21,6 +21,10 @@ form ran. So placement, sorting and layout live here only:
   statement sharing a line with another is left alone).
 - `remove(node, names)`: drop `names` from a top-level import statement; when every name
   goes, its whole lines go (and the blank line after a group that disappears).
+- `set_names(node, names)`: `from M import names` in place of the statement's list, in
+  its layout: a parenthesized one-per-line list stays so (the comment after `(` too), a
+  one-line statement stays on one line unless it grows past `MAX_LINE`; then it is
+  wrapped as ruff format would, its trailing comment moving after the `(`.
 - `add_top(stmt, reason, future=, type_checking=, clear_of=)`: at the module's top:
   `__future__` imports after the docstring (`future_at`), the others after the last
   top-level import or the docstring (`after_imports`, moved past any span of `clear_of`
@@ -42,6 +46,7 @@ from migrate.changes import Edit
 from migrate.rewrite.import_drop import drop_names
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
+MAX_LINE = 100  # SGLang's ruff line length: a longer import statement is wrapped
 _SKIP = re.compile(r"#\s*isort:\s*skip")
 _OFF = re.compile(r"#\s*isort:\s*(off|on)\b")
 
@@ -75,6 +80,7 @@ class ImportScratch:
     removals: list[tuple[ast.stmt, tuple[ast.alias, ...], str]] = field(default_factory=list)
     drops: dict[tuple[int, int], set[str]] = field(default_factory=dict)
     tops: list[_Top] = field(default_factory=list)
+    relists: list[tuple[ast.ImportFrom, tuple[str, ...], str]] = field(default_factory=list)
     new_module: bool = False  # `text` is empty: the file does not exist yet
 
     def add(self, stmt: str, anchor: tuple[int, int], indent: str, reason: str, placed: str):
@@ -100,6 +106,10 @@ class ImportScratch:
         """Schedule dropping `names` from the top-level import `node`."""
         self.removals.append((node, tuple(names), reason))
 
+    def set_names(self, node: ast.ImportFrom, names: list[str], reason: str) -> None:
+        """Schedule `node` to import exactly `names` (in this order), in its own layout."""
+        self.relists.append((node, tuple(names), reason))
+
     def add_top(
         self,
         stmt: str,
@@ -119,7 +129,7 @@ class ImportScratch:
     @property
     def empty(self) -> bool:
         """Nothing scheduled: the finaliser has nothing to place (and no tree to read)."""
-        return not (self.adds or self.removals or self.drops or self.tops)
+        return not (self.adds or self.removals or self.drops or self.tops or self.relists)
 
     def finalise(self, tree: ast.Module | None) -> list[Edit]:
         return [
@@ -172,6 +182,8 @@ class ImportScratch:
             hit = _removal(self.text, starts, node, names)
             if hit is not None:
                 out.append((*hit, reason))
+        for node, names, reason in self.relists:
+            out.append((*_relisted(self.text, starts, node, names), reason))
         if self.tops:
             out += self._header(nl) if self.new_module else self._top(nl)
         return out
@@ -270,10 +282,12 @@ def _body_of(tree: ast.AST, line: int) -> list[ast.stmt] | None:
 
 
 def _key(node: ast.stmt) -> tuple:
+    """isort/ruff order: `import` lines first, then `from` lines by module, absolute before
+    relative (farther parents first); statements of one module by their first name."""
     if isinstance(node, ast.Import):
-        return (0, 0, 0, node.names[0].name.lower())
+        return (0, 0, 0, node.names[0].name.lower(), ())
     level = node.level or 0
-    return (1, 1 if level else 0, -level, (node.module or "").lower())
+    return (1, 1 if level else 0, -level, (node.module or "").lower(), name_key(node.names[0].name))
 
 
 def name_key(name: str) -> tuple:
@@ -383,16 +397,19 @@ def _merge(text, starts, block, new_node: ast.ImportFrom, can_merge):
 
 
 def _removal(text: str, starts: list[int], node: ast.stmt, gone) -> tuple[int, int, str] | None:
-    """The edit dropping `gone` from import `node`: the whole lines when every name goes
-    (and the blank line after a group that disappears), else the statement without them
-    (one-line statements only)."""
+    """The edit dropping `gone` from import `node`: the whole lines (its trailing comment
+    too) when every name goes (and the blank line after a group that disappears), else
+    the statement without them (one-line statements only); None: left alone."""
     names = [a for a in node.names if a.name != "*"]
     s = ast_offset(text, starts, node.lineno, node.col_offset)
     e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
     line_start = starts[node.lineno - 1]
     line_end = starts[node.end_lineno] if node.end_lineno < len(starts) else len(text)
-    whole_lines = not text[line_start:s].strip() and not text[e:line_end].strip()
-    if len(gone) == len(names) and whole_lines:
+    tail = text[e:line_end].strip()
+    whole_lines = not text[line_start:s].strip() and (not tail or tail.startswith("#"))
+    if len(gone) == len(names) and not whole_lines:
+        return None  # shares its line with another statement: left alone
+    if len(gone) == len(names):
         prev_blank = node.lineno == 1 or not text[starts[node.lineno - 2] : line_start].strip()
         nxt = text.find("\n", line_end)
         nxt = len(text) if nxt == -1 else nxt + 1
@@ -401,10 +418,38 @@ def _removal(text: str, starts: list[int], node: ast.stmt, gone) -> tuple[int, i
         return line_start, line_end, ""
     if node.lineno == node.end_lineno and "(" not in text[s:e]:
         keep = [a for a in names if a not in gone]
-        head = text[s:e].split(" import ", 1)[0]
+        head = "" if isinstance(node, ast.Import) else text[s:e].split(" import ", 1)[0] + " "
         body = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in keep)
-        return s, e, f"{head} import {body}"
+        return s, e, f"{head}import {body}"
     return None
+
+
+def _relisted(text: str, starts, node: ast.ImportFrom, names) -> tuple[int, int, str]:
+    """(start, end, replacement) of `node` importing `names`, in the statement's layout."""
+    start = ast_offset(text, starts, node.lineno, node.col_offset)
+    end = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
+    stmt = text[start:end]
+    head = stmt[: stmt.index(" import ") + len(" import ")]
+    body = stmt[len(head) :]
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lead = text[starts[node.lineno - 1] : start]
+    if body.startswith("(") and "\n" in body:
+        first = body[1 : body.index("\n")].rstrip("\r")  # a comment after "(" stays
+        indent = re.search(r"\n([ \t]+)\S", body)
+        ind = indent.group(1) if indent else lead + "    "
+        return (
+            start,
+            end,
+            head + "(" + first + nl + "".join(f"{ind}{n},{nl}" for n in names) + lead + ")",
+        )
+    inner = ", ".join(names)
+    new_body = f"({inner})" if body.startswith("(") else inner
+    tail = text[end : _line_end(text, end)].rstrip("\r\n")
+    if len(lead) + len(head) + len(new_body) + len(tail) > MAX_LINE:
+        # wrap as ruff format would, the trailing comment moving after "("
+        items = "".join(f"{lead}    {n},{nl}" for n in names)
+        return start, end + len(tail), head + "(" + tail + nl + items + lead + ")"
+    return start, end, head + new_body
 
 
 def after_imports(text: str) -> int:
