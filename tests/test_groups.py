@@ -202,3 +202,20 @@ def test_a_removed_group_leaves_a_statement_it_shares_with_another_group():
     assert apply_edits(text, edits) == (
         '_GROUPS = ("activation", "layernorm", "moe")\n\nfrom . import activation  # noqa: F401\n'
     )
+
+
+def test_check_and_groups_read_the_readme_sentence_with_one_pattern():
+    """One pattern (`layout.names.README_SENTENCE`) for `check`'s group-list rule and for
+    `groups.add`: a sentence the rule does not read is not rewritten either (before,
+    groups.py had its own, laxer copy), and a separator after the list stays."""
+    from migrate.layout.names import README_SENTENCE
+
+    planned = "Operator groups (planned): `a`, `b`.\n"
+    assert README_SENTENCE.search(planned) is None and _readme_edit(planned, "R.md", ["c"]) is None
+    text = "Operator groups (all populated): `a`, `b`, and more to come.\n"
+    assert README_SENTENCE.search(text).group(1) == "`a`, `b`"
+    e = _readme_edit(text, "R.md", ["c"])
+    assert (
+        apply_edits(text, [e])
+        == "Operator groups (all populated): `a`, `b`, `c`, and more to come.\n"
+    )

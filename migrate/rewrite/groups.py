@@ -18,16 +18,13 @@ from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.layout.names import OPS_PKG as OPS
+from migrate.layout.names import README_SENTENCE, README_SEP
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import strlist
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
-README_SENTENCE = re.compile(
-    r"Operator groups[^:\n]*:[ \t]*(`[A-Za-z0-9_]+`(?:(?:,[ \t\r\n]*(?:and[ \t\r\n]+)?"
-    r"|[ \t\r\n]+and[ \t\r\n]+)`[A-Za-z0-9_]+`)*)"
-)
 GROUP_INIT = '''"""{name} operators: lazy `KernelSpec` registrations only.
 
 Importing this group must stay metadata-only: no GPU implementation, no compile.
@@ -108,9 +105,6 @@ def _import_edits(
             new = head + g + (f"  {tail}" if tail.startswith("#") else "")
             scratch.add(new, span, indent, reason, reason)
     return scratch.finalise(tree)
-
-
-SEP = r"(?:,[ \t\r\n]*(?:and[ \t\r\n]+)?|[ \t\r\n]+and[ \t\r\n]+)"
 
 
 def _insert(items: list[tuple[str, str]], g: str, sorted_before: bool) -> None:
@@ -194,8 +188,8 @@ def _readme_edit(
     if m is None:
         return None
     span = m.group(1)
-    names = re.findall(r"`([A-Za-z0-9_]+)`", span)
-    seps = re.findall(rf"`({SEP})`", span)
+    names = re.findall(r"`([^`\n]+)`", span)
+    seps = re.findall(rf"`({README_SEP})`", span)
     items = list(zip(names, [*seps, ""], strict=True))
     sorted_before = names == sorted(names)
     for g in remove:
