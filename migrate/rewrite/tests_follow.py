@@ -145,8 +145,8 @@ def follow_tests(
         if path in rel.files or path in split or not TEST_DIR.match(path):
             continue
         text = index.text(path)
-        if text is None:
-            continue
+        if text is None or OPS not in text:
+            continue  # it imports nothing from the kernel namespace: it stays
         new_path, why = follow_target(text, path, rel.dotted, index.facts(path))
         if why:
             split = derived_split(index, path, text, rel, plan)
