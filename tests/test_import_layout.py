@@ -166,3 +166,9 @@ def test_removing_imports_keeps_valid_statements():
     out = apply_edits(text, scratch.finalise(tree))
     assert out == "import sys  # noqa\nx = 1; import re\n"
     ast.parse(out)
+    # a parenthesized statement keeps its layout (before: left alone, the name stayed)
+    text = "from pkg import (\n    a,  # first\n    b,  # second\n)\n"
+    tree = ast.parse(text)
+    scratch = ImportScratch("m.py", text)
+    scratch.remove(tree.body[0], [tree.body[0].names[0]], "unused")
+    assert apply_edits(text, scratch.finalise(tree)) == "from pkg import (\n    b,  # second\n)\n"

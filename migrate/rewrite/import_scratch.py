@@ -19,8 +19,9 @@ form ran. So placement, sorting and layout live here only:
   keeping its layout and comments (`import_drop.drop_names`); folded into an addition
   merged into the same statement; when no name is left, the statement's lines go (a
   statement sharing a line with another is left alone).
-- `remove(node, names)`: drop `names` from a top-level import statement; when every name
-  goes, its whole lines go (and the blank line after a group that disappears).
+- `remove(node, names)`: drop `names` from a top-level import statement, in its layout
+  (the same `drop_names` as `drop`); when every name goes, its whole lines go (and the
+  blank line after a group that disappears).
 - `set_names(node, names)`: `from M import names` in place of the statement's list, in
   its layout: a parenthesized one-per-line list stays so (the comment after `(` too), a
   one-line statement stays on one line unless it grows past `MAX_LINE`; then it is
@@ -399,7 +400,8 @@ def _merge(text, starts, block, new_node: ast.ImportFrom, can_merge):
 def _removal(text: str, starts: list[int], node: ast.stmt, gone) -> tuple[int, int, str] | None:
     """The edit dropping `gone` from import `node`: the whole lines (its trailing comment
     too) when every name goes (and the blank line after a group that disappears), else
-    the statement without them (one-line statements only); None: left alone."""
+    the statement without them in its own layout (`import_drop.drop_names`, as `drop`
+    does); None: left alone."""
     names = [a for a in node.names if a.name != "*"]
     s = ast_offset(text, starts, node.lineno, node.col_offset)
     e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
@@ -416,12 +418,18 @@ def _removal(text: str, starts: list[int], node: ast.stmt, gone) -> tuple[int, i
         if prev_blank and line_end < len(text) and not text[line_end:nxt].strip():
             line_end = nxt  # the group it ended is gone: so is the blank line after it
         return line_start, line_end, ""
-    if node.lineno == node.end_lineno and "(" not in text[s:e]:
-        keep = [a for a in names if a not in gone]
-        head = "" if isinstance(node, ast.Import) else text[s:e].split(" import ", 1)[0] + " "
-        body = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in keep)
-        return s, e, f"{head}import {body}"
-    return None
+    dropped = {_local(node, a) for a in gone}
+    if dropped & {_local(node, a) for a in names if a not in gone}:
+        return None  # `import a.b, a.c`: one local for both, and one stays
+    rest = drop_names(text[s:e], dropped)  # the statement's own layout, comments and all
+    return (s, e, rest) if rest else None
+
+
+def _local(node: ast.stmt, alias: ast.alias) -> str:
+    """The name `alias` binds in the module."""
+    if alias.asname:
+        return alias.asname
+    return alias.name.split(".")[0] if isinstance(node, ast.Import) else alias.name
 
 
 def _relisted(text: str, starts, node: ast.ImportFrom, names) -> tuple[int, int, str]:
