@@ -315,6 +315,17 @@ __all__ = list(_GROUPS)
 '''
 
 
+def _group_packages(index: RepoIndex, relocation: Relocation, ops_dir: str, groups) -> dict:
+    """The `__init__.py` writes of new groups' packages that no file or move provides."""
+    existing = set(relocation.files.values()) | (set(index.files) - set(relocation.files))
+    writes = {}
+    for g in groups:
+        path = f"{ops_dir}/{g}/__init__.py"
+        if path not in existing:
+            writes[path] = ("code", GROUP_INIT.format(name=g.replace("_", " ").capitalize()))
+    return writes
+
+
 def _ops_dir(index: RepoIndex, relocation: Relocation, ops: str) -> str | None:
     """The directory the moves give the ops package (`<root>/sglang/kernels/ops`), or None."""
     rel_dir = ops.replace(".", "/")
@@ -340,11 +351,7 @@ def _founded(index: RepoIndex, relocation: Relocation, plan: Plan, ops: str):
     notes = implicit_groups(relocation, plan, [], ops)
     listed = "".join(f'\n    "{g}",' for g in plan.groups_add)
     writes = {f"{ops_dir}/__init__.py": ("code", FOUNDED_INIT.format(groups=f"({listed}\n)"))}
-    existing = set(relocation.files.values()) | (set(index.files) - set(relocation.files))
-    for g in plan.groups_add:
-        path = f"{ops_dir}/{g}/__init__.py"
-        if path not in existing:
-            writes[path] = ("code", GROUP_INIT.format(name=g.replace("_", " ").capitalize()))
+    writes.update(_group_packages(index, relocation, ops_dir, plan.groups_add))
     return [], writes, notes
 
 
@@ -417,13 +424,7 @@ def group_changes(
                     "warning",
                 )
             )
-    existing = set(relocation.files.values()) | (set(index.files) - set(relocation.files))
-    writes = {}
-    for g in add:
-        path = f"{ops_dir}/{g}/__init__.py"
-        if path not in existing:
-            writes[path] = ("code", GROUP_INIT.format(name=g.replace("_", " ").capitalize()))
-    return edits, writes, notes
+    return edits, _group_packages(index, relocation, ops_dir, add), notes
 
 
 def group_removals(index: RepoIndex, relocation: Relocation, plan: Plan, ops: str = OPS):
