@@ -301,6 +301,7 @@ def _followed_pass(run: EngineRun) -> Contribution:
 def _registrations_pass(run: EngineRun) -> Contribution:
     """Registrations whose kernel changed group move to the new group's `__init__.py`;
     edits inside a cut statement or row are withdrawn (the cut supersedes them)."""
+    from migrate.errors import TABLE_ROWS
     from migrate.layout.names import OPS_PKG
     from migrate.rewrite.registrations_follow import follow_registrations
 
@@ -319,7 +320,7 @@ def _registrations_pass(run: EngineRun) -> Contribution:
         # A table whose moved rows left with their registrations keeps only rows that
         # stay: what the table rewriters said of its rows (rows naming nothing the plan
         # moves, computed op ids no one edit can rename) no longer applies.
-        return n.message.startswith(("table row", "computed op id")) and any(
+        return n.kind == TABLE_ROWS and any(
             n.pos.file == p and a <= n.pos.line <= b for p, a, b in moved.loops
         )
 
