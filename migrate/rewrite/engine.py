@@ -260,6 +260,9 @@ class EngineRun:
     cs: ChangeSet
     skip_unparsable: bool = False
     durations: dict | None = None
+    # Import-time events of the texts the python pass parsed (`import_time.key` ->
+    # events), for the cycle check after the passes: what it would otherwise parse again.
+    import_events: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -271,9 +274,11 @@ class Pass:
 def _python_pass(run: EngineRun) -> Contribution:
     """Reference edits in every Python candidate (one libcst pass per file)."""
     p = run.prep
-    edits, notes, _ = python_changes(
+    edits, notes, results = python_changes(
         p.index, p.relocation, p.plan, run.ctx, run.paths, run.skip_unparsable, run.removed
     )
+    for r in results:
+        run.import_events.update(r.import_events)
     return Contribution(edits=edits, notes=notes)
 
 
@@ -474,7 +479,7 @@ def plan_changes(
     for p in passes:
         p.run(run).add_to(run.cs)
     cs = checked(run.cs)
-    cycles = cycle_problems(index, rel, cs, plan.roots)
+    cycles = cycle_problems(index, rel, cs, plan.roots, run.import_events)
     if cycles:
         raise MigrateError(cycles)
     return cs
