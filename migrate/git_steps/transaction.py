@@ -90,10 +90,15 @@ def _climb(path: str):
 
 def _ancestor_counts(paths) -> dict[str, int]:
     """directory -> how many of `paths` lie under it (at any depth)."""
-    counts: dict[str, int] = {}
+    direct: dict[str, int] = {}
     for p in paths:
-        for d in _climb(p):
-            counts[d] = counts.get(d, 0) + 1
+        d = p.rpartition("/")[0]
+        direct[d] = direct.get(d, 0) + 1
+    counts: dict[str, int] = {}
+    for d, n in direct.items():  # one climb per directory, not per file
+        while d:
+            counts[d] = counts.get(d, 0) + n
+            d = d.rpartition("/")[0]
     return counts
 
 
@@ -108,15 +113,20 @@ def directory_renames(repo: Path, renames: list[list[str]], others: list[str]) -
     first; the moves under a chosen directory are not renamed again."""
     if not renames:
         return []
-    support: dict[tuple[str, str], int] = {}
+    same_name: dict[tuple[str, str], int] = {}  # (old dir, new dir) -> files keeping names
     for old, new in renames:
-        o, n = old, new
+        o, _, a = old.rpartition("/")
+        n, _, b = new.rpartition("/")
+        if a == b and o and n:
+            same_name[(o, n)] = same_name.get((o, n), 0) + 1
+    support: dict[tuple[str, str], int] = {}  # (old, new) directory -> files it would carry
+    for (o, n), count in same_name.items():
         while True:
+            support[(o, n)] = support.get((o, n), 0) + count
             o, _, a = o.rpartition("/")
             n, _, b = n.rpartition("/")
             if a != b or not o or not n:
                 break
-            support[(o, n)] = support.get((o, n), 0) + 1
     olds = _ancestor_counts(old for old, _ in renames)
     news = _ancestor_counts(new for _, new in renames)
     busy = set(_ancestor_counts(others))
