@@ -370,12 +370,11 @@ def _check_modules_stay_importable(plan: Plan, index: RepoIndex, rel) -> list[Di
             continue
         root = root_of_path(index.roots, new)
         new_mod = module_name(new, root) if root is not None else None
-        pos = _move_dst_pos_for(plan, old, index)
         if root is None:
             shown = ", ".join(index.roots)
             out.append(
                 Diagnostic(
-                    pos,
+                    _move_dst_pos_for(plan, old, index),
                     f"moving {old} to {new} takes module {info.module} out of every import "
                     f"root ({shown}); its importers could not be rewritten",
                 )
@@ -384,7 +383,7 @@ def _check_modules_stay_importable(plan: Plan, index: RepoIndex, rel) -> list[Di
             why = f"the Python keyword {kw!r}" if new_mod else "a part that is not an identifier"
             out.append(
                 Diagnostic(
-                    pos,
+                    _move_dst_pos_for(plan, old, index),  # only for a problem: it scans moves
                     f"moving {old} to {new}: its module name under {root} has {why}; "
                     f"module {info.module} would not be importable",
                 )
