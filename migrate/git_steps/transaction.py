@@ -20,6 +20,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -60,24 +61,21 @@ class Entry(NamedTuple):
     tip_sha: str
 
 
+_RAW = re.compile(rb":(\d+) (\d+) (\w+) (\w+) [^\0]*\0([^\0]*)\0")
+
+
 def diff_entries(repo: Path, base: str, tip: str) -> list[Entry]:
     out = run_git(repo, "diff-tree", "-r", "-z", "--no-renames", base, tip)
-    recs = out.split(b"\0")
-    entries = []
-    for meta, path in zip(recs[0::2], recs[1::2], strict=False):
-        if not meta:
-            continue
-        old_mode, new_mode, old_sha, new_sha, _status = meta[1:].decode().split()
-        entries.append(
-            Entry(
-                path.decode("utf-8", "surrogateescape"),
-                int(old_mode, 8),
-                old_sha,
-                int(new_mode, 8),
-                new_sha,
-            )
+    return [
+        Entry(
+            path.decode("utf-8", "surrogateescape"),
+            int(bm, 8),
+            bs.decode(),
+            int(tm, 8),
+            ts.decode(),
         )
-    return entries
+        for bm, tm, bs, ts, path in _RAW.findall(out)
+    ]
 
 
 def _climb(path: str):
@@ -381,7 +379,7 @@ class Transaction:
                 backup = _save_original(top + e.path, files, str(n), removed)
                 linked = linked or (bool(backup) and backup[0] == "file" and not removed)
                 for d in _climb(e.path):  # the modes of the directories it was in
-                    if d in left:
+                    if d in left:  # so were its parents
                         break
                     left.add(d)
                     mode = dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
