@@ -1,0 +1,205 @@
+"""Submodules move with their package: gitlink, `.gitmodules` path (name kept), checkout.
+
+Real submodules (`git submodule add` of a local repository) in real repositories; the
+real engine. The submodule moves one directory deeper (`pkg/old` -> `pkg/new/ops`), so
+the relative `gitdir:` of its `.git` file and the `core.worktree` of its git dir must
+be rewritten, as `git mv` does.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import git, init_repo, write_tree
+from test_apply_atomic import snapshot, strip_stat
+
+from migrate.cli import main
+
+PLAN = "version: 1\nmoves:\n  - from: pkg.old\n    to: pkg.new.ops\n"
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/old/__init__.py": "from .mod import f\n",
+    "pkg/old/mod.py": "def f():\n    return 1\n",
+    "pkg/user.py": "from pkg.old.mod import f\n",
+}
+OLD, NEW = "pkg/old/vendored", "pkg/new/ops/vendored"
+ALLOW = ("-c", "protocol.file.allow=always")
+
+
+def submodule_git_config(repo: Path) -> bytes:
+    return (repo / ".git/modules" / OLD / "config").read_bytes()
+
+
+def state(repo: Path) -> dict:
+    """Everything a rollback must restore, the submodule's git dir config included."""
+    snap = strip_stat(snapshot(repo))
+    snap["submodule-config"] = submodule_git_config(repo)
+    snap["submodule status"] = git(repo, "submodule", "status")
+    snap["git-dir"] = sorted(
+        n for n in os.listdir(repo / ".git") if n in ("migrate.lock", "migrate-journal")
+    )
+    return snap
+
+
+@pytest.fixture
+def world(tmp_path):
+    """(superproject with a checked-out submodule at pkg/old/vendored, plan path)."""
+    lib = write_tree(tmp_path / "lib", {"lib.py": "X = 1\n", "data/table.csv": "a,b\n"})
+    init_repo(lib)
+    repo = init_repo(write_tree(tmp_path / "repo", FILES))
+    git(repo, *ALLOW, "submodule", "add", "-q", str(lib), OLD)
+    git(repo, "commit", "-qm", "submodule")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN)
+    return repo, plan
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_the_dry_run_shows_the_submodule_move_and_writes_nothing(world):
+    repo, plan = world
+    before = state(repo)
+    res = run(str(plan), "--dry-run", "--diff", "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    assert f"  {OLD} -> {NEW}  (submodule: gitlink, checkout and .gitmodules path)" in res.output
+    assert f"rename from {OLD}\nrename to {NEW}\n" in res.output
+    # .gitmodules: only the path changes, in the relocate step; the name is kept
+    assert f"-\tpath = {OLD}\n+\tpath = {NEW}\n" in res.output
+    assert f'[submodule "{OLD}"]' in res.output and f'+[submodule "{NEW}"]' not in res.output
+    assert ".gitmodules  [relocate]" in res.output
+    assert state(repo) == before
+
+
+def test_apply_moves_gitlink_gitmodules_and_checkout_and_verify_passes(world):
+    repo, plan = world
+    sha = git(repo, "rev-parse", f"HEAD:{OLD}").strip()
+    base = git(repo, "rev-parse", "HEAD").strip()
+    res = run("apply", str(plan), "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    assert git(repo, "ls-tree", "HEAD", NEW).split()[:3] == ["160000", "commit", sha]
+    assert git(repo, "ls-tree", "HEAD", OLD) == ""
+    modules = git(repo, "show", "HEAD:.gitmodules")
+    assert f'[submodule "{OLD}"]' in modules and f"path = {NEW}" in modules
+    # the relocate commit holds the gitlink rename and the .gitmodules path, nothing else
+    relocate = git(repo, "log", "--format=%H", "--grep=migrate(relocate)").split()[0]
+    diff = git(repo, "diff-tree", "-r", "-M", "--name-status", f"{relocate}~1", relocate)
+    assert sorted(diff.splitlines()) == sorted(
+        [
+            "M\t.gitmodules",
+            f"R100\t{OLD}\t{NEW}",
+            "R100\tpkg/old/__init__.py\tpkg/new/ops/__init__.py",
+            "R100\tpkg/old/mod.py\tpkg/new/ops/mod.py",
+        ]
+    )
+    assert "and 1 submodule" in git(repo, "log", "-1", "--format=%s", relocate)
+    # the checkout moved, still tied to its git dir (which stays under its name)
+    assert (repo / NEW / "lib.py").read_text() == "X = 1\n"
+    assert not (repo / "pkg/old").exists()
+    assert (repo / NEW / ".git").read_text() == f"gitdir: ../../../../.git/modules/{OLD}\n"
+    assert f"worktree = ../../../../../{NEW}\n" in submodule_git_config(repo).decode()
+    top = git(repo / NEW, "rev-parse", "--show-toplevel").strip()
+    assert Path(top) == (repo / NEW).resolve()
+    assert git(repo / NEW, "status", "--porcelain") == ""
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "submodule", "status") == f" {sha} {NEW} (heads/main)\n"
+    res = run("verify", f"{base}..HEAD", "--repo", str(repo), "--no-wheel")
+    assert res.exit_code == 0, res.output
+    assert "PASS check git-integrity" in res.output
+    again = run("apply", str(plan), "--repo", str(repo))
+    assert again.exit_code == 0 and "already-applied" in again.output, again.output
+
+
+def test_an_uninitialized_submodule_moves_its_gitlink(world, tmp_path):
+    repo, plan = world
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))  # submodule not initialized
+    assert (clone / OLD).is_dir() and not any((clone / OLD).iterdir())
+    sha = git(clone, "rev-parse", f"HEAD:{OLD}").strip()
+    res = run("apply", str(plan), "--repo", str(clone))
+    assert res.exit_code == 0, res.output
+    assert git(clone, "status", "--porcelain") == ""
+    assert git(clone, "submodule", "status") == f"-{sha} {NEW}\n"
+    assert (clone / NEW).is_dir() and not (clone / OLD).exists()
+    git(clone, *ALLOW, "submodule", "update", "-q", "--init")  # it checks out where it is now
+    assert (clone / NEW / "lib.py").read_text() == "X = 1\n"
+    assert git(clone, "status", "--porcelain") == ""
+
+
+@pytest.mark.parametrize("point", ["ref", "checkout"])
+def test_a_fault_in_the_switch_puts_the_submodule_back_byte_identical(world, point, monkeypatch):
+    repo, plan = world
+    before = state(repo)
+    monkeypatch.setenv("MIGRATE_FAIL_AT", point)
+    res = run("apply", str(plan), "--repo", str(repo))
+    assert res.exit_code == 1, res.output
+    assert "restored" in res.output
+    assert state(repo) == before
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_sigkill_after_the_checkout_is_rolled_back_by_recover(world):
+    repo, plan = world
+    before = state(repo)
+    env = dict(os.environ, MIGRATE_SLOW_AT="checkout:30")
+    env.pop("MIGRATE_FAIL_AT", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "migrate", "apply", str(plan), "--repo", str(repo)],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stderr.readline().strip() == "migrate: at checkout"
+    assert (repo / NEW / "lib.py").exists()  # moved and re-tied: then killed
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    res = run("recover", "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    assert "was rolled back" in res.output
+    assert state(repo) == before
+
+
+def test_a_submodule_with_uncommitted_changes_is_refused(world):
+    """Renaming its directory would keep the changes, but the repository is not one we
+    could restore exactly: the clean-tree rule refuses it like any dirty file."""
+    repo, plan = world
+    (repo / OLD / "lib.py").write_text("X = 2  # my work in progress\n")
+    before = state(repo)
+    res = run("apply", str(plan), "--repo", str(repo))
+    assert res.exit_code == 3, res.output
+    assert "the work tree is not clean" in res.output and f" M {OLD}" in res.output
+    assert state(repo) == before
+
+
+def test_nested_submodules_are_refused(world, tmp_path):
+    repo, plan = world
+    inner = init_repo(write_tree(tmp_path / "inner", {"in.txt": "in\n"}))
+    sub = repo / OLD
+    git(sub, *ALLOW, "submodule", "add", "-q", str(inner), "deps/inner")
+    git(sub, "commit", "-qm", "nested")
+    git(repo, "commit", "-qam", "bump the submodule")
+    before = state(repo)
+    res = run("apply", str(plan), "--repo", str(repo))
+    assert res.exit_code == 3, res.output
+    assert f"{OLD}: the submodule has submodules of its own checked out" in res.output
+    assert state(repo) == before
+
+
+def test_a_move_into_a_submodule_that_stays_is_refused(world):
+    repo, plan = world
+    plan.write_text("version: 1\nmoves:\n  - from: pkg.user\n    to: pkg.old.vendored.user\n")
+    before = state(repo)
+    for args in ([str(plan), "--dry-run"], ["apply", str(plan)]):
+        res = run(*args, "--repo", str(repo))
+        assert res.exit_code == 2, res.output
+        assert f"inside submodule {OLD}, which the plan does not move" in res.output
+    assert state(repo) == before
