@@ -35,23 +35,6 @@ def submodule_moves(index: RepoIndex, relocation: Relocation) -> dict[str, str]:
     return out
 
 
-def gitmodules_paths(text: str) -> dict[str, str]:
-    """submodule name -> its `path =` value, as `.gitmodules` spells them."""
-    out, name = {}, None
-    for line in text.splitlines():
-        m = _SECTION.match(line)
-        if m:
-            name = m["name"]
-            continue
-        if _OTHER_SECTION.match(line):
-            name = None
-            continue
-        p = _PATH.match(line)
-        if p and name is not None:
-            out[name] = p["value"]
-    return out
-
-
 def rewritten_gitmodules(text: str, relocation: Relocation) -> str:
     """`text` with each submodule section's `path =` value relocated; every other byte,
     the section names included, as it was."""
