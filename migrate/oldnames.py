@@ -40,6 +40,13 @@ _FROM_IMPORT = re.compile(r"from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n#;]*)")
 _NOT_REFERENCES = {".gitmodules": re.compile(r'^[ \t]*\[[ \t]*submodule[ \t]+"[^"\n]*"', re.M)}
 
 
+def name_spans(path: str, text: str) -> list[tuple[int, int]]:
+    """[start, end) of the spellings in file `path` that are names, not references: no
+    rewrite edits them and no scan reports them (`_NOT_REFERENCES`)."""
+    names = _NOT_REFERENCES.get(path)
+    return [m.span() for m in names.finditer(text)] if names is not None else []
+
+
 @dataclass(frozen=True)
 class OldName:
     """One old spelling found in a text: [start, end) reads `old`, now called `new`."""
@@ -231,10 +238,7 @@ class OldNames:
         """`find` in the file `path`, less the spellings that are names there, not
         references (`_NOT_REFERENCES`: a `.gitmodules` section's submodule name)."""
         hits = self.find(text)
-        names = _NOT_REFERENCES.get(path)
-        if names is None or not hits:
-            return hits
-        spans = [m.span() for m in names.finditer(text)]
+        spans = name_spans(path, text) if hits else []
         return [h for h in hits if not any(a <= h.start < b for a, b in spans)]
 
     # -- what it is called now -----------------------------------------------------------

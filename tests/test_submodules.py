@@ -115,6 +115,43 @@ def test_apply_moves_gitlink_gitmodules_and_checkout_and_verify_passes(world):
     assert "PASS check git-integrity" in res.output
     again = run("apply", str(plan), "--repo", str(repo))
     assert again.exit_code == 0 and "already-applied" in again.output, again.output
+    # the kept name is a name, not a stale reference, and `fix` leaves it alone
+    stale = run("stale", str(plan), "--repo", str(repo))
+    assert stale.exit_code == 0, stale.output
+    assert run("fix", str(plan), "--repo", str(repo)).exit_code == 0
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_the_json_dry_run_lists_the_submodule_as_a_pure_move(world):
+    import json
+
+    repo, plan = world
+    res = run(str(plan), "--dry-run", "--format", "json", "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert {"old": OLD, "new": NEW, "edited": False} in data["moves"]
+    assert data["per_step"]["relocate"]["moves"] == data["per_step"]["relocate"]["pure_renames"]
+    assert ".gitmodules" in {w["path"] for w in data["writes"] if w["step"] == "relocate"}
+
+
+GITMODULES = (
+    '[submodule "pkg/old/vendored"]\r\n\tpath = pkg/old/vendored\r\n\turl = ../lib\r\n'
+    "# a comment: path = pkg/old/x\r\n"
+    '[submodule "docs"]\r\n\tpath = "pkg/old/docs theme"\r\n'
+    '[submodule "stays"]\r\n\tpath = third_party/stays\r\n'
+)
+
+
+def test_gitmodules_paths_follow_names_stay_and_a_second_run_changes_nothing():
+    from migrate.relocate import Relocation
+    from migrate.rewrite.submodules import rewritten_gitmodules
+
+    rel = Relocation(path_prefixes={"pkg/old": "pkg/new/ops"})
+    once = rewritten_gitmodules(GITMODULES, rel)
+    assert once == GITMODULES.replace(
+        "path = pkg/old/vendored", "path = pkg/new/ops/vendored"
+    ).replace('path = "pkg/old/docs theme"', 'path = "pkg/new/ops/docs theme"')
+    assert rewritten_gitmodules(once, rel) == once
 
 
 def test_an_uninitialized_submodule_moves_its_gitlink(world, tmp_path):
