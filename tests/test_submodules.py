@@ -240,3 +240,30 @@ def test_a_move_into_a_submodule_that_stays_is_refused(world):
         assert res.exit_code == 2, res.output
         assert f"inside submodule {OLD}, which the plan does not move" in res.output
     assert state(repo) == before
+
+
+def test_a_submodule_with_its_git_dir_inside_moves_whole(tmp_path, monkeypatch):
+    """An old-style submodule keeps its repository in its own `.git` directory: renaming
+    the checkout carries it along; a fault in the switch renames it back."""
+    repo = init_repo(write_tree(tmp_path / "repo", FILES))
+    lib = init_repo(write_tree(repo / OLD, {"lib.py": "X = 1\n"}))  # embedded repository
+    sha = git(lib, "rev-parse", "HEAD").strip()
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{sha},{OLD}")
+    (repo / ".gitmodules").write_text(f'[submodule "v"]\n\tpath = {OLD}\n\turl = ../lib\n')
+    git(repo, "add", ".gitmodules")
+    git(repo, "commit", "-qm", "embedded submodule")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN)
+    before = strip_stat(snapshot(repo))
+    status = git(repo, "submodule", "status")
+    monkeypatch.setenv("MIGRATE_FAIL_AT", "checkout")
+    assert run("apply", str(plan), "--repo", str(repo)).exit_code == 1
+    assert strip_stat(snapshot(repo)) == before
+    assert git(lib, "rev-parse", "HEAD").strip() == sha
+    monkeypatch.delenv("MIGRATE_FAIL_AT")
+    res = run("apply", str(plan), "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    assert git(repo / NEW, "rev-parse", "HEAD").strip() == sha
+    assert (repo / NEW / ".git").is_dir()
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "submodule", "status") == status.replace(OLD, NEW)
