@@ -195,10 +195,12 @@ def test_sigkill_after_the_checkout_is_rolled_back_by_recover(world):
         text=True,
         start_new_session=True,
     )
-    assert proc.stderr.readline().strip() == "migrate: at checkout"
-    assert (repo / NEW / "lib.py").exists()  # moved and re-tied: then killed
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.communicate(timeout=30)
+    try:
+        assert proc.stderr.readline().strip() == "migrate: at checkout"
+        assert (repo / NEW / "lib.py").exists()  # moved and re-tied: then killed
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # never leave the run behind
+        proc.communicate(timeout=30)
     res = run("recover", "--repo", str(repo))
     assert res.exit_code == 0, res.output
     assert "was rolled back" in res.output
