@@ -16,7 +16,7 @@ import re
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
-from migrate.index.repo import RepoIndex
+from migrate.index.repo import RepoIndex, root_of_path
 from migrate.layout.names import OPS_PKG as OPS
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
@@ -322,6 +322,59 @@ def removal_changes(
     return removals, notes
 
 
+FOUNDED_INIT = '''"""Operator groups: one package per logical group of callable kernel APIs.
+
+Importing this package imports every group in `_GROUPS`, so that all their lazy
+`KernelSpec` registrations are present; a group import stays metadata-only.
+Keep `_GROUPS` and the directories below in sync.
+"""
+
+from importlib import import_module
+
+_GROUPS = {groups}
+
+for _group in _GROUPS:
+    import_module(f"{{__name__}}.{{_group}}")
+
+del import_module, _group
+
+__all__ = list(_GROUPS)
+'''
+
+
+def _ops_dir(index: RepoIndex, relocation: Relocation, ops: str) -> str | None:
+    """The directory the moves give the ops package (`<root>/sglang/kernels/ops`), or None."""
+    rel_dir = ops.replace(".", "/")
+    for new in sorted(relocation.files.values()):
+        root = root_of_path(index.roots, new)
+        if root is None:
+            continue
+        inner = new if root in (".", "") else new[len(root) + 1 :]
+        if inner.startswith(rel_dir + "/"):
+            return rel_dir if root in (".", "") else f"{root}/{rel_dir}"
+    return None
+
+
+def _founded(index: RepoIndex, relocation: Relocation, plan: Plan, ops: str):
+    """A plan that moves kernels into an ops package the tree does not have yet founds it:
+    `__init__.py` declares `_GROUPS` (the plan's `groups.add`, in its order) and imports
+    each group, and every group gets its package. Moves into undeclared groups are errors,
+    as for an existing package."""
+    ops_dir = _ops_dir(index, relocation, ops)
+    if ops_dir is None:
+        where = Pos(plan.path, 1, 1)
+        return [], {}, [Diagnostic(where, f"groups.add: no move creates the {ops} package")]
+    notes = implicit_groups(relocation, plan, [], ops)
+    listed = "".join(f'\n    "{g}",' for g in plan.groups_add)
+    writes = {f"{ops_dir}/__init__.py": ("code", FOUNDED_INIT.format(groups=f"({listed}\n)"))}
+    existing = set(relocation.files.values()) | (set(index.files) - set(relocation.files))
+    for g in plan.groups_add:
+        path = f"{ops_dir}/{g}/__init__.py"
+        if path not in existing:
+            writes[path] = ("code", GROUP_INIT.format(name=g.replace("_", " ").capitalize()))
+    return [], writes, notes
+
+
 def group_changes(
     index: RepoIndex, relocation: Relocation, plan: Plan, ops: str = OPS
 ) -> tuple[list[Edit], dict[str, tuple[str, str]], list[Diagnostic]]:
@@ -331,6 +384,8 @@ def group_changes(
     Writes map a new file's path to `("code", text)`, as `ChangeSet.writes` does.
     """
     init = index.modules.get(ops)
+    if init is None and plan.groups_add and not plan.groups_remove:
+        return _founded(index, relocation, plan, ops)
     if init is None or not init.endswith("__init__.py"):
         if plan.groups_add or plan.groups_remove:
             return (
