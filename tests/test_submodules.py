@@ -269,3 +269,22 @@ def test_a_submodule_with_its_git_dir_inside_moves_whole(tmp_path, monkeypatch):
     assert (repo / NEW / ".git").is_dir()
     assert git(repo, "status", "--porcelain") == ""
     assert git(repo, "submodule", "status") == status.replace(OLD, NEW)
+
+
+def test_a_path_move_of_the_submodule_itself_moves_it(world):
+    repo, plan = world
+    plan.write_text(f"version: 1\nmoves:\n  - from: {OLD}\n    to: third_party/vendored\n")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    sha = git(repo, "rev-parse", f"HEAD:{OLD}").strip()
+    res = run("apply", str(plan), "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    assert git(repo, "ls-tree", "HEAD", "third_party/vendored").split()[:3] == [
+        "160000",
+        "commit",
+        sha,
+    ]
+    assert (repo / "third_party/vendored/.git").read_text() == f"gitdir: ../../.git/modules/{OLD}\n"
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "submodule", "status") == f" {sha} third_party/vendored (heads/main)\n"
+    res = run("verify", f"{base}..HEAD", "--repo", str(repo), "--no-wheel")
+    assert res.exit_code == 0, res.output

@@ -47,7 +47,7 @@ def _path_move(mv, index: RepoIndex, err, sources_moved: set[str]):
     if _escapes(index, src) or _escapes(index, mv.dst.rstrip("/")):
         err(mv.src_pos, f"move {mv.src!r} -> {mv.dst!r} leaves the repository (symlink)")
         return None
-    if src not in index.files and not index.files_under(src):
+    if src not in index.files and not index.files_under(src) and not _submodules_at(index, src):
         err(
             mv.src_pos,
             f"move source {mv.src} does not exist"
@@ -218,14 +218,19 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
     return out
 
 
+def _submodules_at(index: RepoIndex, path: str) -> bool:
+    """Is `path` a submodule, or a directory holding one (a path move may name it)?"""
+    from migrate.git.reads import gitlinks
+
+    return any(link == path or link.startswith(path + "/") for link in gitlinks(index.root))
+
+
 def _submodules_in_the_way(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
     """Submodules move with their package (the engine's `submodules` pass); refused: a
     file moved into a submodule that stays (its files are another repository's), and a
     submodule whose new path is taken."""
     from migrate.git.reads import gitlinks
 
-    if not rel.files:
-        return []
     links = sorted(gitlinks(index.root))
     moving = {link: rel.path(link) for link in links if rel.path(link) not in (None, link)}
     staying = [link for link in links if link not in moving]
