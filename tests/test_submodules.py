@@ -227,9 +227,12 @@ def test_nested_submodules_are_refused(world, tmp_path):
     git(sub, "commit", "-qm", "nested")
     git(repo, "commit", "-qam", "bump the submodule")
     before = state(repo)
-    res = run("apply", str(plan), "--repo", str(repo))
-    assert res.exit_code == 3, res.output
-    assert f"{OLD}: the submodule has submodules of its own checked out" in res.output
+    for args in ([str(plan), "--dry-run"], ["apply", str(plan)]):  # the dry run says it too
+        res = run(*args, "--repo", str(repo))
+        assert res.exit_code == 2, res.output
+        assert f"plan.yaml:3:5: error: {OLD}: the submodule has submodules of its own" in (
+            res.output
+        )
     assert state(repo) == before
 
 

@@ -30,6 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from migrate.git import ZERO, GitError, git_path, run_git
+from migrate.git.submodules import (
+    checkout_problems,
+    gitdir_value,
+    gitfile_target,
+    submodule_git_dir,
+    worktree_setting,
+)
 from migrate.interrupts import signals_held
 
 STATE_DIR = "migrate-journal"  # under the git dir: journal.json, index, files/<n>
@@ -142,7 +149,7 @@ def preflight(
     tracked = {e.path for e in entries if e.base_mode}
     problems: list[str] = filtered_paths(repo, [e for e in entries if e.path not in renamed])
     moved = {p for pair in submodules for p in pair}
-    problems += [p for old, _new in submodules for p in _submodule_problems(repo, old)]
+    problems += [p for old, _new in submodules for p in checkout_problems(repo, old)]
     checked: set[str] = set()
     for e in entries:
         if GITLINK in (e.base_mode, e.tip_mode) and e.path not in moved:
@@ -238,63 +245,17 @@ def _save_original(full: Path, backup: Path, removed: bool) -> list:
     return ["file", backup.name, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino]
 
 
-def _submodule_problems(repo: Path, path: str) -> list[str]:
-    """Why the submodule checked out at `path` cannot be moved by renaming its directory."""
-    full = repo / path
-    if not os.path.lexists(full):
-        return []  # not checked out: only its gitlink moves
-    if full.is_symlink() or not full.is_dir():
-        return [f"{path}: the submodule's path holds a file or symlink, not its checkout"]
-    gitdir = _submodule_git_dir(repo, path)
-    if gitdir is not None and any((gitdir / "modules").glob("*")):
-        return [
-            f"{path}: the submodule has submodules of its own checked out; moving nested "
-            "submodules is not supported (move it with `git mv` first)"
-        ]
-    return []
-
-
-def _gitdir_value(text: str) -> str | None:
-    head, _, value = text.strip().partition(":")
-    return value.strip() if head.strip() == "gitdir" else None
-
-
-def _gitfile_target(path: Path) -> str | None:
-    """The `gitdir:` a submodule's `.git` file names, as written (None: no such file)."""
-    try:
-        return _gitdir_value(path.read_bytes().decode("utf-8", "surrogateescape"))
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
-
-
-def _submodule_git_dir(repo: Path, path: str) -> Path | None:
-    """The git dir of the submodule at `path` (its `.git` file's, or its own `.git`)."""
-    dot = repo / path / ".git"
-    target = _gitfile_target(dot)
-    if target is not None:
-        return Path(os.path.normpath(os.path.join(repo, path, target)))
-    return dot if dot.is_dir() else None
-
-
-def _worktree_setting(repo: Path, gitdir: Path) -> str | None:
-    """The git dir's `core.worktree` (None: unset). Git runs in the superproject: in the
-    git dir itself it would first chdir to that work tree, which may have moved."""
-    config = str(gitdir / "config")
-    out = run_git(repo, "config", "--file", config, "--get", "core.worktree", check=False)
-    return out.decode("utf-8", "surrogateescape").rstrip("\n") or None
-
-
 def _submodule_record(repo: Path, old: str, new: str) -> list:
     """[old, new, gitfile, gitdir, worktree]: the `.git` file's text (None: none), the git
     dir, and its `core.worktree` (None: unset), as they were before the switch. A
     submodule that is not checked out has none of them: only its gitlink moves."""
     dot = repo / old / ".git"
     gitfile = None
-    if _gitfile_target(dot) is not None:
+    if gitfile_target(dot) is not None:
         gitfile = dot.read_bytes().decode("utf-8", "surrogateescape")
-    gitdir = _submodule_git_dir(repo, old)
+    gitdir = submodule_git_dir(repo, old)
     known = gitdir is not None and gitdir.is_dir()
-    worktree = _worktree_setting(repo, gitdir) if known else None
+    worktree = worktree_setting(repo, gitdir) if known else None
     return [old, new, gitfile, str(gitdir) if gitdir else None, worktree]
 
 
@@ -311,14 +272,14 @@ def _tie_submodule(repo: Path, rec: list, at: str) -> None:
         return
     here, back = repo / at, at == old
     dot = here / ".git"
-    if gitfile is not None and _gitfile_target(dot) is not None:
-        spelled = _spelled_like(gitdir, _gitdir_value(gitfile) or gitdir, here)
+    if gitfile is not None and gitfile_target(dot) is not None:
+        spelled = _spelled_like(gitdir, gitdir_value(gitfile) or gitdir, here)
         data = (gitfile if back else f"gitdir: {spelled}\n").encode("utf-8", "surrogateescape")
         if dot.read_bytes() != data:
             _write_durably(dot, data)
     if worktree is not None:
         want = worktree if back else _spelled_like(str(here), worktree, Path(gitdir))
-        if _worktree_setting(repo, Path(gitdir)) != want:
+        if worktree_setting(repo, Path(gitdir)) != want:
             run_git(repo, "config", "--file", str(Path(gitdir) / "config"), "core.worktree", want)
 
 

@@ -230,6 +230,7 @@ def _submodules_in_the_way(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
     file moved into a submodule that stays (its files are another repository's), and a
     submodule whose new path is taken."""
     from migrate.git.reads import gitlinks
+    from migrate.git.submodules import checkout_problems
 
     links = sorted(gitlinks(index.root))
     moving = {link: rel.path(link) for link in links if rel.path(link) not in (None, link)}
@@ -248,6 +249,8 @@ def _submodules_in_the_way(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
                 )
             )
     for link, new in moving.items():
+        pos = _move_pos_for(plan, link, index)
+        out += [Diagnostic(pos, why) for why in checkout_problems(index.root, link)]
         kept = (new in index.files and new not in rel.files) or new in staying
         under = [p for p in index.files_under(new) if p not in rel.files]
         taken = kept or new in targets or under or any(t.startswith(new + "/") for t in targets)
