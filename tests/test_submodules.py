@@ -291,3 +291,18 @@ def test_a_path_move_of_the_submodule_itself_moves_it(world):
     assert git(repo, "submodule", "status") == f" {sha} third_party/vendored (heads/main)\n"
     res = run("verify", f"{base}..HEAD", "--repo", str(repo), "--no-wheel")
     assert res.exit_code == 0, res.output
+
+
+def test_a_deinitialized_submodule_moves_and_checks_out_again_at_its_new_path(world):
+    """`deinit` empties the checkout but keeps the git dir: the gitlink moves, and
+    `submodule update` re-ties the kept git dir to the new path."""
+    repo, plan = world
+    git(repo, "submodule", "deinit", "-q", "-f", OLD)
+    sha = git(repo, "rev-parse", f"HEAD:{OLD}").strip()
+    res = run("apply", str(plan), "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    assert git(repo, "status", "--porcelain") == ""
+    git(repo, *ALLOW, "submodule", "update", "-q", "--init")
+    assert git(repo, "submodule", "status") == f" {sha} {NEW} (heads/main)\n"
+    assert (repo / NEW / "lib.py").read_text() == "X = 1\n"
+    assert git(repo / NEW, "status", "--porcelain") == ""
