@@ -85,6 +85,12 @@ class CodeFacts:
         return set(self.bindings)
 
     @property
+    def imported(self) -> set[str]:
+        """Absolute dotted names the module imports anywhere (`from a.b import c` gives
+        `a.b` and `a.b.c`: the module and the possible submodule)."""
+        return {name for ref in self.imports for name in ref.candidates()}
+
+    @property
     def dynamic(self) -> bool:
         """Names beyond `bindings` may exist: a module `__getattr__` or a star import."""
         return self.getattr_hook or bool(self.star_imports) or self.star_unresolved

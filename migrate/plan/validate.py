@@ -276,25 +276,18 @@ def _file_dir_conflicts(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
     """
     moved = set(rel.files)
     final = (set(index.files) - moved) | set(rel.files.values())
-    dirs: set[str] = set()
-    for p in final:
-        parts = p.split("/")
-        dirs.update("/".join(parts[:i]) for i in range(1, len(parts)))
+    dirs = _directories(final)
     out = []
     for old, new in sorted(rel.files.items()):
-        parts = new.split("/")
-        for i in range(1, len(parts)):
-            parent = "/".join(parts[:i])
-            if parent in final:
-                what = _kind(index, parent) if parent in index.files else "moved file"
-                out.append(
-                    Diagnostic(
-                        _move_pos_for(plan, old, index),
-                        f"moving {old} to {new} needs {parent} to be a directory, "
-                        f"but it is a {what}",
-                    )
+        parent = _first_file_parent(new, final)
+        if parent is not None:
+            what = _kind(index, parent) if parent in index.files else "moved file"
+            out.append(
+                Diagnostic(
+                    _move_pos_for(plan, old, index),
+                    f"moving {old} to {new} needs {parent} to be a directory, but it is a {what}",
                 )
-                break
+            )
         if new in dirs:
             out.append(
                 Diagnostic(
@@ -303,6 +296,27 @@ def _file_dir_conflicts(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
                 )
             )
     return out
+
+
+def _directories(paths) -> set[str]:
+    """Every directory holding one of `paths` (a parent seen once stops the climb)."""
+    dirs: set[str] = set()
+    for p in paths:
+        d = p.rpartition("/")[0]
+        while d and d not in dirs:
+            dirs.add(d)
+            d = d.rpartition("/")[0]
+    return dirs
+
+
+def _first_file_parent(path: str, files: set[str]) -> str | None:
+    """The shallowest parent of `path` that is one of `files`, or None."""
+    cut = path.find("/")
+    while cut != -1:
+        if path[:cut] in files:
+            return path[:cut]
+        cut = path.find("/", cut + 1)
+    return None
 
 
 def _move_pos_for(plan: Plan, path: str, index: RepoIndex) -> Pos:
@@ -370,12 +384,11 @@ def _check_modules_stay_importable(plan: Plan, index: RepoIndex, rel) -> list[Di
             continue
         root = root_of_path(index.roots, new)
         new_mod = module_name(new, root) if root is not None else None
-        pos = _move_dst_pos_for(plan, old, index)
         if root is None:
             shown = ", ".join(index.roots)
             out.append(
                 Diagnostic(
-                    pos,
+                    _move_dst_pos_for(plan, old, index),
                     f"moving {old} to {new} takes module {info.module} out of every import "
                     f"root ({shown}); its importers could not be rewritten",
                 )
@@ -384,7 +397,7 @@ def _check_modules_stay_importable(plan: Plan, index: RepoIndex, rel) -> list[Di
             why = f"the Python keyword {kw!r}" if new_mod else "a part that is not an identifier"
             out.append(
                 Diagnostic(
-                    pos,
+                    _move_dst_pos_for(plan, old, index),  # only for a problem: it scans moves
                     f"moving {old} to {new}: its module name under {root} has {why}; "
                     f"module {info.module} would not be importable",
                 )
@@ -404,12 +417,15 @@ def _limits(index: RepoIndex) -> tuple[int, int]:
 
 def _too_long(index: RepoIndex, path: str, limits: tuple[int, int]) -> str | None:
     name_max, path_max = limits
-    for part in path.split("/"):
-        n = len(os.fsencode(part))
-        if n > name_max:
-            shown = part if len(part) <= 40 else part[:40] + "..."
-            return f"the name {shown} is {n} bytes (this file system allows {name_max})"
-    n = len(os.fsencode(str(index.root / path)))
+    raw = os.fsencode(path)
+    if len(raw) > name_max:  # else no part of it can be too long
+        for part in path.split("/"):
+            n = len(os.fsencode(part))
+            if n > name_max:
+                shown = part if len(part) <= 40 else part[:40] + "..."
+                return f"the name {shown} is {n} bytes (this file system allows {name_max})"
+    n = len(os.fsencode(str(index.root)))  # the full path's length
+    n += 1 + len(raw) if path not in ("", ".") else 0
     if n >= path_max:
         return f"the full path is {n} bytes (this file system allows {path_max - 1})"
     return None

@@ -91,3 +91,6 @@ class FileResult:
     notes: list[Diagnostic] = field(default_factory=list)
     parse_error: Diagnostic | None = None
     parsed: bool = False  # whether libcst parsed it (tests assert untouched files are not)
+    # Import-time events of the old text and of the text with `edits`, by
+    # `import_time.key`: the cycle check reuses them instead of parsing both again.
+    import_events: dict = field(default_factory=dict)

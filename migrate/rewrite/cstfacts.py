@@ -251,11 +251,18 @@ def parse(path: str, text: str) -> cst.Module:
     return cst.parse_module(text)
 
 
-def gather(path: str, text: str, hot: re.Pattern | None = None) -> tuple[cst.Module, Facts]:
+_UNPARSED = object()
+
+
+def gather(
+    path: str, text: str, hot: re.Pattern | None = None, tree=_UNPARSED
+) -> tuple[cst.Module, Facts]:
     """Parse and gather. With `hot`, only top-level statements that can need an edit are
-    given to libcst (see sparse.py); file-wide name facts then come from `ast`."""
-    tree = None
-    if hot is not None:
+    given to libcst (see sparse.py); file-wide name facts then come from `ast`.
+    `tree`: the text's `ast` when the caller parsed it already (None: it does not parse)."""
+    if hot is None:
+        tree = None
+    elif tree is _UNPARSED:
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError):

@@ -263,6 +263,9 @@ class EngineRun:
     cs: ChangeSet
     skip_unparsable: bool = False
     durations: dict | None = None
+    # Import-time events of the texts the python pass parsed (`import_time.key` ->
+    # events), for the cycle check after the passes: what it would otherwise parse again.
+    import_events: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -274,9 +277,11 @@ class Pass:
 def _python_pass(run: EngineRun) -> Contribution:
     """Reference edits in every Python candidate (one libcst pass per file)."""
     p = run.prep
-    edits, notes, _ = python_changes(
+    edits, notes, results = python_changes(
         p.index, p.relocation, p.plan, run.ctx, run.paths, run.skip_unparsable, run.removed
     )
+    for r in results:
+        run.import_events.update(r.import_events)
     return Contribution(edits=edits, notes=notes)
 
 
@@ -304,6 +309,7 @@ def _followed_pass(run: EngineRun) -> Contribution:
 def _registrations_pass(run: EngineRun) -> Contribution:
     """Registrations whose kernel changed group move to the new group's `__init__.py`;
     edits inside a cut statement or row are withdrawn (the cut supersedes them)."""
+    from migrate.errors import TABLE_ROWS
     from migrate.layout.names import OPS_PKG
     from migrate.rewrite.registrations_follow import follow_registrations
 
@@ -322,7 +328,7 @@ def _registrations_pass(run: EngineRun) -> Contribution:
         # A table whose moved rows left with their registrations keeps only rows that
         # stay: what the table rewriters said of its rows (rows naming nothing the plan
         # moves, computed op ids no one edit can rename) no longer applies.
-        return n.message.startswith(("table row", "computed op id")) and any(
+        return n.kind == TABLE_ROWS and any(
             n.pos.file == p and a <= n.pos.line <= b for p, a, b in moved.loops
         )
 
@@ -491,7 +497,7 @@ def plan_changes(
     for p in passes:
         p.run(run).add_to(run.cs)
     cs = checked(run.cs)
-    cycles = cycle_problems(index, rel, cs, plan.roots)
+    cycles = cycle_problems(index, rel, cs, plan.roots, run.import_events)
     if cycles:
         raise MigrateError(cycles)
     return cs

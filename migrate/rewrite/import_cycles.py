@@ -15,7 +15,6 @@ module, the statement that fails, and a fix.
 
 from __future__ import annotations
 
-import ast
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -25,96 +24,26 @@ from migrate.index.repo import RepoIndex
 from migrate.index.tree import module_name
 from migrate.materialize import materialize, move_map
 from migrate.relocate import Relocation
-from migrate.rewrite import relative
-
-
-@dataclass(frozen=True)
-class _Event:
-    kind: str  # "bind" | "import" | "from"
-    line: int
-    module: str | None = None
-    names: tuple[tuple[str, str], ...] = ()  # (imported name, local name)
-    guarded: bool = False
-
-
-_CATCH = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
-
-
-def _catches_import_error(node: ast.Try) -> bool:
-    for h in node.handlers:
-        if h.type is None:
-            return True
-        types = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
-        if any(isinstance(t, ast.Name) and t.id in _CATCH for t in types):
-            return True
-    return False
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def events(text: str, package: str | None) -> list[_Event]:
-    """Import-time effects of a module's top level, in order."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return []
-    out: list[_Event] = []
-    _walk(tree.body, package, False, out)
-    return out
-
-
-def _walk(body: list[ast.stmt], package: str | None, guarded: bool, out: list[_Event]) -> None:
-    for node in body:
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                local = a.asname or a.name.split(".")[0]
-                out.append(_Event("import", node.lineno, a.name, ((a.name, local),), guarded))
-        elif isinstance(node, ast.ImportFrom):
-            base = relative.resolve(package, node.level, node.module) if node.level else node.module
-            if base is None or base == "__future__":
-                continue
-            names = tuple((a.name, a.asname or a.name) for a in node.names)
-            out.append(_Event("from", node.lineno, base, names, guarded))
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.append(_Event("bind", node.lineno, names=((node.name, node.name),)))
-        elif isinstance(node, ast.If):
-            if not _is_type_checking(node.test):
-                _walk(node.body, package, guarded, out)
-            _walk(node.orelse, package, guarded, out)
-        elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
-            _walk(node.body, package, guarded or _catches_import_error(node), out)
-            for h in node.handlers:
-                _walk(h.body, package, guarded, out)
-            _walk(node.orelse + node.finalbody, package, guarded, out)
-        elif isinstance(node, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)):
-            _walk(node.body, package, guarded, out)
-        else:
-            bound = {
-                n.id
-                for n in ast.walk(node)
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-            }
-            if bound:
-                out.append(_Event("bind", node.lineno, names=tuple((b, b) for b in bound)))
+from migrate.rewrite.import_time import Event, Key, events, key
 
 
 @dataclass
 class _Modules:
-    """Own modules of one tree: name -> path, events parsed once."""
+    """Own modules of one tree: name -> path, events parsed once (or found in `known`:
+    the events of texts the rewrite workers parsed already, by `import_time.key`)."""
 
     paths: dict[str, str]
     text: object  # path -> text
-    cache: dict[str, list[_Event]] = field(default_factory=dict)
+    known: dict[Key, list[Event]] = field(default_factory=dict)
+    cache: dict[str, list[Event]] = field(default_factory=dict)
 
-    def events(self, module: str) -> list[_Event]:
+    def events(self, module: str) -> list[Event]:
         if module not in self.cache:
             path = self.paths[module]
             package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
-            self.cache[module] = events(self.text(path) or "", package)
+            text = self.text(path) or ""
+            found = self.known.get(key(text, package)) if self.known else None
+            self.cache[module] = found if found is not None else events(text, package)
         return self.cache[module]
 
     def edges(self, module: str) -> dict[str, int]:
@@ -135,18 +64,18 @@ class _Modules:
         return out
 
 
-def _own(paths, roots, text) -> _Modules:
+def _own(paths, roots, text, known) -> _Modules:
     mods = {}
     for path in paths:
         for root in roots:
             name = module_name(path, root)
             if name is not None:
                 mods.setdefault(name, path)
-    return _Modules(mods, text)
+    return _Modules(mods, text, known)
 
 
 class _Failed(Exception):
-    def __init__(self, module: str, event: _Event, target: str, name: str):
+    def __init__(self, module: str, event: Event, target: str, name: str):
         super().__init__(module)
         self.module, self.event, self.target, self.name = module, event, target, name
 
@@ -222,16 +151,23 @@ def _path(mods: _Modules, start: str, goal: str) -> list[str] | None:
     return None
 
 
-def cycle_problems(index: RepoIndex, rel: Relocation, cs: ChangeSet, roots) -> list[Diagnostic]:
+def cycle_problems(
+    index: RepoIndex, rel: Relocation, cs: ChangeSet, roots, known: dict | None = None
+) -> list[Diagnostic]:
+    """`known`: import-time events already computed, by `import_time.key` (the python
+    pass's workers give those of every text they parsed); anything else is parsed here."""
     touched = {e.path for e in cs.edits} | {p for p in cs.writes if p.endswith(".py")}
     touched = {p for p in touched if p.endswith(".py")}
     if not touched:
         return []
     tree = materialize(cs, index)
-    new = _own(tree.paths, roots, tree.text)
-    old = _own(index.files, roots, index.text)
+    new = _own(tree.paths, roots, tree.text, known or {})
+    old = _own(index.files, roots, index.text, known or {})
     back = {v: k for k, v in move_map(cs).items()}
     path_module = {p: m for m, p in new.paths.items()}
+    old_module: dict[str, str] = {}
+    for m, p in old.paths.items():
+        old_module.setdefault(p, m)  # the first module naming the path, as a scan would
     problems: list[Diagnostic] = []
     seen: set[frozenset[str]] = set()
     for path in sorted(touched):
@@ -239,7 +175,7 @@ def cycle_problems(index: RepoIndex, rel: Relocation, cs: ChangeSet, roots) -> l
         if u is None or not tree.exists(path):
             continue
         old_path = back.get(path, path)
-        old_u = next((m for m, p in old.paths.items() if p == old_path), None)
+        old_u = old_module.get(old_path)
         before = set()
         if old_u is not None and index.text(old_path) is not None:
             before = {rel.dotted(t) or t for t in old.edges(old_u)}  # ancestors included

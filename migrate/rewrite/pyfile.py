@@ -12,9 +12,9 @@ from functools import lru_cache, partial
 
 import libcst as cst
 
-from migrate.changes import Edit
+from migrate.changes import Edit, apply_edits
 from migrate.errors import Diagnostic, Pos
-from migrate.rewrite import relative
+from migrate.rewrite import import_time, relative
 from migrate.rewrite.attributes import rewrite_chains
 from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.cstfacts import gather
@@ -131,7 +131,27 @@ def without_overlaps(edits: list[Edit]) -> list[Edit]:
 def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
     result = _rewrite_python(job, ctx, regex)
     result.notes += rootless_notes(job, ctx, result.edits)
+    if result.edits:
+        result.import_events = _import_events(job, result.edits)
     return result
+
+
+def _import_events(job: FileJob, edits: list[Edit]) -> dict:
+    """Import-time events of the file before and after `edits`, by `import_time.key`:
+    the plan's cycle check needs both for every edited file, and this worker has the old
+    `ast` already (a pool spreads the new text's parse over the cores)."""
+    tree = job.ast
+    if tree is None:
+        return {}
+    try:
+        new_text = apply_edits(job.text, edits)
+    except ValueError:
+        return {}  # overlapping or stale: the ChangeSet check reports it
+    old, new = (job.text, job.old_package), (new_text, job.new_package)
+    return {
+        import_time.key(*old): import_time.events(*old, tree),
+        import_time.key(*new): import_time.events(*new),
+    }
 
 
 def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
@@ -152,7 +172,8 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
         or has_computed_op_id(job.text, ctx.op_ids)
     )
     try:
-        _, facts = gather(job.old_path, job.text, None if whole else hot_regex(regex, ctx))
+        hot = None if whole else hot_regex(regex, ctx)
+        _, facts = gather(job.old_path, job.text, hot, job.ast if hot is not None else None)
     except cst.ParserSyntaxError as exc:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
         result.parse_error = Diagnostic(
