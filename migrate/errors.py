@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+# `Diagnostic.kind`: what a note is about, for passes that act on notes of a kind
+TABLE_ROWS = "table-rows"  # a registry/op-id table's rows, said by a table rewriter
 
 
 @dataclass(frozen=True, order=True)
@@ -24,6 +27,7 @@ class Diagnostic:
     pos: Pos
     message: str
     severity: str = "error"  # error | warning
+    kind: str = field(default="", compare=False)  # e.g. TABLE_ROWS; not shown
 
     def __str__(self) -> str:
         return f"{self.pos}: {self.severity}: {self.message}"

@@ -7,7 +7,9 @@ old-names check, `stale`, `fix`, the report's leftovers through `migrate.oldname
 Built from a validated plan and the index. Package moves expand to every file of the
 package (Python and data files); a module move nested in a package move overrides it
 for that module (longest prefix wins); path moves carry non-Python files; symbol moves
-send one top-level definition to another module.
+send one top-level definition to another module. A `delete:` package nested in a
+package move retires that part instead (longest prefix wins here too): its files are not
+moved, and its name relocates nowhere, so importers follow its `__init__` re-exports.
 """
 
 from __future__ import annotations
@@ -48,10 +50,27 @@ class Relocation:
     path_prefixes: dict[str, str] = field(default_factory=dict)  # plan path moves + packages
     moved_modules: dict[str, str] = field(default_factory=dict)  # every moved module, exact
     op_ids: dict[str, str] = field(default_factory=dict)  # registered op id -> new op id
+    # `delete:` packages inside a moved package: they win over the move for what they hold
+    retired: set[str] = field(default_factory=set)  # dotted package names
+    retired_dirs: set[str] = field(default_factory=set)  # their directories
+
+    def _retired(self, hit: tuple[str, str] | None, name: str, retired: set[str], sep: str):
+        """`hit` unless a retired prefix of `name` is longer than the prefix it matched."""
+        if hit is None or not retired:
+            return hit
+        probe = name
+        while len(probe) > len(hit[0]):
+            if probe in retired:
+                return None
+            cut = probe.rfind(sep)
+            if cut <= 0:
+                break
+            probe = probe[:cut]
+        return hit
 
     def module(self, name: str) -> str | None:
         """New dotted name for module/package `name` or anything inside it, else None."""
-        hit = _prefix_lookup(self.modules, name, ".")
+        hit = self._retired(_prefix_lookup(self.modules, name, "."), name, self.retired, ".")
         return hit[1] if hit else None
 
     def dotted(self, name: str) -> str | None:
@@ -81,7 +100,9 @@ class Relocation:
         """New location of a repo-relative file or directory path (or a path inside one)."""
         if path in self.files:
             return self.files[path]
-        hit = _prefix_lookup(self.path_prefixes, path.rstrip("/"), "/")
+        key = path.rstrip("/")
+        hit = _prefix_lookup(self.path_prefixes, key, "/")
+        hit = self._retired(hit, key, self.retired_dirs, "/")
         return hit[1] if hit else None
 
     def spelled_path(self, token: str, roots: tuple[str, ...]) -> tuple[str, bool] | None:
@@ -155,10 +176,15 @@ def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
             else:
                 rules[index.modules[mv.src]] = module_to_path(mv.dst, root, package=False)
 
+    for name in plan.delete:
+        d = index.package_dir(name)
+        if d is not None and _prefix_lookup(rules, d, "/") is not None:
+            rel.retired.add(name)
+            rel.retired_dirs.add(d)
     by_path: set[str] = set()  # files that a path move carries
     for src in rules:
         for f in [src] if src in index.files else index.files_under(src):
-            hit = _prefix_lookup(rules, f, "/")
+            hit = rel._retired(_prefix_lookup(rules, f, "/"), f, rel.retired_dirs, "/")
             if hit is not None:
                 rel.files[f] = hit[1]
                 if hit[0] in path_rules:

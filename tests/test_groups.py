@@ -176,3 +176,46 @@ def test_parenthesized_group_import_keeps_its_comment(make_repo, tmp_path):
         "from sglang.kernels.ops import (  # noqa: F401\n"
         "    activation,\n    elementwise,\n    layernorm,\n)\n"
     )
+
+
+def test_a_removed_group_leaves_a_statement_it_shares_with_another_group():
+    """One statement a group, but one statement names two: removing one of them rewrites
+    that statement (before, it kept importing the removed group, an ImportError once its
+    package is gone); the new group gets its own statement, its neighbours' pragma too."""
+    from migrate.rewrite.groups import _import_edits
+
+    text = (
+        '_GROUPS = ("activation", "layernorm", "moe")\n\n'
+        "from . import activation  # noqa: F401\n"
+        "from . import layernorm, moe  # noqa: F401\n"
+    )
+    groups = ["activation", "layernorm", "moe"]
+    edits = _import_edits(text, OPS_INIT, groups, ["elementwise"], frozenset({"layernorm"}))
+    assert apply_edits(text, edits) == (
+        '_GROUPS = ("activation", "layernorm", "moe")\n\n'
+        "from . import activation  # noqa: F401\n"
+        "from . import elementwise  # noqa: F401\n"
+        "from . import moe  # noqa: F401\n"
+    )
+    # a statement of removed groups only goes with its line
+    edits = _import_edits(text, OPS_INIT, groups, [], frozenset({"layernorm", "moe"}))
+    assert apply_edits(text, edits) == (
+        '_GROUPS = ("activation", "layernorm", "moe")\n\nfrom . import activation  # noqa: F401\n'
+    )
+
+
+def test_check_and_groups_read_the_readme_sentence_with_one_pattern():
+    """One pattern (`layout.names.README_SENTENCE`) for `check`'s group-list rule and for
+    `groups.add`: a sentence the rule does not read is not rewritten either (before,
+    groups.py had its own, laxer copy), and a separator after the list stays."""
+    from migrate.layout.names import README_SENTENCE
+
+    planned = "Operator groups (planned): `a`, `b`.\n"
+    assert README_SENTENCE.search(planned) is None and _readme_edit(planned, "R.md", ["c"]) is None
+    text = "Operator groups (all populated): `a`, `b`, and more to come.\n"
+    assert README_SENTENCE.search(text).group(1) == "`a`, `b`"
+    e = _readme_edit(text, "R.md", ["c"])
+    assert (
+        apply_edits(text, [e])
+        == "Operator groups (all populated): `a`, `b`, `c`, and more to come.\n"
+    )

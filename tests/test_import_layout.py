@@ -86,3 +86,89 @@ def test_one_finaliser_applies_every_scheduled_import_change():
             return a, c, Q, os, json
         """
     )
+
+
+def test_the_finaliser_lays_out_a_module_top_and_a_new_modules_header():
+    """The symbols pass schedules the imports moved definitions need; the finaliser puts
+    `__future__` imports after the docstring, the rest after the last top-level import
+    (never inside an edit it is told to keep clear of), and lays out a new module's
+    header: each group a blank line apart, two blank lines before the code."""
+    from rewrite_helpers import dedent
+
+    from migrate.changes import apply_edits
+    from migrate.rewrite.import_scratch import ImportScratch
+
+    text = dedent(
+        '''
+        """Doc."""
+        import os
+
+        X = os.sep
+        '''
+    )
+
+    def schedule(scratch: ImportScratch, clear_of=()) -> None:
+        scratch.add_top("from __future__ import annotations", "future", future=True)
+        scratch.add_top("import json", "imports", clear_of=clear_of)
+        scratch.add_top("import json", "imports")  # once
+        scratch.add_top("from typing import TYPE_CHECKING", "imports")
+        scratch.add_top("from pkg import T", "imports", type_checking=True)
+
+    top = ImportScratch("m.py", text)
+    schedule(top)
+    edits = top.finalise(None)
+    assert [e.reason for e in edits] == ["future", "imports"]
+    assert apply_edits(text, edits) == dedent(
+        '''
+        """Doc."""
+        from __future__ import annotations
+        import os
+        import json
+        from typing import TYPE_CHECKING
+        if TYPE_CHECKING:
+            from pkg import T
+
+        X = os.sep
+        '''
+    )
+    # an edit that spans the insertion point (a cut running past the imports) is kept clear
+    cut = (text.index("import os"), text.index("X ="))
+    clear = ImportScratch("m.py", text)
+    clear.add_top("import json", "imports", clear_of=(cut,))
+    (edit,) = clear.finalise(None)
+    assert edit.start == cut[1]
+
+    new = ImportScratch("n.py", "", new_module=True)
+    schedule(new)
+    assert apply_edits("", new.finalise(None)) == (
+        "from __future__ import annotations\n\n"
+        "import json\nfrom typing import TYPE_CHECKING\n\n"
+        "if TYPE_CHECKING:\n    from pkg import T\n\n\n"
+    )
+
+
+def test_removing_imports_keeps_valid_statements():
+    """Removal layout: a plain `import a, b` loses a name as a plain import; a statement
+    whose every name goes leaves with its trailing comment; one sharing its line with
+    another statement is left alone. (Before: `import os, sys import sys`,
+    `import json import   # noqa: F401` and `x = 1; import re import `.)"""
+    import ast
+
+    from migrate.changes import apply_edits
+    from migrate.rewrite.import_scratch import ImportScratch
+
+    text = "import os, sys  # noqa\nimport json  # noqa: F401\nx = 1; import re\n"
+    tree = ast.parse(text)
+    scratch = ImportScratch("m.py", text)
+    scratch.remove(tree.body[0], [tree.body[0].names[0]], "unused")
+    scratch.remove(tree.body[1], list(tree.body[1].names), "unused")
+    scratch.remove(tree.body[3], list(tree.body[3].names), "unused")
+    out = apply_edits(text, scratch.finalise(tree))
+    assert out == "import sys  # noqa\nx = 1; import re\n"
+    ast.parse(out)
+    # a parenthesized statement keeps its layout (before: left alone, the name stayed)
+    text = "from pkg import (\n    a,  # first\n    b,  # second\n)\n"
+    tree = ast.parse(text)
+    scratch = ImportScratch("m.py", text)
+    scratch.remove(tree.body[0], [tree.body[0].names[0]], "unused")
+    assert apply_edits(text, scratch.finalise(tree)) == "from pkg import (\n    b,  # second\n)\n"

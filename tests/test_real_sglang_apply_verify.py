@@ -22,18 +22,18 @@ def test_real_tree_applies_in_step_commits_and_verifies(tmp_path):
     init_repo(repo)
     base = git(repo, "rev-parse", "HEAD").strip()
 
-    # The plan makes two organization-rule errors that apply refuses by default (KO102: the
-    # new ops/__init__.py has no `_GROUPS`; KO504: moe/minimax_m3 only re-exports); verify
-    # is measured on the migration a user gets with the override.
-    result = apply_plan(PLANS / "sglang-0.5.15-jit-to-ops.yaml", repo, allow_rule_errors=True)
+    # The plan founds sglang.kernels.ops (its `_GROUPS` from `groups.add`) and retires the
+    # re-exporting minimax_m3 bundle: the result breaks no organization rule, so apply
+    # needs no override.
+    result = apply_plan(PLANS / "sglang-0.5.15-jit-to-ops.yaml", repo)
     steps = [c.step for c in result.commits]
-    assert steps[:4] == ["relocate", "code", "string", "prose"], steps
+    assert steps[:5] == ["relocate", "code", "string", "prose", "delete"], steps
 
     relocate = result.commits[0].sha
     status = git(repo, "show", "-M", "--name-status", "--format=", relocate).split("\n")
     kinds = {line.split("\t")[0] for line in status if line}
     assert kinds == {"R100"}  # the relocate commit is renames only
-    assert len([ln for ln in status if ln]) >= 319
+    assert len([ln for ln in status if ln]) >= 318
 
     res = verify(repo, f"{base}..HEAD", wheel_check=False)
     assert [c.status for c in res.commits] == ["PASS"] * len(res.commits)

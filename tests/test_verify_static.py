@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from helpers import git, write_tree
 
 from migrate.cli import main
+from migrate.index.unbound import unbound_at_import
 from migrate.verify import verify
-from migrate.verify.unbound import unbound_at_import
 
 MOVE = "version: 1\nmoves:\n  - from: pkg.old\n    to: pkg.new\n"
 

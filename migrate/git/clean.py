@@ -13,9 +13,32 @@ from pathlib import Path
 from migrate.git.reads import cat_objects
 from migrate.git.runner import run_git
 
+_NO = (b"", b"false", b"no", b"off", b"0")
 
-def converted_paths(repo: str | Path) -> list[str]:
-    """Tracked files whose work-tree line endings are not their index entry's (one call)."""
+
+def may_convert(repo: str | Path, paths: list[str]) -> bool:
+    """Whether git converts line endings for any of `paths`: `core.autocrlf` is on, or a
+    `text`, `eol` or `crlf` attribute is set for one of them. When neither holds, a
+    file's clean side is its work-tree bytes and nothing needs comparing (`ls-files --eol`
+    reads every file; these two calls read none)."""
+    autocrlf = run_git(repo, "config", "--get", "core.autocrlf", check=False)
+    if autocrlf.strip().lower() not in _NO:
+        return True
+    if not paths:
+        return False
+    query = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+    out = run_git(repo, "check-attr", "-z", "--stdin", "text", "eol", "crlf", input=query)
+    values = out.split(b"\0")[2::3]
+    return any(v not in (b"unspecified", b"unset") for v in values)
+
+
+def converted_paths(repo: str | Path, paths: list[str] | None = None) -> list[str]:
+    """Tracked files whose work-tree line endings are not their index entry's (one call).
+
+    `paths` (the files the caller will read) lets it skip the comparison where git
+    converts nothing for them."""
+    if paths is not None and not may_convert(repo, paths):
+        return []
     out = run_git(repo, "ls-files", "--eol", "-z", check=False)
     found = []
     for rec in out.split(b"\0"):

@@ -98,6 +98,19 @@ class GitObjects:
             run_git(self.dir, "update-index", "-z", "--index-info", input=info, env=env)
             return run_git(self.dir, "write-tree", env=env).decode().strip()
 
+    def write_tree_from(self, tree: str, changes: Listing) -> str:
+        """`tree` with the entries `changes` set (mode 0: removed): git reads the tree
+        into a throwaway index and writes back only the directories that changed."""
+        with tempfile.TemporaryDirectory(prefix="migrate-index-") as tmp:
+            env = dict(os.environ, GIT_INDEX_FILE=str(Path(tmp) / "index"))
+            run_git(self.dir, "read-tree", tree, env=env)
+            info = b"".join(
+                b"%o %s\t%s\0" % (mode, sha.encode() if mode else b"0" * 40, _path(p))
+                for p, (mode, sha) in sorted(changes.items())
+            )
+            run_git(self.dir, "update-index", "-z", "--index-info", input=info, env=env)
+            return run_git(self.dir, "write-tree", env=env).decode().strip()
+
     def commit_tree(self, tree: str, parent: str, message: str) -> str:
         out = run_git(
             self.dir, "commit-tree", tree, "-p", parent, "-F", "-", input=message.encode("utf-8")

@@ -83,34 +83,57 @@ def build_commits(
     progress.phase("commit", label="building step commits")
     for step, step_listing in step_listings(objs, listing, cs):
         progress.step(f"step {step}")
-        tree = objs.write_tree(step_listing)
+        tree = _write_step_tree(objs, listing, parent_tree, step_listing)
         if tree == parent_tree:
             continue
         msg = step_message(step, cs, plan_path, plan_sha)
         parent = objs.commit_tree(tree, parent, msg)
-        parent_tree = tree
+        parent_tree, listing = tree, step_listing
         commits.append(StepCommit(step, parent, msg.splitlines()[0]))
         hook(step)
     progress.did(f"{len(commits)} step commit(s)")
     if commits:
-        commits.append(blame_commit(objs, parent, [c.sha for c in commits], plan_path, plan_sha))
+        shas = [c.sha for c in commits]
+        commits.append(
+            blame_commit(objs, parent, shas, plan_path, plan_sha, (listing, parent_tree))
+        )
         hook(BLAME_STEP)
     return commits
 
 
+def _write_step_tree(objs: GitObjects, before: dict, tree: str, after: dict) -> str:
+    """The tree of listing `after`: from `before`'s `tree` and the entries that differ
+    when they are few (a step that edits a handful of files), else written whole."""
+    changes = {p: v for p, v in after.items() if before.get(p) != v}
+    changes.update({p: (0, "") for p in before if p not in after})
+    if len(changes) * 2 < len(after):
+        return objs.write_tree_from(tree, changes)
+    return objs.write_tree(after)
+
+
 def blame_contents(
-    objs: GitObjects, parent: str, shas: list[str], plan_path: str, plan_sha: str
+    objs: GitObjects, parent: str, shas: list[str], plan_path: str, plan_sha: str, listing=None
 ) -> tuple[dict, bytes]:
-    """(parent listing, new `.git-blame-ignore-revs` bytes): shared with verify."""
-    listing = objs.ls_tree(parent)
+    """(parent listing, new `.git-blame-ignore-revs` bytes): shared with verify.
+    `listing`: the parent's, when the caller has it (else read from git)."""
+    listing = objs.ls_tree(parent) if listing is None else listing
     old = objs.read(listing[BLAME_FILE][1]) if BLAME_FILE in listing else None
     return listing, blame_file_text(old, shas, plan_path, plan_sha)
 
 
 def blame_commit(
-    objs: GitObjects, parent: str, shas: list[str], plan_path: str, plan_sha: str
+    objs: GitObjects,
+    parent: str,
+    shas: list[str],
+    plan_path: str,
+    plan_sha: str,
+    known: tuple[dict, str] | None = None,
 ) -> StepCommit:
-    listing, data = blame_contents(objs, parent, shas, plan_path, plan_sha)
+    """The blame-ignore commit on `parent`; `known`: the parent's (listing, tree) if the
+    caller built them, so only the one file's directories are written again."""
+    listing, data = blame_contents(
+        objs, parent, shas, plan_path, plan_sha, known[0] if known else None
+    )
     mode = listing.get(BLAME_FILE, (0o100644, ""))[0]
     if mode == 0o120000:
         raise MigrateError(
@@ -120,7 +143,11 @@ def blame_commit(
                 "regular file, or point blame.ignoreRevsFile at the target)",
             )
         )
-    tree = objs.write_tree(listing_with(objs, listing, {BLAME_FILE}, {BLAME_FILE: (mode, data)}))
+    after = listing_with(objs, listing, {BLAME_FILE}, {BLAME_FILE: (mode, data)})
+    if known:  # the parent's tree with one entry changed
+        tree = objs.write_tree_from(known[1], {BLAME_FILE: after[BLAME_FILE]})
+    else:
+        tree = objs.write_tree(after)
     msg = blame_message(shas, plan_path, plan_sha)
     return StepCommit(BLAME_STEP, objs.commit_tree(tree, parent, msg), msg.splitlines()[0])
 
@@ -249,7 +276,7 @@ def _apply(
     tip = commits[-1].sha
     tx = Transaction(repo_dir, base, branch, hook)
     try:
-        tx.prepare(tip, {m.old: m.new for m in cs.moves})
+        tx.prepare(tip, {**{m.old: m.new for m in cs.moves}, **cs.submodules})
         tx.switch(tip)
     except SwitchRefused as exc:
         tx.rollback()

@@ -4,10 +4,12 @@ The commits already exist as objects; this is the only phase with visible effect
 
 - `prepare(tip)` checks every path the switch will write, remove or need as a directory
   (nothing untracked or ignored in the way, no file or symlink where a directory goes,
-  no submodule), then writes a journal under the git dir: the refs, the index bytes,
-  and the original bytes and mode of every path the switch touches (hard links, so a big
-  move copies nothing). Nothing visible has changed yet.
-- `switch(tip)` moves the ref by compare-and-swap and runs `read-tree -m -u`.
+  no submodule changed other than moved), then writes a journal under the git dir: the
+  refs, the index bytes, and the original bytes and mode of every path the switch touches
+  (hard links, so a big move copies nothing). Nothing visible has changed yet.
+- `switch(tip)` moves the ref by compare-and-swap, renames pure moves and moved submodules
+  (their whole work tree; the `.git` file and `core.worktree` that tie it to its git dir
+  are rewritten for the new place, as `git mv` does) and writes the rest from the tip.
 - `rollback()` works from the journal alone, so the next invocation can finish it after a
   SIGKILL (`recover`). It restores the recorded bytes and modes (never a re-checkout
   through filters), leaves a file someone changed meanwhile as it is and says so, runs
@@ -20,14 +22,23 @@ import contextlib
 import errno
 import json
 import os
+import re
 import shutil
 import stat
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
-from migrate.git import ZERO, git_path, run_git
+from migrate.git import ZERO, GitError, git_path, run_git
+from migrate.git.submodules import (
+    checkout_problems,
+    gitdir_value,
+    gitfile_target,
+    submodule_git_dir,
+    worktree_setting,
+)
 from migrate.interrupts import signals_held
 
 STATE_DIR = "migrate-journal"  # under the git dir: journal.json, index, files/<n>
@@ -49,8 +60,7 @@ class SwitchRefused(Refused):
     """Something in the work tree is in the switch's way; nothing was changed."""
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One path the switch changes: its (mode, sha) at base and at tip (0/ZERO: absent)."""
 
     path: str
@@ -60,24 +70,104 @@ class Entry:
     tip_sha: str
 
 
+_RAW = re.compile(rb":(\d+) (\d+) (\w+) (\w+) [^\0]*\0([^\0]*)\0")
+
+
 def diff_entries(repo: Path, base: str, tip: str) -> list[Entry]:
     out = run_git(repo, "diff-tree", "-r", "-z", "--no-renames", base, tip)
-    recs = out.split(b"\0")
-    entries = []
-    for meta, path in zip(recs[0::2], recs[1::2], strict=False):
-        if not meta:
-            continue
-        old_mode, new_mode, old_sha, new_sha, _status = meta[1:].decode().split()
-        entries.append(
-            Entry(
-                path.decode("utf-8", "surrogateescape"),
-                int(old_mode, 8),
-                old_sha,
-                int(new_mode, 8),
-                new_sha,
-            )
+    return [
+        Entry(
+            path.decode("utf-8", "surrogateescape"),
+            int(bm, 8),
+            bs.decode(),
+            int(tm, 8),
+            ts.decode(),
         )
-    return entries
+        for bm, tm, bs, ts, path in _RAW.findall(out)
+    ]
+
+
+def _climb(path: str):
+    """The parent directories of `path`, deepest first."""
+    d = path.rpartition("/")[0]
+    while d:
+        yield d
+        d = d.rpartition("/")[0]
+
+
+def _ancestor_counts(paths) -> dict[str, int]:
+    """directory -> how many of `paths` lie under it (at any depth)."""
+    direct: dict[str, int] = {}
+    for p in paths:
+        d = p.rpartition("/")[0]
+        direct[d] = direct.get(d, 0) + 1
+    counts: dict[str, int] = {}
+    for d, n in direct.items():  # one climb per directory, not per file
+        while d:
+            counts[d] = counts.get(d, 0) + n
+            d = d.rpartition("/")[0]
+    return counts
+
+
+def directory_renames(repo: Path, renames: list[list[str]], others: list[str]) -> list[list[str]]:
+    """[old_dir, new_dir] for each directory that one `rename` moves exactly as the pure
+    moves under it would be moved one by one (as `git mv` renames a directory).
+
+    Only when nothing else is affected: every entry on disk under `old_dir` is one of the
+    pure moves (no untracked, ignored or staying file, no empty directory), each lands at
+    the same relative path under `new_dir`, `new_dir` does not exist and receives nothing
+    else, and no other path the switch changes (`others`) is under either. Shallowest
+    first; the moves under a chosen directory are not renamed again."""
+    if not renames:
+        return []
+    same_name: dict[tuple[str, str], int] = {}  # (old dir, new dir) -> files keeping names
+    for old, new in renames:
+        o, _, a = old.rpartition("/")
+        n, _, b = new.rpartition("/")
+        if a == b and o and n:
+            same_name[(o, n)] = same_name.get((o, n), 0) + 1
+    support: dict[tuple[str, str], int] = {}  # (old, new) directory -> files it would carry
+    for (o, n), count in same_name.items():
+        while True:
+            support[(o, n)] = support.get((o, n), 0) + count
+            o, _, a = o.rpartition("/")
+            n, _, b = n.rpartition("/")
+            if a != b or not o or not n:
+                break
+    olds = _ancestor_counts(old for old, _ in renames)
+    news = _ancestor_counts(new for _, new in renames)
+    busy = set(_ancestor_counts(others))
+    top, chosen = os.fspath(repo), []
+    for (a, b), n in sorted(support.items(), key=lambda kv: kv[0][0].count("/")):
+        if n != olds.get(a) or n != news.get(b) or a in busy or b in busy:
+            continue
+        if any(a.startswith(x + "/") or b.startswith(y + "/") for x, y in chosen):
+            continue
+        if os.path.lexists(os.path.join(top, b)) or _dir_mode(os.path.join(top, a)) is None:
+            continue
+        if _holds_only(os.path.join(top, a), n, olds, a):
+            chosen.append([a, b])
+    return chosen
+
+
+def _holds_only(full: str, n: int, olds: dict[str, int], rel: str) -> bool:
+    """Whether directory `full` (repo path `rel`) holds exactly `n` non-directories and
+    only directories that hold some of them (`olds`: moved files per directory)."""
+    seen, stack = 0, [(full, rel)]
+    while stack:
+        here, name = stack.pop()
+        with os.scandir(here) as it:
+            for entry in it:
+                if entry.is_dir(follow_symlinks=False):
+                    sub = f"{name}/{entry.name}"
+                    if sub not in olds:
+                        return False  # an empty or unmoved directory would go along
+                    stack.append((entry.path, sub))
+                else:
+                    seen += 1
+                    if seen > n:
+                        return False
+    return seen == n
 
 
 def pure_renames(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]:
@@ -89,6 +179,18 @@ def pure_renames(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]
     for old, new in sorted(moves.items()):
         a, b = gone.get(old), came.get(new)
         if a and b and a.base_mode == b.tip_mode != GITLINK and a.base_sha == b.tip_sha:
+            out.append([old, new])
+    return out
+
+
+def submodule_moves(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]:
+    """[old, new] for each move of a gitlink to a new path (the same commit)."""
+    gone = {e.path: e for e in entries if e.base_mode == GITLINK and not e.tip_mode}
+    came = {e.path: e for e in entries if e.tip_mode == GITLINK and not e.base_mode}
+    out = []
+    for old, new in sorted(moves.items()):
+        a, b = gone.get(old), came.get(new)
+        if a and b and a.base_sha == b.tip_sha:
             out.append([old, new])
     return out
 
@@ -112,42 +214,53 @@ def filtered_paths(repo: Path, entries: list[Entry]) -> list[str]:
     return found
 
 
-def _parents(path: str) -> list[str]:
-    parts = path.split("/")
-    return ["/".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
-
-
-def preflight(repo: Path, entries: list[Entry], renamed: set[str] = frozenset()) -> list[str]:
+def preflight(
+    repo: Path, entries: list[Entry], renamed: set[str] = frozenset(), submodules=()
+) -> list[str]:
     """What stands in the way of the switch (empty: nothing; the switch may run).
 
     `renamed`: both paths of the pure moves the switch renames in place; a filtered file
-    among them never passes through its filter, so it is not refused."""
+    among them never passes through its filter, so it is not refused. `submodules`: the
+    [old, new] gitlink moves; any other change of a gitlink is refused."""
     tracked = {e.path for e in entries if e.base_mode}
     problems: list[str] = filtered_paths(repo, [e for e in entries if e.path not in renamed])
-    checked: set[str] = set()
+    moved = {p for pair in submodules for p in pair}
+    problems += [p for old, _new in submodules for p in checkout_problems(repo, old)]
+    top = os.fspath(repo) + os.sep
+    kinds: dict[str, int | None] = {}  # directory -> its lstat mode (None: absent)
     for e in entries:
-        if GITLINK in (e.base_mode, e.tip_mode):
-            problems.append(f"{e.path}: a submodule the plan would move or change (refused)")
+        if GITLINK in (e.base_mode, e.tip_mode) and e.path not in moved:
+            problems.append(f"{e.path}: a submodule the plan would change (refused)")
             continue
         if not e.tip_mode:
             continue
-        full = os.path.join(repo, e.path)
+        for d in _climb(e.path):
+            if d in kinds:
+                break
+            kinds[d] = mode = _lstat_mode(top + d)
+            if mode is None or d in tracked or stat.S_ISDIR(mode):
+                continue
+            if stat.S_ISLNK(mode):
+                problems.append(f"{d}: a symlink where {e.path} needs a directory")
+            else:
+                problems.append(f"{d}: an untracked or ignored file where a directory is needed")
+        parent = e.path.rpartition("/")[0]
+        if parent and kinds[parent] is None:
+            continue  # its directory is not there, so neither is it
+        full = top + e.path
         if not e.base_mode and os.path.lexists(full):
             is_dir = _dir_mode(full) is not None
             if not (is_dir and any(t.startswith(e.path + "/") for t in tracked)):
                 what = "an untracked directory" if is_dir else "an untracked or ignored file"
                 problems.append(f"{e.path}: {what} is in the way of a new path")
-        for d in _parents(e.path):
-            if d in checked:
-                break
-            checked.add(d)
-            fd = repo / d
-            if fd.is_symlink():
-                if d not in tracked:
-                    problems.append(f"{d}: a symlink where {e.path} needs a directory")
-            elif os.path.lexists(fd) and not fd.is_dir() and d not in tracked:
-                problems.append(f"{d}: an untracked or ignored file where a directory is needed")
     return problems
+
+
+def _lstat_mode(path: str) -> int | None:
+    try:
+        return os.lstat(path).st_mode
+    except OSError:
+        return None
 
 
 @dataclass
@@ -164,6 +277,8 @@ class Journal:
     had_index: bool = True
     entries: list[list] = field(default_factory=list)  # [path, bm, bsha, tm, tsha, backup]
     renames: list[list[str]] = field(default_factory=list)  # [old, new]: pure moves, renamed
+    submodules: list[list] = field(default_factory=list)  # `_submodule_record`s, moved
+    dir_renames: list[list[str]] = field(default_factory=list)  # [old, new]: whole directories
     new_dirs: list[str] = field(default_factory=list)  # deepest first
     dir_modes: dict[str, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
@@ -201,21 +316,65 @@ def state_dir(repo: Path) -> Path:
     return git_path(repo, STATE_DIR)
 
 
-def _save_original(full: Path, backup: Path, removed: bool) -> list:
-    """Keep a path's original: ["link", target] or ["file", name, st_mode, size, mtime, ino].
+def _save_original(full: str, files: str, name: str, removed: bool) -> list:
+    """Keep a path's original: ["link", target] or ["file", name, st_mode, size, mtime, ino]
+    ([] when it is not there).
 
     A file the switch removes is renamed into the journal by `switch` itself (no copy,
-    and its index entry stays valid until then); one it rewrites is hard-linked now.
+    and its index entry stays valid until then), or renamed in place for a pure move;
+    one it rewrites is hard-linked into `files` now.
     """
-    st = full.lstat()
+    try:
+        st = os.lstat(full)
+    except OSError:  # not there (`os.path.lexists` is false)
+        return []
     if stat.S_ISLNK(st.st_mode):
         return ["link", os.readlink(full)]
     if not removed:
+        backup = os.path.join(files, name)
         try:
             os.link(full, backup)
         except OSError:
             shutil.copy2(full, backup)  # no hard links here (another file system): copy
-    return ["file", backup.name, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino]
+    return ["file", name, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _submodule_record(repo: Path, old: str, new: str) -> list:
+    """[old, new, gitfile, gitdir, worktree]: the `.git` file's text (None: none), the git
+    dir, and its `core.worktree` (None: unset), as they were before the switch. A
+    submodule that is not checked out has none of them: only its gitlink moves."""
+    dot = repo / old / ".git"
+    gitfile = None
+    if gitfile_target(dot) is not None:
+        gitfile = dot.read_bytes().decode("utf-8", "surrogateescape")
+    gitdir = submodule_git_dir(repo, old)
+    known = gitdir is not None and gitdir.is_dir()
+    worktree = worktree_setting(repo, gitdir) if known else None
+    return [old, new, gitfile, str(gitdir) if gitdir else None, worktree]
+
+
+def _spelled_like(target: str, value: str, start: Path) -> str:
+    """`target` (absolute) spelled as `value` was: relative to `start`, or absolute."""
+    return target if os.path.isabs(value) else os.path.relpath(target, start)
+
+
+def _tie_submodule(repo: Path, rec: list, at: str) -> None:
+    """Point the submodule's `.git` file and its git dir's `core.worktree` at its checkout
+    at `at`: the new path in the switch, the old one (the recorded values) in a rollback."""
+    old, _new, gitfile, gitdir, worktree = rec
+    if gitdir is None:
+        return
+    here, back = repo / at, at == old
+    dot = here / ".git"
+    if gitfile is not None and gitfile_target(dot) is not None:
+        spelled = _spelled_like(gitdir, gitdir_value(gitfile) or gitdir, here)
+        data = (gitfile if back else f"gitdir: {spelled}\n").encode("utf-8", "surrogateescape")
+        if dot.read_bytes() != data:
+            _write_durably(dot, data)
+    if worktree is not None:
+        want = worktree if back else _spelled_like(str(here), worktree, Path(gitdir))
+        if worktree_setting(repo, Path(gitdir)) != want:
+            run_git(repo, "config", "--file", str(Path(gitdir) / "config"), "core.worktree", want)
 
 
 def _dir_mode(path: str) -> int | None:
@@ -257,11 +416,16 @@ class Transaction:
         everything else is checked out from the tip."""
         entries = diff_entries(self.dir, self.base, tip)
         renames = pure_renames(entries, moves or {})
-        problems = preflight(self.dir, entries, {p for pair in renames for p in pair})
+        in_place = {p for pair in renames for p in pair}
+        subs = submodule_moves(entries, moves or {})
+        problems = preflight(self.dir, entries, in_place, subs)
         if problems:
             raise SwitchRefused(problems)
         j = Journal(self.base, tip, self.head_ref, self.branch)
         j.renames = renames
+        j.submodules = [_submodule_record(self.dir, old, new) for old, new in subs]
+        others = [e.path for e in entries if e.path not in in_place]
+        j.dir_renames = directory_renames(self.dir, renames, others)
         if self.state.exists():
             shutil.rmtree(self.state)  # a dead run's leftovers, after `recover` saw them
         (self.state / "files").mkdir(parents=True)
@@ -271,22 +435,32 @@ class Transaction:
             shutil.copyfile(index, self.state / "index")
         new_dirs: set[str] = set()
         linked = False
-        top, files = str(self.dir), self.state / "files"
+        top, files = str(self.dir) + os.sep, str(self.state / "files")
         dirs: dict[str, int | None] = {}  # directory -> its mode (None: not a real directory)
+        left: set[str] = set()  # directories whose modes were recorded (or looked at)
+        made: set[str] = set()  # directories looked at for the tip
         for n, e in enumerate(entries):
             backup: list = []
-            full = os.path.join(top, e.path)
-            if e.base_mode and os.path.lexists(full):
+            if e.base_mode:
                 removed = not e.tip_mode
-                backup = _save_original(Path(full), files / str(n), removed)
-                linked = linked or (backup[0] == "file" and not removed)
-            for d in _parents(e.path):
-                if d not in dirs:
-                    dirs[d] = _dir_mode(os.path.join(top, d))
-                if e.tip_mode and dirs[d] is None:
-                    new_dirs.add(d)
-                elif e.base_mode and d not in j.dir_modes and dirs[d] is not None:
-                    j.dir_modes[d] = dirs[d]
+                if e.base_mode != GITLINK:  # a submodule's checkout is moved, never copied
+                    backup = _save_original(top + e.path, files, str(n), removed)
+                linked = linked or (bool(backup) and backup[0] == "file" and not removed)
+                for d in _climb(e.path):  # the modes of the directories it was in
+                    if d in left:  # so were its parents
+                        break
+                    left.add(d)
+                    mode = dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
+                    if mode is not None:
+                        j.dir_modes[d] = mode
+            if e.tip_mode:
+                for d in _climb(e.path):  # the directories the switch makes for it
+                    if d in made:
+                        break
+                    made.add(d)
+                    mode = dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
+                    if mode is None:
+                        new_dirs.add(d)
             j.entries.append([e.path, e.base_mode, e.base_sha, e.tip_mode, e.tip_sha, backup])
         j.new_dirs = sorted(new_dirs, key=lambda d: d.count("/"), reverse=True)
         _fsync_dir(self.state / "files")
@@ -311,10 +485,10 @@ class Transaction:
         else:
             run_git(self.dir, "update-ref", "--no-deref", "-m", msg, "HEAD", tip, self.base)
         self.hook("ref")
-        emptied = self._stash_removed() | self._rename_moved()
+        emptied = self._stash_removed() | self._rename_moved() | self._move_submodules()
         run_git(self.dir, "read-tree", "-m", self.base, tip)  # the index only
         renamed = {new for _old, new in j.renames}
-        written = [e[0] for e in j.entries if e[3] and e[0] not in renamed]
+        written = [e[0] for e in j.entries if e[3] not in (0, GITLINK) and e[0] not in renamed]
         if written:
             query = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in written)
             run_git(self.dir, "checkout-index", "-f", "-u", "-z", "--stdin", input=query)
@@ -340,14 +514,35 @@ class Transaction:
         return dirs
 
     def _rename_moved(self) -> set[str]:
-        """Rename every pure move in place; the directories it left (to remove if empty)."""
+        """Rename every pure move in place (a whole directory in one rename where
+        `directory_renames` found one); the directories it left (to remove if empty)."""
         dirs, top, made = set(), str(self.dir), set()
+        for old, new in self.journal.dir_renames:
+            os.makedirs(os.path.dirname(os.path.join(top, new)), exist_ok=True)
+            os.rename(os.path.join(top, old), os.path.join(top, new))
+            dirs.add(old.rpartition("/")[0])
+        inside = tuple(old + "/" for old, _new in self.journal.dir_renames)
         for old, new in self.journal.renames:
+            if inside and old.startswith(inside):
+                continue
             parent = os.path.dirname(os.path.join(top, new))
             if parent not in made:
                 os.makedirs(parent, exist_ok=True)
                 made.add(parent)
             os.rename(os.path.join(top, old), os.path.join(top, new))
+            dirs.add(old.rpartition("/")[0])
+        return dirs
+
+    def _move_submodules(self) -> set[str]:
+        """Rename each moved submodule's checkout (untouched inside) and re-tie it to its
+        git dir; the directories it left (to remove if empty)."""
+        dirs = set()
+        for rec in self.journal.submodules:
+            old, new = rec[0], rec[1]
+            if os.path.lexists(self.dir / old):
+                (self.dir / new).parent.mkdir(parents=True, exist_ok=True)
+                os.rename(self.dir / old, self.dir / new)
+            _tie_submodule(self.dir, rec, new)
             dirs.add(old.rpartition("/")[0])
         return dirs
 
@@ -444,7 +639,7 @@ def _as_switched(repo: Path, entries: list[list]) -> set[str]:
     file through the repository's filters (eol and autocrlf rules included, as `git status`
     would), and `diff-files` then names the ones that differ.
     """
-    wanted = [e for e in entries if e[3] and os.path.lexists(repo / e[0])]
+    wanted = [e for e in entries if e[3] not in (0, GITLINK) and os.path.lexists(repo / e[0])]
     if not wanted:
         return set()
     with tempfile.TemporaryDirectory(prefix="migrate-rollback-") as tmp:
@@ -500,22 +695,53 @@ def _same_original(full: Path, backup: list, state: Path) -> bool:
     )
 
 
+def _still_renamed(path: Path, backup: list) -> bool:
+    """Is `path` still the file the switch renamed there (same inode, size and mtime;
+    the same target for a link)?"""
+    st = path.lstat()
+    if backup[0] == "link":
+        return stat.S_ISLNK(st.st_mode) and os.readlink(path) == backup[1]
+    return (st.st_ino, st.st_size, st.st_mtime_ns) == (backup[5], backup[3], backup[4])
+
+
+def _undo_directory_renames(repo: Path, j: Journal, backups: dict) -> set[str]:
+    """Rename each whole directory back when it holds exactly the files the switch put
+    there, each unchanged; the old paths settled. Any other case is left to the moves one
+    by one (which leave a changed file where the user has it)."""
+    settled: set[str] = set()
+    for old_dir, new_dir in j.dir_renames:
+        src, dst = repo / new_dir, repo / old_dir
+        if not os.path.lexists(src) or os.path.lexists(dst):
+            continue
+        pairs = [(o, n) for o, n in j.renames if o.startswith(old_dir + "/")]
+        holds = _holds_only(str(src), len(pairs), _ancestor_counts(n for _o, n in pairs), new_dir)
+        if not holds or not all(
+            backups.get(o) and os.path.lexists(repo / n) and _still_renamed(repo / n, backups[o])
+            for o, n in pairs
+        ):
+            continue
+        try:
+            dst.parent.mkdir(parents=True, exist_ok=True)  # the switch removed it if emptied
+            os.rename(src, dst)
+        except OSError:
+            continue  # the moves one by one try again, and report what fails
+        settled.update(o for o, _n in pairs)
+    return settled
+
+
 def _undo_renames(repo: Path, j: Journal, report: RollbackReport) -> set[str]:
     """Rename each pure move back if its file is still the one the switch renamed (same
     inode, size and mtime; same target for a link); the old paths settled here."""
     backups = {e[0]: e[5] for e in j.entries}
-    settled = set()
+    settled = _undo_directory_renames(repo, j, backups)
     for old, new in j.renames:
+        if old in settled:
+            continue
         src, dst, backup = repo / new, repo / old, backups.get(old)
         if not backup or not os.path.lexists(src) or os.path.lexists(dst):
             continue  # not renamed yet (or already back): the originals step sees to it
         settled.add(old)
-        st = src.lstat()
-        if backup[0] == "link":
-            same = stat.S_ISLNK(st.st_mode) and os.readlink(src) == backup[1]
-        else:
-            same = (st.st_ino, st.st_size, st.st_mtime_ns) == (backup[5], backup[3], backup[4])
-        if not same:
+        if not _still_renamed(src, backup):
             report.left.append(f"{new}: changed while apply ran; left as you have it")
             report.left.append(f"{old}: not restored (its content is at {new})")
             continue
@@ -529,11 +755,30 @@ def _undo_renames(repo: Path, j: Journal, report: RollbackReport) -> set[str]:
     return settled
 
 
+def _undo_submodules(repo: Path, j: Journal, report: RollbackReport) -> None:
+    """Rename each moved submodule's checkout back and re-tie it to its git dir as it was
+    (its `.git` file's bytes and `core.worktree` as recorded)."""
+    for rec in j.submodules:
+        old, new = rec[0], rec[1]
+        try:
+            if os.path.lexists(repo / new) and not os.path.lexists(repo / old):
+                (repo / old).parent.mkdir(parents=True, exist_ok=True)
+                os.rename(repo / new, repo / old)
+            _tie_submodule(repo, rec, old)
+        except (OSError, GitError) as exc:
+            why = getattr(exc, "strerror", None) or exc
+            report.failed.append(
+                f"submodule {old}: could not restore ({why}); run: mv {new!r} {old!r} "
+                f"&& git submodule absorbgitdirs {old!r}"
+            )
+
+
 def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) -> None:
     entries = j.entries
     ours = _as_switched(repo, entries)
     settled = _undo_renames(repo, j, report)
-    targets = {new for _old, new in j.renames}
+    _undo_submodules(repo, j, report)
+    targets = {new for _old, new in j.renames} | {rec[1] for rec in j.submodules}
 
     def is_ours(e) -> bool:
         """Does the path hold exactly what the switch wrote there?"""

@@ -37,6 +37,8 @@ The API (stable; verify's attribute resolution and the binding-based rewriter bu
 - `ci_registrations`: (line, backend) of each top-level `register_<backend>_ci(...)` call.
 - `targets`: (line, "module:attr") registry-target literals; `fused`: (line, attr) of
   `register_fused_op(instance, __name__, "ATTR")` calls.
+- `unbound`: (line, name) of every name read while the module is imported that nothing
+  binds (`index.unbound.unbound_at_import`: a `NameError` on import).
 """
 
 from __future__ import annotations
@@ -47,8 +49,10 @@ import re
 from dataclasses import dataclass, field
 
 from migrate.index.attrs import AttrFacts, attribute_facts
-from migrate.index.bindings import Binding, Bindings, def_scopes, module_bindings, scope_model
+from migrate.index.bindings import Binding, Bindings, Visitor, def_scopes, module_bindings
+from migrate.index.bindings import scope_model as walk_scopes
 from migrate.index.imports import ImportRef, absolute
+from migrate.index.unbound import unbound_at_import
 
 TARGET = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 REGISTER = re.compile(r"^register_([a-z0-9]+)_ci$")
@@ -77,12 +81,35 @@ class CodeFacts:
     fused: list[tuple[int, str]] = field(default_factory=list)
     star_unresolved: bool = False  # a `from <unresolvable> import *`
     attrs: AttrFacts | None = None  # attribute chains into other modules (index/attrs.py)
-    scope_model: Bindings | None = None  # THE binding walk (index/bindings.py)
+    unbound: list[tuple[int, str]] = field(default_factory=list)  # index/unbound.py
+    text: str | None = field(default=None, repr=False, compare=False)  # the source parsed
+    _model: Bindings | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def scope_model(self) -> Bindings | None:
+        """THE binding walk of the file (index/bindings.py), the one the views above were
+        read from; walked again from `text` the first time it is read after a pickle."""
+        if self._model is None and self.text is not None:
+            tree = ast.parse(self.text)
+            self._model = walk_scopes(tree, self.text, self.module, self.is_package)
+        return self._model
+
+    def __getstate__(self) -> dict:
+        """Facts cross a process pool (`prefetch_facts`) without their binding walk: its
+        many small objects are most of the bytes and of the unpickling time, and no
+        reader of pooled facts needs it; `scope_model` rebuilds it on demand."""
+        return {**self.__dict__, "_model": None}
 
     @property
     def names(self) -> set[str]:
         """Every name bound at import time."""
         return set(self.bindings)
+
+    @property
+    def imported(self) -> set[str]:
+        """Absolute dotted names the module imports anywhere (`from a.b import c` gives
+        `a.b` and `a.b.c`: the module and the possible submodule)."""
+        return {name for ref in self.imports for name in ref.candidates()}
 
     @property
     def dynamic(self) -> bool:
@@ -249,8 +276,11 @@ def _targets_all(t: ast.AST) -> bool:
     return isinstance(t, ast.Name) and t.id == "__all__"
 
 
-class _Everywhere(ast.NodeVisitor):
-    """Imports (with where they run), registry targets and `globals()` writes, anywhere."""
+class _Everywhere(Visitor):
+    """Imports (with where they run), registry targets and `globals()` writes, anywhere
+    (the binding walk's fast visitor, constants included: targets are string literals)."""
+
+    skip = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
     def __init__(self, facts: CodeFacts):
         self.f = facts
@@ -348,15 +378,16 @@ def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | N
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
-    facts = CodeFacts(module or "", is_package)
-    facts.scope_model = scope_model(tree, text, module, is_package)
-    facts.bindings = module_bindings(facts.scope_model)
-    facts.scopes = def_scopes(facts.scope_model)
+    facts = CodeFacts(module or "", is_package, text=text)
+    model = facts._model = walk_scopes(tree, text, module, is_package)
+    facts.bindings = module_bindings(model)
+    facts.scopes = def_scopes(model)
     reader = _Reader(facts)
     reader.top(tree.body)
     reader.finish()
     _Everywhere(facts).visit(tree)
-    facts.attrs = attribute_facts(tree, module or "", is_package, facts.scope_model)
+    facts.attrs = attribute_facts(tree, module or "", is_package, model)
+    facts.unbound = unbound_at_import(tree)
     return facts
 
 
@@ -391,7 +422,9 @@ def prefetch_facts(tree, paths, workers: int | None = None) -> None:
             jobs.append((text, tree.module_of(path), path.endswith("__init__.py")))
             where.append(path)
     found = pool_map(_facts_job, jobs, workers, ignore_stop_signals, (), chunksize=16)
-    for path, facts in zip(where, found, strict=True):
+    for path, text, facts in zip(where, (j[0] for j in jobs), found, strict=True):
+        if facts is not None:
+            facts.text = text  # this tree's own copy: the worker's is dropped
         cache[path] = facts  # item by item: a cache may be a dict subclass that records
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -19,11 +21,13 @@ def is_git_work_tree(root: Path) -> bool:
     return bool(top) and Path(top).resolve() == Path(root).resolve()
 
 
-def list_repo_files(root: Path) -> list[str]:
-    """Repo-relative posix paths of tracked and untracked-but-not-ignored files.
+def repo_file_modes(root: Path) -> dict[str, int]:
+    """path -> `lstat` mode of every tracked and untracked-but-not-ignored file, sorted.
 
     Outside a git work tree (a scratch copy for a dry run) the same `.gitignore` rules
     are applied by pointing git at a throwaway git dir, so both cases agree exactly.
+    Tracked paths that are gone (or are now a directory or a submodule) are left out;
+    each path is stat'ed once, with plain strings (this runs over every file).
     """
     root = Path(root)
     args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]
@@ -34,14 +38,25 @@ def list_repo_files(root: Path) -> list[str]:
             run_git(gd, "init", "-q", "--bare", gd)
             env = dict(os.environ, GIT_DIR=gd, GIT_WORK_TREE=str(root))
             files = _git_ls(args, root, env)
-    # Deleted-but-tracked files are listed by --cached; keep only what exists.
-    seen: set[str] = set()
-    result = []
+    top, lstat = os.fspath(root) + os.sep, os.lstat
+    found: dict[str, int] = {}
     for f in files:
-        if f in seen:
+        if f in found:
             continue
-        seen.add(f)
-        p = root / f
-        if p.is_symlink() or p.is_file():
-            result.append(f)
-    return sorted(result)
+        try:
+            mode = lstat(top + f).st_mode
+        except OSError as exc:
+            if exc.errno in _GONE:
+                continue
+            raise
+        if stat.S_ISREG(mode) or stat.S_ISLNK(mode):
+            found[f] = mode
+    return dict(sorted(found.items()))
+
+
+_GONE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # pathlib's "not there"
+
+
+def list_repo_files(root: Path) -> list[str]:
+    """Repo-relative posix paths of tracked and untracked-but-not-ignored files."""
+    return list(repo_file_modes(root))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from migrate import progress
 from migrate.git.clean import clean_contents, converted_paths
-from migrate.index.files import is_git_work_tree, list_repo_files
+from migrate.index.files import is_git_work_tree, repo_file_modes
 from migrate.index.tree import TreeQueries, import_name
 from migrate.rewrite.globs import repo_glob_match
 
@@ -74,11 +74,10 @@ def root_of_path(roots, path: str) -> str | None:
     return max(inside, key=lambda r: 0 if r in (".", "") else len(r), default=None)
 
 
-def _git_mode(p: Path) -> int:
-    st = p.lstat()
-    if stat.S_ISLNK(st.st_mode):
+def _git_mode(st_mode: int) -> int:
+    if stat.S_ISLNK(st_mode):
         return 0o120000
-    return 0o100755 if st.st_mode & 0o111 else 0o100644
+    return 0o100755 if st_mode & 0o111 else 0o100644
 
 
 @dataclass
@@ -96,10 +95,21 @@ class RepoIndex(TreeQueries):
 
     # -- content -------------------------------------------------------------
     def read_bytes(self, path: str) -> bytes:
-        if path not in self._bytes:
-            p = self.root / path
-            self._bytes[path] = os.readlink(p).encode() if p.is_symlink() else p.read_bytes()
-        return self._bytes[path]
+        data = self._bytes.get(path)
+        if data is None:
+            full = os.path.join(self._top, path)
+            info = self.files.get(path)
+            if info.is_symlink if info is not None else os.path.islink(full):
+                data = os.readlink(full).encode()
+            else:
+                with open(full, "rb") as fh:
+                    data = fh.read()
+            self._bytes[path] = data
+        return data
+
+    @cached_property
+    def _top(self) -> str:
+        return str(self.root)
 
     def codec_for(self, path: str) -> str | None:
         """The codec the plan's `encodings` give `path`, or None."""
@@ -150,17 +160,18 @@ def build_index(root: str | Path, roots: tuple[str, ...] | list[str] = (".",)) -
     files: dict[str, FileInfo] = {}
     modules: dict[str, str] = {}
     progress.phase("scan", label="listing files")
-    listed = list_repo_files(root)
+    listed = repo_file_modes(root)
     progress.phase("scan", total=len(listed), label="files")
-    for path in listed:
-        progress.step("files")
-        info = FileInfo(path=path, mode=_git_mode(root / path))
+    for path, st_mode in listed.items():
+        info = FileInfo(path=path, mode=_git_mode(st_mode))
         hit = import_name(path, roots) if info.is_python else None
         if hit is not None:
             info.module, info.root = hit
             modules.setdefault(hit[0], path)
         files[path] = info
+    progress.step("files", len(listed))
     index = RepoIndex(root=root, roots=roots, files=files, modules=modules)
     if is_git_work_tree(root):  # text is what the commits store: the clean side of eol
-        index._bytes.update(clean_contents(root, [p for p in converted_paths(root) if p in files]))
+        converted = [p for p in converted_paths(root, list(files)) if p in files]
+        index._bytes.update(clean_contents(root, converted))
     return index

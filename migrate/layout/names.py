@@ -22,8 +22,11 @@ KNOWN_GROUPS = frozenset({
     "mm", "moe", "quantization", "sampling", "speculative",
 })  # fmt: skip
 # The README sentence that lists the groups; a namespace test compares it with `_GROUPS`.
+# Group 1 is the list, from the first backticked name to the last (no trailing separator):
+# `check`'s group-list rule reads it, `groups.add`/`remove` rewrite it in its own style.
+README_SEP = r"(?:[ \t\r\n]*,[ \t\r\n]*(?:and[ \t\r\n]+)?|[ \t\r\n]+and[ \t\r\n]+)"
 README_SENTENCE = re.compile(
-    r"Operator groups \(all populated\):\s*((?:`[^`]+`(?:\s*,\s*(?:and\s+)?|\s+and\s+)?)+)"
+    rf"Operator groups \(all populated\):[ \t\r\n]*(`[^`\n]+`(?:{README_SEP}`[^`\n]+`)*)"
 )
 # Files that mark a directory as a vendored upstream tree.
 LICENSE_NAMES = frozenset({"LICENSE", "LICENCE", "COPYING", "AUTHORS", "NOTICE"})

@@ -107,6 +107,21 @@ class _Reader:
             if m is not None:
                 yield f"{where}[{i}]", pos, m
 
+    def items(self, node, key, where: str, problem) -> tuple[list, list[Pos]]:
+        """(values, positions) of the items of the list `node[key]`; `problem(item)` says
+        what is wrong with one (a positioned error, the item left out) or None."""
+        values, positions = [], []
+        seq = self.seq(node, key, where)
+        for i, item in enumerate(seq):
+            pos = self.item_pos(seq, i)
+            why = problem(item)
+            if why:
+                self.error(pos, why)
+            else:
+                values.append(item)
+                positions.append(pos)
+        return values, positions
+
     def string(self, node, key, where: str, pattern: re.Pattern | None = None, what: str = ""):
         if key not in node:
             self.error(self.node_pos(node), f"{where} is missing {key!r}")
@@ -193,18 +208,17 @@ def _check_version(r: _Reader, top, file: str) -> None:
         r.error(pos, f"version must be 1 (got {version!r})")
 
 
+def _root_problem(root) -> str | None:
+    if not isinstance(root, str):
+        return "roots entries must be strings"
+    if root.startswith("/") or ".." in Path(root).parts:
+        return f"root {root!r} leaves the repository"
+    return None
+
+
 def _roots(r: _Reader, top) -> tuple[list[str], list[Pos]]:
-    roots, roots_pos = [], []
-    for i, root in enumerate(r.seq(top, "roots", "roots")):
-        pos = r.item_pos(top["roots"], i)
-        if not isinstance(root, str):
-            r.error(pos, "roots entries must be strings")
-        elif root.startswith("/") or ".." in Path(root).parts:
-            r.error(pos, f"root {root!r} leaves the repository")
-        else:
-            roots.append(root.rstrip("/") or ".")
-            roots_pos.append(pos)
-    return roots, roots_pos
+    roots, roots_pos = r.items(top, "roots", "roots", _root_problem)
+    return [root.rstrip("/") or "." for root in roots], roots_pos
 
 
 def _moves(r: _Reader, top) -> list[Move]:
@@ -295,10 +309,8 @@ def _groups(r: _Reader, top, moves: list[Move]):
             top["groups"], "groups", r.value_pos(top, "groups"), {"add", "remove", "rename"}
         )
         if g is not None:
-            groups_add, groups_add_pos = _group_names(r, g, "add", positions=True)
-            for name, gpos in zip(*_group_names(r, g, "remove", positions=True), strict=True):
-                groups_remove.append(name)
-                groups_remove_pos.append(gpos)
+            groups_add, groups_add_pos = _group_names(r, g, "add")
+            groups_remove, groups_remove_pos = _group_names(r, g, "remove")
             for where, ipos, m in r.entries(g, "rename", "groups.rename", {"from", "to"}):
                 what = "a lower_snake_case group name"
                 old = r.string(m, "from", where, GROUP, what)
@@ -314,28 +326,23 @@ def _groups(r: _Reader, top, moves: list[Move]):
     return groups_add, groups_add_pos, groups_remove, groups_remove_pos
 
 
+def _delete_problem(name) -> str | None:
+    if not isinstance(name, str) or not DOTTED.match(name):
+        return f"delete entry {name!r} must be a dotted package name"
+    if (kw := keyword_part(name)) is not None:
+        return f"delete entry {name!r} contains the Python keyword {kw!r}"
+    return None
+
+
 def _delete(r: _Reader, top) -> tuple[list[str], list[Pos]]:
-    delete, delete_pos = [], []
-    for i, name in enumerate(r.seq(top, "delete", "delete")):
-        dpos = r.item_pos(top["delete"], i)
-        if not isinstance(name, str) or not DOTTED.match(name):
-            r.error(dpos, f"delete entry {name!r} must be a dotted package name")
-        elif (kw := keyword_part(name)) is not None:
-            r.error(dpos, f"delete entry {name!r} contains the Python keyword {kw!r}")
-        else:
-            delete.append(name)
-            delete_pos.append(dpos)
-    return delete, delete_pos
+    return r.items(top, "delete", "delete", _delete_problem)
 
 
 def _keep_prose(r: _Reader, top) -> list[str]:
-    keep_prose = []
-    for i, name in enumerate(r.seq(top, "keep_prose", "keep_prose")):
-        if not isinstance(name, str):
-            r.error(r.item_pos(top["keep_prose"], i), "keep_prose entries must be path globs")
-        else:
-            keep_prose.append(name)
-    return keep_prose
+    def problem(glob) -> str | None:
+        return None if isinstance(glob, str) else "keep_prose entries must be path globs"
+
+    return r.items(top, "keep_prose", "keep_prose", problem)[0]
 
 
 def _encodings(r: _Reader, top) -> list[tuple[str, str]]:
@@ -406,19 +413,17 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
     return plan, r.errors
 
 
-def _group_names(r: _Reader, g, key: str, positions: bool = False):
-    """The names of `groups.<key>`, each a lower_snake_case identifier."""
-    names, where = [], []
-    for i, name in enumerate(r.seq(g, key, f"groups.{key}")):
-        gpos = r.item_pos(g[key], i)
-        if not isinstance(name, str) or not GROUP.match(name):
-            r.error(gpos, f"group {name!r} must be a lower_snake_case identifier")
-        elif keyword.iskeyword(name):
-            r.error(gpos, f"group {name!r} is a Python keyword: not importable")
-        else:
-            names.append(name)
-            where.append(gpos)
-    return (names, where) if positions else names
+def _group_problem(name) -> str | None:
+    if not isinstance(name, str) or not GROUP.match(name):
+        return f"group {name!r} must be a lower_snake_case identifier"
+    if keyword.iskeyword(name):
+        return f"group {name!r} is a Python keyword: not importable"
+    return None
+
+
+def _group_names(r: _Reader, g, key: str) -> tuple[list[str], list[Pos]]:
+    """The names of `groups.<key>` and their positions, each a lower_snake_case identifier."""
+    return r.items(g, key, f"groups.{key}", _group_problem)
 
 
 def _yaml_error_pos(exc: YAMLError, text: str, file: str) -> Pos:

@@ -16,18 +16,15 @@ import re
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
-from migrate.index.repo import RepoIndex
+from migrate.index.repo import RepoIndex, root_of_path
 from migrate.layout.names import OPS_PKG as OPS
+from migrate.layout.names import README_SENTENCE, README_SEP
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import strlist
+from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
-MAX_LINE = 100  # SGLang's ruff line length: a longer import is wrapped
-README_SENTENCE = re.compile(
-    r"Operator groups[^:\n]*:[ \t]*(`[A-Za-z0-9_]+`(?:(?:,[ \t\r\n]*(?:and[ \t\r\n]+)?"
-    r"|[ \t\r\n]+and[ \t\r\n]+)`[A-Za-z0-9_]+`)*)"
-)
 GROUP_INIT = '''"""{name} operators: lazy `KernelSpec` registrations only.
 
 Importing this group must stay metadata-only: no GPU implementation, no compile.
@@ -69,69 +66,45 @@ def _import_edits(
     text: str, path: str, groups: list[str], add: list[str], remove: frozenset[str] = frozenset()
 ) -> list[Edit]:
     """Add `add` to and drop `remove` from the group imports, when the file imports every
-    group explicitly (a loop over `_GROUPS` needs no edit)."""
+    group explicitly (a loop over `_GROUPS` needs no edit). Which statement changes is
+    decided here; how it is laid out, by the import finaliser (`import_scratch.py`)."""
     tree = ast.parse(text)
-    starts = line_starts(text)
     imports = _group_imports(tree, set(groups))
     imported = {n for _, names in imports for n in names}
     if not imports or not set(groups) <= imported:
         return []  # groups are imported by a loop over _GROUPS, or not at all
     reason = "group imports follow _GROUPS"
+    scratch = ImportScratch(path, text, can_merge=lambda node: False)
     if len(imports) == 1 and len(imports[0][1]) > 1:
         node, names = imports[0]
         others = [a.name for a in node.names if a.name not in names]
         new_names = [*others, *strlist.updated(names, set(remove), add)]
         if new_names == [a.name for a in node.names] or not new_names:
             return []
-        start = ast_offset(text, starts, node.lineno, node.col_offset)
-        end = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
-        stmt = text[start:end]
-        head = stmt[: stmt.index(" import ") + len(" import ")]
-        body = stmt[len(head) :]
-        nl = "\r\n" if "\r\n" in text else "\n"
-        lead = text[starts[node.lineno - 1] : start]
-        if body.startswith("(") and "\n" in body:
-            first = body[1 : body.index("\n")].rstrip("\r")  # a comment after "(" stays
-            indent = re.search(r"\n([ \t]+)\S", body)
-            ind = indent.group(1) if indent else lead + "    "
-            new_body = "(" + first + nl + "".join(f"{ind}{n},{nl}" for n in new_names) + lead + ")"
-        else:
-            inner = ", ".join(new_names)
-            new_body = f"({inner})" if body.startswith("(") else inner
-            eol = text.find("\n", end)
-            tail = text[end : len(text) if eol == -1 else eol].rstrip("\r")
-            if len(lead) + len(head) + len(new_body) + len(tail) > MAX_LINE:
-                # wrap as ruff format would, the trailing comment moving after "("
-                items = "".join(f"{lead}    {n},{nl}" for n in new_names)
-                new_body = "(" + tail + nl + items + lead + ")"
-                end += len(tail)
-        return [make_edit(path, text, start, end, head + new_body, "code", reason)]
-    edits = []
-    for node, names in imports:
-        if set(names) <= remove and len(names) == len(node.names):
-            line_start = starts[node.lineno - 1]
-            line_end = starts[node.end_lineno] if node.end_lineno < len(starts) else len(text)
-            edits.append(make_edit(path, text, line_start, line_end, "", "code", reason))
+        scratch.set_names(node, new_names, reason)
+        return scratch.finalise(tree)
+    for node, _ in imports:
+        gone = [a for a in node.names if a.name in remove and a.asname is None]
+        if gone:
+            scratch.remove(node, gone, reason)
+    # one statement a group: a new group gets a statement of its own, like its neighbours
     kept = [(n, names) for n, names in imports if not set(names) <= remove]
-    if not kept:
-        return edits
-    order = [names[0] for _, names in kept]
-    for g in add:
+    if kept:
+        starts = line_starts(text)
         anchor = kept[-1][0]
-        before = order == sorted(order) and next((n for n in kept if n[1][0] > g), None)
-        ref = before[0] if before else anchor
-        line_start = starts[ref.lineno - 1]
-        line_end = starts[ref.end_lineno] if ref.end_lineno < len(starts) else len(text)
-        line = text[line_start:line_end]
-        new_line = re.sub(rf"\bimport {re.escape(ref.names[0].name)}\b", f"import {g}", line)
-        if not new_line.endswith("\n"):
-            new_line = "\n" + new_line
-        at = line_start if before else line_end
-        edits.append(make_edit(path, text, at, at, new_line, "code", reason))
-    return edits
-
-
-SEP = r"(?:,[ \t\r\n]*(?:and[ \t\r\n]+)?|[ \t\r\n]+and[ \t\r\n]+)"
+        span = (
+            ast_offset(text, starts, anchor.lineno, anchor.col_offset),
+            ast_offset(text, starts, anchor.end_lineno, anchor.end_col_offset),
+        )
+        stmt = text[span[0] : span[1]]
+        head = stmt[: stmt.index(" import ") + len(" import ")]
+        eol = text.find("\n", span[1])
+        tail = text[span[1] : len(text) if eol == -1 else eol].strip()  # a pragma is repeated
+        indent = text[starts[anchor.lineno - 1] : span[0]]
+        for g in add:
+            new = head + g + (f"  {tail}" if tail.startswith("#") else "")
+            scratch.add(new, span, indent, reason, reason)
+    return scratch.finalise(tree)
 
 
 def _insert(items: list[tuple[str, str]], g: str, sorted_before: bool) -> None:
@@ -215,8 +188,8 @@ def _readme_edit(
     if m is None:
         return None
     span = m.group(1)
-    names = re.findall(r"`([A-Za-z0-9_]+)`", span)
-    seps = re.findall(rf"`({SEP})`", span)
+    names = re.findall(r"`([^`\n]+)`", span)
+    seps = re.findall(rf"`({README_SEP})`", span)
     items = list(zip(names, [*seps, ""], strict=True))
     sorted_before = names == sorted(names)
     for g in remove:
@@ -322,6 +295,66 @@ def removal_changes(
     return removals, notes
 
 
+FOUNDED_INIT = '''"""Operator groups: one package per logical group of callable kernel APIs.
+
+Importing this package imports every group in `_GROUPS`, so that all their lazy
+`KernelSpec` registrations are present; a group import stays metadata-only.
+Keep `_GROUPS` and the directories below in sync.
+"""
+
+from importlib import import_module
+
+_GROUPS = {groups}
+
+for _group in _GROUPS:
+    import_module(f"{{__name__}}.{{_group}}")
+
+del import_module, _group
+
+__all__ = list(_GROUPS)
+'''
+
+
+def _group_packages(index: RepoIndex, relocation: Relocation, ops_dir: str, groups) -> dict:
+    """The `__init__.py` writes of new groups' packages that no file or move provides."""
+    existing = set(relocation.files.values()) | (set(index.files) - set(relocation.files))
+    writes = {}
+    for g in groups:
+        path = f"{ops_dir}/{g}/__init__.py"
+        if path not in existing:
+            writes[path] = ("code", GROUP_INIT.format(name=g.replace("_", " ").capitalize()))
+    return writes
+
+
+def _ops_dir(index: RepoIndex, relocation: Relocation, ops: str) -> str | None:
+    """The directory the moves give the ops package (`<root>/sglang/kernels/ops`), or None."""
+    rel_dir = ops.replace(".", "/")
+    for new in sorted(relocation.files.values()):
+        root = root_of_path(index.roots, new)
+        if root is None:
+            continue
+        inner = new if root in (".", "") else new[len(root) + 1 :]
+        if inner.startswith(rel_dir + "/"):
+            return rel_dir if root in (".", "") else f"{root}/{rel_dir}"
+    return None
+
+
+def _founded(index: RepoIndex, relocation: Relocation, plan: Plan, ops: str):
+    """A plan that moves kernels into an ops package the tree does not have yet founds it:
+    `__init__.py` declares `_GROUPS` (the plan's `groups.add`, in its order) and imports
+    each group, and every group gets its package. Moves into undeclared groups are errors,
+    as for an existing package."""
+    ops_dir = _ops_dir(index, relocation, ops)
+    if ops_dir is None:
+        where = Pos(plan.path, 1, 1)
+        return [], {}, [Diagnostic(where, f"groups.add: no move creates the {ops} package")]
+    notes = implicit_groups(relocation, plan, [], ops)
+    listed = "".join(f'\n    "{g}",' for g in plan.groups_add)
+    writes = {f"{ops_dir}/__init__.py": ("code", FOUNDED_INIT.format(groups=f"({listed}\n)"))}
+    writes.update(_group_packages(index, relocation, ops_dir, plan.groups_add))
+    return [], writes, notes
+
+
 def group_changes(
     index: RepoIndex, relocation: Relocation, plan: Plan, ops: str = OPS
 ) -> tuple[list[Edit], dict[str, tuple[str, str]], list[Diagnostic]]:
@@ -331,6 +364,8 @@ def group_changes(
     Writes map a new file's path to `("code", text)`, as `ChangeSet.writes` does.
     """
     init = index.modules.get(ops)
+    if init is None and plan.groups_add and not plan.groups_remove:
+        return _founded(index, relocation, plan, ops)
     if init is None or not init.endswith("__init__.py"):
         if plan.groups_add or plan.groups_remove:
             return (
@@ -389,13 +424,7 @@ def group_changes(
                     "warning",
                 )
             )
-    existing = set(relocation.files.values()) | (set(index.files) - set(relocation.files))
-    writes = {}
-    for g in add:
-        path = f"{ops_dir}/{g}/__init__.py"
-        if path not in existing:
-            writes[path] = ("code", GROUP_INIT.format(name=g.replace("_", " ").capitalize()))
-    return edits, writes, notes
+    return edits, _group_packages(index, relocation, ops_dir, add), notes
 
 
 def group_removals(index: RepoIndex, relocation: Relocation, plan: Plan, ops: str = OPS):

@@ -19,10 +19,21 @@ form ran. So placement, sorting and layout live here only:
   keeping its layout and comments (`import_drop.drop_names`); folded into an addition
   merged into the same statement; when no name is left, the statement's lines go (a
   statement sharing a line with another is left alone).
-- `remove(node, names)`: drop `names` from a top-level import statement; when every name
-  goes, its whole lines go (and the blank line after a group that disappears).
-- `after_imports(text)` / `future_at(text)`: where imports added to a module's top go
-  (after the last top-level import or the docstring) and where `__future__` imports go.
+- `remove(node, names)`: drop `names` from a top-level import statement, in its layout
+  (the same `drop_names` as `drop`); when every name goes, its whole lines go (and the
+  blank line after a group that disappears).
+- `set_names(node, names)`: `from M import names` in place of the statement's list, in
+  its layout: a parenthesized one-per-line list stays so (the comment after `(` too), a
+  one-line statement stays on one line unless it grows past `MAX_LINE`; then it is
+  wrapped as ruff format would, its trailing comment moving after the `(`.
+- `add_top(stmt, reason, future=, type_checking=, clear_of=)`: at the module's top:
+  `__future__` imports after the docstring (`_future_at`), the others after the last
+  top-level import or the docstring (`_after_imports`, moved past any span of `clear_of`
+  it would fall inside), those only type checkers need in one `if TYPE_CHECKING:` block
+  after them. One insertion per run of additions with the same reason.
+- A new module (`new_module=True`, empty `text`): its whole import header, the same
+  schedule laid out as a file's top: the `__future__` block, the imports, the
+  `if TYPE_CHECKING:` block, a blank line apart, two before the code that follows.
 """
 
 from __future__ import annotations
@@ -36,6 +47,7 @@ from migrate.changes import Edit
 from migrate.rewrite.import_drop import drop_names
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
+MAX_LINE = 100  # SGLang's ruff line length: a longer import statement is wrapped
 _SKIP = re.compile(r"#\s*isort:\s*skip")
 _OFF = re.compile(r"#\s*isort:\s*(off|on)\b")
 
@@ -50,6 +62,14 @@ class _Add:
     merge_reason: str = ""
 
 
+@dataclass(frozen=True)
+class _Top:
+    stmt: str  # one import statement, no indentation or newline
+    kind: str  # "future" | "import" | "checking" (under `if TYPE_CHECKING:`)
+    reason: str
+    clear_of: tuple[tuple[int, int], ...] = ()
+
+
 @dataclass
 class ImportScratch:
     """What the forms want added to or removed from one file's imports."""
@@ -60,6 +80,9 @@ class ImportScratch:
     adds: list[_Add] = field(default_factory=list)
     removals: list[tuple[ast.stmt, tuple[ast.alias, ...], str]] = field(default_factory=list)
     drops: dict[tuple[int, int], set[str]] = field(default_factory=dict)
+    tops: list[_Top] = field(default_factory=list)
+    relists: list[tuple[ast.ImportFrom, tuple[str, ...], str]] = field(default_factory=list)
+    new_module: bool = False  # `text` is empty: the file does not exist yet
 
     def add(self, stmt: str, anchor: tuple[int, int], indent: str, reason: str, placed: str):
         """Schedule `stmt` beside the import at `anchor`; `placed`: the reason when it
@@ -84,11 +107,30 @@ class ImportScratch:
         """Schedule dropping `names` from the top-level import `node`."""
         self.removals.append((node, tuple(names), reason))
 
+    def set_names(self, node: ast.ImportFrom, names: list[str], reason: str) -> None:
+        """Schedule `node` to import exactly `names` (in this order), in its own layout."""
+        self.relists.append((node, tuple(names), reason))
+
+    def add_top(
+        self,
+        stmt: str,
+        reason: str,
+        *,
+        future: bool = False,
+        type_checking: bool = False,
+        clear_of: tuple[tuple[int, int], ...] = (),
+    ) -> None:
+        """Schedule `stmt` at the module's top (once): a `__future__` import, an import,
+        or one only type checkers need; never inside a span of `clear_of`."""
+        kind = "future" if future else "checking" if type_checking else "import"
+        if not any(t.stmt == stmt and t.kind == kind for t in self.tops):
+            self.tops.append(_Top(stmt, kind, reason, tuple(clear_of)))
+
     # -- the finaliser -------------------------------------------------------------
     @property
     def empty(self) -> bool:
         """Nothing scheduled: the finaliser has nothing to place (and no tree to read)."""
-        return not (self.adds or self.removals or self.drops)
+        return not (self.adds or self.removals or self.drops or self.tops or self.relists)
 
     def finalise(self, tree: ast.Module | None) -> list[Edit]:
         return [
@@ -141,7 +183,42 @@ class ImportScratch:
             hit = _removal(self.text, starts, node, names)
             if hit is not None:
                 out.append((*hit, reason))
+        for node, names, reason in self.relists:
+            out.append((*_relisted(self.text, starts, node, names), reason))
+        if self.tops:
+            out += self._header(nl) if self.new_module else self._top(nl)
         return out
+
+    def _top(self, nl: str) -> list[tuple[int, int, str, str]]:
+        """The module-top additions of an existing file, one insertion per reason run."""
+        out: list[tuple[int, int, str, str]] = []
+        futures = [t for t in self.tops if t.kind == "future"]
+        if futures:
+            at = _future_at(self.text)
+            for run in _runs(futures):
+                out.append((at, at, "".join(t.stmt + nl for t in run), run[0].reason))
+        imports = [t for t in self.tops if t.kind == "import"]
+        checking = [t for t in self.tops if t.kind == "checking"]
+        if not (imports or checking):
+            return out
+        block = _checking_block(checking, nl)
+        runs = _runs(imports) or [[]]
+        start = _after_imports(self.text)
+        for k, run in enumerate(runs):
+            lines = [t.stmt for t in run] + ([block] if block and k == len(runs) - 1 else [])
+            clear = [span for t in run or checking for span in t.clear_of]
+            at = max([start] + [e for s, e in clear if s < start < e])
+            reason = (run or checking)[0].reason
+            out.append((at, at, "".join(line + nl for line in lines), reason))
+        return out
+
+    def _header(self, nl: str) -> list[tuple[int, int, str, str]]:
+        """A new module's import header: one insertion into the empty text."""
+        futures = [t.stmt for t in self.tops if t.kind == "future"]
+        imports = [t.stmt for t in self.tops if t.kind == "import"]
+        block = _checking_block([t for t in self.tops if t.kind == "checking"], nl)
+        parts = [nl.join(p) for p in (futures, imports) if p] + ([block] if block else [])
+        return [(0, 0, (nl + nl).join(parts) + nl * 3, self.tops[0].reason)]
 
     def _drop(self, stmt: tuple[int, int], gone: set[str]) -> tuple[int, int, str] | None:
         """The statement without the `gone` locals, or its lines when none is left and
@@ -163,6 +240,24 @@ class ImportScratch:
             return at not in merged and self.can_merge(node)
 
         return place(self.text, tree, line, new, can_merge)
+
+
+def _runs(tops: list[_Top]) -> list[list[_Top]]:
+    """Consecutive additions with the same reason, each run one insertion."""
+    runs: list[list[_Top]] = []
+    for t in tops:
+        if runs and runs[-1][0].reason == t.reason:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return runs
+
+
+def _checking_block(checking: list[_Top], nl: str) -> str:
+    """`if TYPE_CHECKING:` with the imports only type checkers need ("" for none)."""
+    if not checking:
+        return ""
+    return "if TYPE_CHECKING:" + nl + nl.join("    " + t.stmt for t in checking)
 
 
 def _line_end(text: str, offset: int) -> int:
@@ -188,10 +283,12 @@ def _body_of(tree: ast.AST, line: int) -> list[ast.stmt] | None:
 
 
 def _key(node: ast.stmt) -> tuple:
+    """isort/ruff order: `import` lines first, then `from` lines by module, absolute before
+    relative (farther parents first); statements of one module by their first name."""
     if isinstance(node, ast.Import):
-        return (0, 0, 0, node.names[0].name.lower())
+        return (0, 0, 0, node.names[0].name.lower(), ())
     level = node.level or 0
-    return (1, 1 if level else 0, -level, (node.module or "").lower())
+    return (1, 1 if level else 0, -level, (node.module or "").lower(), name_key(node.names[0].name))
 
 
 def name_key(name: str) -> tuple:
@@ -301,31 +398,69 @@ def _merge(text, starts, block, new_node: ast.ImportFrom, can_merge):
 
 
 def _removal(text: str, starts: list[int], node: ast.stmt, gone) -> tuple[int, int, str] | None:
-    """The edit dropping `gone` from import `node`: the whole lines when every name goes
-    (and the blank line after a group that disappears), else the statement without them
-    (one-line statements only)."""
+    """The edit dropping `gone` from import `node`: the whole lines (its trailing comment
+    too) when every name goes (and the blank line after a group that disappears), else
+    the statement without them in its own layout (`import_drop.drop_names`, as `drop`
+    does); None: left alone."""
     names = [a for a in node.names if a.name != "*"]
     s = ast_offset(text, starts, node.lineno, node.col_offset)
     e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
     line_start = starts[node.lineno - 1]
     line_end = starts[node.end_lineno] if node.end_lineno < len(starts) else len(text)
-    whole_lines = not text[line_start:s].strip() and not text[e:line_end].strip()
-    if len(gone) == len(names) and whole_lines:
+    tail = text[e:line_end].strip()
+    whole_lines = not text[line_start:s].strip() and (not tail or tail.startswith("#"))
+    if len(gone) == len(names) and not whole_lines:
+        return None  # shares its line with another statement: left alone
+    if len(gone) == len(names):
         prev_blank = node.lineno == 1 or not text[starts[node.lineno - 2] : line_start].strip()
         nxt = text.find("\n", line_end)
         nxt = len(text) if nxt == -1 else nxt + 1
         if prev_blank and line_end < len(text) and not text[line_end:nxt].strip():
             line_end = nxt  # the group it ended is gone: so is the blank line after it
         return line_start, line_end, ""
-    if node.lineno == node.end_lineno and "(" not in text[s:e]:
-        keep = [a for a in names if a not in gone]
-        head = text[s:e].split(" import ", 1)[0]
-        body = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in keep)
-        return s, e, f"{head} import {body}"
-    return None
+    dropped = {_local(node, a) for a in gone}
+    if dropped & {_local(node, a) for a in names if a not in gone}:
+        return None  # `import a.b, a.c`: one local for both, and one stays
+    rest = drop_names(text[s:e], dropped)  # the statement's own layout, comments and all
+    return (s, e, rest) if rest else None
 
 
-def after_imports(text: str) -> int:
+def _local(node: ast.stmt, alias: ast.alias) -> str:
+    """The name `alias` binds in the module."""
+    if alias.asname:
+        return alias.asname
+    return alias.name.split(".")[0] if isinstance(node, ast.Import) else alias.name
+
+
+def _relisted(text: str, starts, node: ast.ImportFrom, names) -> tuple[int, int, str]:
+    """(start, end, replacement) of `node` importing `names`, in the statement's layout."""
+    start = ast_offset(text, starts, node.lineno, node.col_offset)
+    end = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
+    stmt = text[start:end]
+    head = stmt[: stmt.index(" import ") + len(" import ")]
+    body = stmt[len(head) :]
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lead = text[starts[node.lineno - 1] : start]
+    if body.startswith("(") and "\n" in body:
+        first = body[1 : body.index("\n")].rstrip("\r")  # a comment after "(" stays
+        indent = re.search(r"\n([ \t]+)\S", body)
+        ind = indent.group(1) if indent else lead + "    "
+        return (
+            start,
+            end,
+            head + "(" + first + nl + "".join(f"{ind}{n},{nl}" for n in names) + lead + ")",
+        )
+    inner = ", ".join(names)
+    new_body = f"({inner})" if body.startswith("(") else inner
+    tail = text[end : _line_end(text, end)].rstrip("\r\n")
+    if len(lead) + len(head) + len(new_body) + len(tail) > MAX_LINE:
+        # wrap as ruff format would, the trailing comment moving after "("
+        items = "".join(f"{lead}    {n},{nl}" for n in names)
+        return start, end + len(tail), head + "(" + tail + nl + items + lead + ")"
+    return start, end, head + new_body
+
+
+def _after_imports(text: str) -> int:
     """Offset after the last top-level import (or the docstring, or 0): where imports
     added to a module's top go."""
     tree = ast.parse(text)
@@ -340,7 +475,7 @@ def after_imports(text: str) -> int:
     return starts[last] if last < len(starts) else len(text)
 
 
-def future_at(text: str) -> int:
+def _future_at(text: str) -> int:
     """Where a `from __future__` import may go: after the docstring, else at the top."""
     tree = ast.parse(text)
     if (

@@ -22,18 +22,18 @@ def common_prefix(names: list[str]) -> str:
 
 
 def relocate(name: str, ctx: Context) -> str | None:
-    """New dotted name for `name` (module, package, symbol, attribute path), else None."""
-    new = ctx.relocation.dotted(name)
-    if new is not None:
-        return new
-    parts = name.split(".")
-    for i in range(len(parts), 1, -1):
-        head = ".".join(parts[:i])
-        origin = ctx.reexports.get(head)
-        if origin is not None:
-            full = ".".join([origin, *parts[i:]])
-            return ctx.relocation.dotted(full) or full
-    return None
+    """New dotted name for `name` (module, package, symbol, attribute path), else None.
+
+    A gone package's re-export wins over a submodule of the same name: once the
+    package's `__init__` ran, `pkg.name` is what it bound (`from .name import name`)."""
+    if ctx.reexports:
+        parts = name.split(".")
+        for i in range(len(parts), 1, -1):
+            origin = ctx.reexports.get(".".join(parts[:i]))
+            if origin is not None:
+                full = ".".join([origin, *parts[i:]])
+                return ctx.relocation.dotted(full) or full
+    return ctx.relocation.dotted(name)
 
 
 def relocate_target(target: str, ctx: Context) -> str | None:

@@ -20,7 +20,7 @@ import ast
 from dataclasses import dataclass, field, replace
 
 from migrate.changes import Edit
-from migrate.errors import Diagnostic, Pos
+from migrate.errors import TABLE_ROWS, Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.layout.names import OPS_PKG as OPS
 from migrate.plan.model import OpIdRename, Plan
@@ -159,6 +159,7 @@ def _computed_site(index, rel, path, line, col, renames, out: Followed, whole=Tr
                 + ", ".join(sorted({n for _, n, _ in renames}))
                 + ": its rows go to different groups or its group is not a literal prefix; "
                 "spell the ids out or name them in op_ids",
+                kind=TABLE_ROWS,
             )
         )
         for old, _, _ in renames:

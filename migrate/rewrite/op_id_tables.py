@@ -19,7 +19,7 @@ from functools import lru_cache
 import libcst as cst
 
 from migrate.changes import Edit
-from migrate.errors import Diagnostic, Pos
+from migrate.errors import TABLE_ROWS, Diagnostic, Pos
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts
 from migrate.rewrite.fstring_holes import hole_of
@@ -79,6 +79,7 @@ def rewrite_op_id_tables(job: FileJob, facts: Facts, ctx: Context) -> OpIdTableR
                     pos,
                     f"computed op id {head}{{...}}{tail} may name op ids the plan renames, "
                     "and its values are not a literal table: rename them by hand",
+                    kind=TABLE_ROWS,
                 )
             )
             continue
@@ -129,6 +130,7 @@ def rewrite_op_id_tables(job: FileJob, facts: Facts, ctx: Context) -> OpIdTableR
                 f"computed op id {head}{{{var}}}{tail}: the plan renames "
                 f"{', '.join(renamed)} in ways one edit of the f-string or its rows cannot "
                 "express: rename them by hand",
+                kind=TABLE_ROWS,
             )
         )
     return res

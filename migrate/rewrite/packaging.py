@@ -358,7 +358,7 @@ def packaging_changes(
     after = None
     old_files = set(index.files)
     for path in sorted(index.files):
-        if PurePosixPath(path).name not in PACKAGING_FILES:
+        if path.rpartition("/")[2] not in PACKAGING_FILES:  # per file: no Path object
             continue
         text = index.text(path)
         if not text:

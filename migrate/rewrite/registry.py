@@ -17,7 +17,7 @@ from functools import lru_cache
 import libcst as cst
 
 from migrate.changes import Edit
-from migrate.errors import Diagnostic, Pos
+from migrate.errors import TABLE_ROWS, Diagnostic, Pos
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts
 from migrate.rewrite.literals import HOLE, literal_of
@@ -100,6 +100,7 @@ def rewrite_tables(
                     Diagnostic(
                         Pos(job.new_path, line, col),
                         f"table row(s) {', '.join(missing)} name nothing the plan moves",
+                        kind=TABLE_ROWS,
                     )
                 )
                 handled.add(id(site.node))

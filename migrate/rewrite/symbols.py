@@ -21,7 +21,7 @@ from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
-from migrate.rewrite.import_scratch import ImportScratch, after_imports, future_at
+from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -506,21 +506,6 @@ def _binds(line: str) -> set[str]:
     return {a.asname or a.name.split(".")[0] for a in node.names}
 
 
-def _head(future: list[str], imports: list[str], tc: list[str], nl: str) -> str:
-    """The import block of a new module."""
-    parts = []
-    if future:
-        parts.append(nl.join(future))
-    body = list(imports)
-    if tc:
-        body.append("from typing import TYPE_CHECKING")
-    if body:
-        parts.append(nl.join(body))
-    if tc:
-        parts.append("if TYPE_CHECKING:" + nl + nl.join("    " + line for line in tc))
-    return (nl + nl).join(parts) + (nl * 3 if parts else "")
-
-
 def _moved_code(mv: SymbolMove, text: str, taken, nl: str) -> str:
     pieces = []
     for s, e in mv.spans:
@@ -558,71 +543,55 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
                 cs.edits.append(make_edit(src_new, text, s, e, new, "code", reason))
                 busy.append((s, e))
         if mv.back_import:
-            at = after_imports(text)
-            at = max([at] + [be for bs, be in busy if bs < at < be])
-            cs.edits.append(
-                make_edit(
-                    src_new,
-                    text,
-                    at,
-                    at,
-                    f"from {mv.dst} import {', '.join(mv.back_import)}{nl}",
-                    "code",
-                    f"{mv.mod} still uses {', '.join(mv.back_import)}, which now lives in {mv.dst}",
-                )
+            names = ", ".join(mv.back_import)
+            back = ImportScratch(src_new, text)
+            back.add_top(
+                f"from {mv.dst} import {names}",
+                f"{mv.mod} still uses {names}, which now lives in {mv.dst}",
+                clear_of=tuple(busy),
             )
+            cs.edits += back.finalise(None)
         new_imports.setdefault(mv.dst_path, []).extend(mv.imports)
         futures.setdefault(mv.dst_path, []).extend(mv.future)
         checking.setdefault(mv.dst_path, []).extend(mv.type_checking)
         (appended if mv.dst_exists else new_files).setdefault(mv.dst_path, []).append(code)
     for path, codes in new_files.items():
-        imports = list(dict.fromkeys(new_imports.get(path, [])))
-        future = list(dict.fromkeys(futures.get(path, [])))
-        tc = list(dict.fromkeys(checking.get(path, [])))
-        head = _head(future, imports, tc, "\n")
+        scratch = ImportScratch(path, "", new_module=True)
+        _schedule(scratch, new_imports.get(path, []), futures.get(path, []), checking.get(path, []))
+        head = apply_edits("", scratch.finalise(None)) if not scratch.empty else ""
         cs.writes[path] = ("code", head + "\n\n".join(codes))  # codes end with a newline
     for path, codes in appended.items():
         _append(cs, index, rel, path, codes, new_imports, futures, checking)
+
+
+def _schedule(scratch: ImportScratch, imports, futures, checking, bound=frozenset()) -> None:
+    """The imports definitions moved into one module need, onto its import scratch area
+    (names it binds already are not imported again)."""
+    new = [i for i in dict.fromkeys(imports) if not _binds(i) <= bound]
+    tc = [i for i in dict.fromkeys(checking) if not _binds(i) <= bound]
+    why = "imports used by definitions moved into this module"
+    for stmt in dict.fromkeys(futures):
+        if stmt not in scratch.text:
+            why_future = "the moved definitions were written under these future imports"
+            scratch.add_top(stmt, why_future, future=True)
+    for stmt in new:
+        scratch.add_top(stmt, why)
+    if tc and "TYPE_CHECKING" not in bound:
+        scratch.add_top("from typing import TYPE_CHECKING", why)
+    for stmt in tc:
+        scratch.add_top(stmt, why, type_checking=True)
 
 
 def _append(cs, index, rel, path, codes, new_imports, futures, checking) -> None:
     old = next((o for o, n in rel.files.items() if n == path), path)
     text = index.text(old) or ""
     nl = "\r\n" if "\r\n" in text else "\n"
+    scratch = ImportScratch(path, text)
     bound = _bound_names(text)
-    imports = [i for i in dict.fromkeys(new_imports.get(path, [])) if not _binds(i) <= bound]
-    tc = [i for i in dict.fromkeys(checking.get(path, [])) if not _binds(i) <= bound]
-    if tc:
-        if "TYPE_CHECKING" not in bound:
-            imports.append("from typing import TYPE_CHECKING")
-        imports.append("if TYPE_CHECKING:" + nl + nl.join("    " + line for line in tc))
-    future = [f for f in dict.fromkeys(futures.get(path, [])) if f not in text]
-    if future:
-        at = future_at(text)
-        cs.edits.append(
-            make_edit(
-                path,
-                text,
-                at,
-                at,
-                nl.join(future) + nl,
-                "code",
-                "the moved definitions were written under these future imports",
-            )
-        )
-    if imports:
-        at = after_imports(text)
-        cs.edits.append(
-            make_edit(
-                path,
-                text,
-                at,
-                at,
-                nl.join(imports) + nl,
-                "code",
-                "imports used by definitions moved into this module",
-            )
-        )
+    _schedule(
+        scratch, new_imports.get(path, []), futures.get(path, []), checking.get(path, []), bound
+    )
+    cs.edits += scratch.finalise(None)
     tail = ("" if text.endswith("\n") or not text else nl) + nl + nl + (nl + nl).join(codes)
     cs.edits.append(
         make_edit(

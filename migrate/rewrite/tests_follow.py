@@ -19,6 +19,7 @@ import ast
 import re
 
 from migrate.errors import Diagnostic, Pos
+from migrate.index.facts import CodeFacts, code_facts
 from migrate.index.repo import RepoIndex
 from migrate.layout.names import OPS_PKG as OPS
 from migrate.plan.model import Move, Plan, Split, SplitOutput
@@ -26,22 +27,6 @@ from migrate.relocate import Relocation
 from migrate.rewrite.op_id_follow import group_of
 
 TEST_DIR = re.compile(r"^(|.*/)(test/registered/kernels/(?:ops|benchmark))/([^/]+)/(.+\.py)$")
-
-
-def _imported(text: str) -> set[str]:
-    """Absolute dotted names a file imports (`from a.b import c` gives a.b and a.b.c)."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return set()
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            out.add(node.module)
-            out.update(f"{node.module}.{a.name}" for a in node.names if a.name != "*")
-    return out
 
 
 def _groups_after(names: set[str], relocate, group: str) -> tuple[set[str], bool]:
@@ -60,14 +45,19 @@ def _groups_after(names: set[str], relocate, group: str) -> tuple[set[str], bool
     return new_groups, stays
 
 
-def follow_target(text: str, path: str, relocate) -> tuple[str | None, str | None]:
+def follow_target(
+    text: str, path: str, relocate, facts: CodeFacts | None = None
+) -> tuple[str | None, str | None]:
     """(new path, None) when the test at `path` follows its kernels to another group,
-    (None, why not) when they go several ways, (None, None) when it stays."""
+    (None, why not) when they go several ways, (None, None) when it stays. What it tests
+    is what it imports: the file's code facts (`facts`, else read from `text`)."""
     m = TEST_DIR.match(path)
     if m is None or OPS not in text:
         return None, None
     head, kind_dir, group, rest = m.groups()
-    new_groups, stays = _groups_after(_imported(text), relocate, group)
+    facts = facts or code_facts(text, None, False)
+    imported = facts.imported if facts is not None else set()
+    new_groups, stays = _groups_after(imported, relocate, group)
     if not new_groups:
         return None, None
     if len(new_groups) > 1 or stays:
@@ -155,9 +145,9 @@ def follow_tests(
         if path in rel.files or path in split or not TEST_DIR.match(path):
             continue
         text = index.text(path)
-        if text is None:
-            continue
-        new_path, why = follow_target(text, path, rel.dotted)
+        if text is None or OPS not in text:
+            continue  # it imports nothing from the kernel namespace: it stays
+        new_path, why = follow_target(text, path, rel.dotted, index.facts(path))
         if why:
             split = derived_split(index, path, text, rel, plan)
             if isinstance(split, Split):

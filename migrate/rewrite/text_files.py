@@ -27,6 +27,7 @@ from pathlib import PurePosixPath
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
+from migrate.oldnames import alternation, name_spans
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite.globs import repo_glob_match
@@ -82,10 +83,6 @@ class _Names:
     rootless_full: dict[str, str] = dataclass_field(default_factory=dict)  # -> full spelling
 
 
-def _alternation(words) -> str:
-    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
-
-
 def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
     deleted_modules = tuple(plan.delete)
     deleted_dirs = tuple(d for d in (index.package_dir(n) for n in plan.delete) if d)
@@ -103,10 +100,10 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
             if p.startswith(r + "/"):
                 paths.add(p[len(r) + 1 :])
     dotted_re = (
-        re.compile(rf"(?<![\w.])(?:{_alternation(dotted)}){_DOTTED_TAIL}(?!\w)") if dotted else None
+        re.compile(rf"(?<![\w.])(?:{alternation(dotted)}){_DOTTED_TAIL}(?!\w)") if dotted else None
     )
     paths_re = (
-        re.compile(rf"(?<![\w.\-])(?:{_alternation(paths)}){_PATH_END}{_PATH_TAIL}")
+        re.compile(rf"(?<![\w.\-])(?:{alternation(paths)}){_PATH_END}{_PATH_TAIL}")
         if paths
         else None
     )
@@ -126,7 +123,7 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
             existing.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
     rootless = _rootless(index, relocation, roots)
     rootless_re = (
-        re.compile(rf"(?<![\w./\-])(?:{_alternation(rootless)})(?![\w\-])") if rootless else None
+        re.compile(rf"(?<![\w./\-])(?:{alternation(rootless)})(?![\w\-])") if rootless else None
     )
     return _Names(
         dotted_re,
@@ -419,7 +416,7 @@ def text_file_changes(
         for e in prose_op_ids(new_path, text, 0, len(text), op_ids, kind)
         if _outside(claimed, e.start, e.end)
     ]
-    regions = owned_regions(path, text)
+    regions = owned_regions(path, text) + name_spans(path, text)
     kept, last = [], -1
     for e in sorted(edits, key=lambda e: (e.start, -e.end)):
         if e.start >= last and _outside(regions, e.start, e.end):

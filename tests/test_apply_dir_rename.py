@@ -1,0 +1,117 @@
+"""A directory whose files all move purely is renamed as one directory, as `git mv` does;
+anything else in it (an untracked or ignored file, an empty directory, a file the plan
+edits) keeps the moves one by one, and a rollback puts the directory back."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+from click.testing import CliRunner
+from helpers import git
+from test_apply_atomic import snapshot, strip_stat
+from test_apply_transaction import leftovers
+
+from migrate.cli import main
+
+PLAN = "version: 1\nmoves:\n  - from: pkg/data/tables/\n    to: pkg/tables/\n"
+
+
+def data_repo(make_repo, tmp_path, extra: dict | None = None):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/load.py": "from pathlib import Path\n\nTABLES = Path(__file__).parent / 'tables'\n",
+        **{f"pkg/data/tables/d{i % 3}/t{i}.csv": f"id,value\n{i},{i * 7}\n" for i in range(9)},
+        **(extra or {}),
+    }
+    repo = make_repo(files)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN)
+    return repo, plan
+
+
+def apply(repo, plan):
+    return CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
+
+
+def start_apply(repo, plan, slow: str) -> subprocess.Popen:
+    """`migrate apply` in its own session, paused at a checkpoint (`MIGRATE_SLOW_AT`)."""
+    env = dict(os.environ, MIGRATE_SLOW_AT=slow)
+    env.pop("MIGRATE_FAIL_AT", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "migrate", "apply", str(plan), "--repo", str(repo)],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    line = proc.stderr.readline()
+    assert line.strip() == f"migrate: at {slow.split(':')[0]}", line + proc.stderr.read()
+    return proc
+
+
+def test_a_purely_moved_directory_is_one_rename(make_repo, tmp_path):
+    repo, plan = data_repo(make_repo, tmp_path)
+    os.chmod(repo / "pkg/data/tables/d1", 0o750)
+    inode = os.stat(repo / "pkg/data/tables").st_ino
+    res = apply(repo, plan)
+    assert res.exit_code == 0, res.output
+    assert os.stat(repo / "pkg/tables").st_ino == inode  # the directory itself moved
+    assert os.stat(repo / "pkg/tables/d1").st_mode & 0o777 == 0o750
+    assert not (repo / "pkg/data").exists()  # emptied, so removed (as `git mv` leaves it)
+    assert git(repo, "status", "--porcelain", "--ignored") == ""
+    assert git(repo, "diff", "--name-status", "-M", "HEAD~2", "HEAD~1").count("R100") == 9
+
+
+def test_a_rollback_puts_the_renamed_directory_back(make_repo, tmp_path, monkeypatch):
+    repo, plan = data_repo(make_repo, tmp_path)
+    inode = os.stat(repo / "pkg/data/tables").st_ino
+    before = strip_stat(snapshot(repo))
+    monkeypatch.setenv("MIGRATE_FAIL_AT", "checkout")
+    assert apply(repo, plan).exit_code == 1
+    assert strip_stat(snapshot(repo)) == before
+    assert os.stat(repo / "pkg/data/tables").st_ino == inode
+    assert leftovers(repo) == []
+
+
+def test_an_ignored_file_in_a_moved_directory_stays_where_it_is(make_repo, tmp_path):
+    repo, plan = data_repo(make_repo, tmp_path, {".gitignore": "*.log\n"})
+    (repo / "pkg/data/tables/d2/notes.log").write_text("mine, never tracked\n")
+    (repo / "pkg/data/tables/d0/empty").mkdir()
+    res = apply(repo, plan)
+    assert res.exit_code == 0, res.output
+    assert (repo / "pkg/data/tables/d2/notes.log").read_text() == "mine, never tracked\n"
+    assert (repo / "pkg/data/tables/d0/empty").is_dir()
+    assert not (repo / "pkg/tables/d2/notes.log").exists()
+    assert sorted(os.listdir(repo / "pkg/tables/d2")) == ["t2.csv", "t5.csv", "t8.csv"]
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_file_changed_in_the_renamed_directory_is_left_and_the_rest_go_back(make_repo, tmp_path):
+    repo, plan = data_repo(make_repo, tmp_path)
+    proc = start_apply(repo, plan, "checkout:30")
+    (repo / "pkg/tables/d1/t4.csv").write_text("my edit\n")
+    os.killpg(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1, err
+    assert "pkg/tables/d1/t4.csv: changed while apply ran; left as you have it" in err
+    assert (repo / "pkg/tables/d1/t4.csv").read_text() == "my edit\n"
+    assert (repo / "pkg/data/tables/d1/t1.csv").exists()  # the others are back
+    assert sorted(os.listdir(repo / "pkg/tables")) == ["d1"]
+    assert sorted(os.listdir(repo / "pkg/tables/d1")) == ["t4.csv"]
+
+
+def test_sigkill_after_the_directory_rename_is_recovered(make_repo, tmp_path):
+    repo, plan = data_repo(make_repo, tmp_path)
+    before = strip_stat(snapshot(repo))
+    proc = start_apply(repo, plan, "checkout:30")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert (repo / "pkg/tables").is_dir()  # renamed, not yet finished
+    res = CliRunner().invoke(main, ["recover", "--repo", str(repo)])
+    assert res.exit_code == 0, res.output
+    assert strip_stat(snapshot(repo)) == before
+    assert leftovers(repo) == []
