@@ -1,7 +1,7 @@
 """Relative imports: resolved with the old package, spelled from the new one (docs/rewrite.md)."""
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rewrite_helpers import changes, new_text
 
@@ -108,6 +108,7 @@ _part = st.sampled_from(["a", "b", "c", "ops", "jit"])
 _dotted = st.lists(_part, min_size=1, max_size=4).map(".".join)
 
 
+@settings(deadline=None)  # a pure function; wall time under a loaded CI says nothing
 @given(target=_dotted, package=_dotted, level=st.integers(min_value=0, max_value=4))
 def test_spelling_always_resolves_back_to_the_target(target, package, level):
     spelled = spell(target, package, level)
