@@ -55,6 +55,20 @@ def test_comment_above_code_libcst_is_not_given_is_rewritten_in_place(make_repo)
     )
 
 
+def test_a_comment_libcst_places_lines_off_is_rewritten_where_it_is(make_repo):
+    """A comment ending a cold function's block, with more cold code after it, reaches
+    libcst as a module-footer comment after whitespace lines; libcst places it lines off
+    (seen in 13 files of SGLang 0.5.15). The edit must land on the comment itself."""
+    files = dict(BASE)
+    body = (
+        "import os\n\nX = os.sep\n\n\ndef f():\n    y = 1\n    return y\n"
+        "    # {} keeps the old layout\n\n\ndef g():\n    return 2\n"
+    )
+    files["app/use.py"] = body.format("pkg.old.norm")
+    prep, cs = changes(make_repo, files, MOVE)
+    assert new_text(prep, cs, "app/use.py") == body.format("pkg.new.layernorm")
+
+
 def test_candidates_found_by_text_and_relative_scope(make_repo):
     prep, _ = changes(make_repo, dict(BASE), MOVE)
     found = scan.candidates(prep.index, prep.relocation, prep.plan)

@@ -7,7 +7,9 @@ Spans are character offsets into the decoded text (libcst columns are characters
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -285,6 +287,8 @@ def gather(
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     gatherer = _Gather(facts, lines)
     wrapper.visit(gatherer)
+    if any(text[s:e] != v for s, e, v in facts.comments):
+        facts.comments = _real_comments(text, lines, facts.comments)
     if whole is not None:
         facts.defined |= whole.defined
         facts.name_counts = whole.name_counts
@@ -292,6 +296,29 @@ def gather(
     else:
         facts.all_chains = [c.dotted for c in facts.chains]
     return module, facts
+
+
+def _real_comments(text: str, lines: list[int] | None, seen: list[tuple[int, int, str]]):
+    """Comment spans from the tokenizer, for when libcst placed one wrongly (it can put
+    a comment that follows whitespace-only lines in a module's footer lines off). libcst
+    sees the comments of the lines it was given, in order; so does this. When the two
+    lists disagree, only the comments libcst placed right are kept: a prose edit must
+    never land on bytes that are not its comment."""
+    exact = [c for c in seen if text[c[0] : c[1]] == c[2]]
+    kept = set(lines) if lines is not None else None
+    starts = line_starts(text)
+    try:
+        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+        found = [
+            (starts[t.start[0] - 1] + t.start[1], t.string)
+            for t in tokens
+            if t.type == tokenize.COMMENT and (kept is None or t.start[0] in kept)
+        ]
+    except (tokenize.TokenError, SyntaxError, IndexError):
+        return exact
+    if [v for _, v in found] != [c[2] for c in seen]:
+        return exact
+    return [(s, s + len(v), v) for s, v in found]
 
 
 def _remember_pieces(g: _Gather, node) -> None:
