@@ -8,6 +8,7 @@ resolves through `index.imports.resolve_relative` and all agree it is unresolvab
 from __future__ import annotations
 
 import ast
+import gc
 
 import pytest
 
@@ -153,6 +154,7 @@ def test_facts_parsed_in_a_pool_are_the_facts_parsed_one_by_one(make_repo):
     pooled, serial = build_index(repo), build_index(repo)
     paths = pooled.python_files()
     prefetch_facts(pooled, paths, workers=2)
+    assert gc.isenabled()  # the collector, paused while the results arrived, is back
     cached = pooled.__dict__["_code_facts"]
     assert set(cached) == set(paths)  # the pool did the parsing, not `facts` below
     assert all(f is None or f._model is None for f in cached.values())  # not carried

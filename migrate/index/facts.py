@@ -44,6 +44,7 @@ The API (stable; verify's attribute resolution and the binding-based rewriter bu
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import re
 from dataclasses import dataclass, field
@@ -398,6 +399,17 @@ def _facts_job(job: tuple[str, str | None, bool]) -> CodeFacts | None:
     return code_facts(*job)
 
 
+def _facts_worker() -> None:
+    """A facts worker runs without the cyclic garbage collector: `code_facts` makes no
+    reference cycles (after all 2572 files of SGLang 0.5.15, `gc.collect()` finds none),
+    so its passes over the growing heap only cost time (~20% of the parse); refcounting
+    still frees everything, and the worker ends with the pool."""
+    from migrate.pool import ignore_stop_signals
+
+    ignore_stop_signals()
+    gc.disable()
+
+
 def prefetch_facts(tree, paths, workers: int | None = None) -> None:
     """Fill `tree`'s facts cache for `paths` (those not cached yet) in a process pool.
 
@@ -411,7 +423,7 @@ def prefetch_facts(tree, paths, workers: int | None = None) -> None:
     workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
     if len(todo) < POOL_MIN_FILES or workers <= 1:
         return
-    from migrate.pool import ignore_stop_signals, pool_map
+    from migrate.pool import pool_map
 
     jobs, where = [], []
     for path in todo:
@@ -421,7 +433,13 @@ def prefetch_facts(tree, paths, workers: int | None = None) -> None:
         else:
             jobs.append((text, tree.module_of(path), path.endswith("__init__.py")))
             where.append(path)
-    found = pool_map(_facts_job, jobs, workers, ignore_stop_signals, (), chunksize=16)
+    collecting = gc.isenabled()
+    gc.disable()  # the results are unpickled here: millions of objects, no cycles
+    try:
+        found = pool_map(_facts_job, jobs, workers, _facts_worker, (), chunksize=16)
+    finally:
+        if collecting:
+            gc.enable()
     for path, text, facts in zip(where, (j[0] for j in jobs), found, strict=True):
         if facts is not None:
             facts.text = text  # this tree's own copy: the worker's is dropped
