@@ -67,3 +67,33 @@ def test_a_cycle_that_imports_fine_is_not_refused(make_repo, tmp_path, tools_ini
     files = dict(FILES, **{"tools/__init__.py": tools_init})
     _, cs, out = rewrite_and_run(make_repo, tmp_path, files, MOVES, "check")
     assert (out / "tools/helpers.py").exists()
+
+
+def test_events_the_workers_hand_over_give_the_same_refusal(make_repo, monkeypatch):
+    """The cycle check looks up the import-time events the rewrite workers computed from
+    their parses (`import_time.key`); parsing every file itself gives the same refusal,
+    and each handed-over entry is what a fresh parse of that text gives."""
+    from migrate.rewrite import engine, import_cycles, import_time
+
+    seen = {}
+
+    def both(index, rel, cs, roots, known=None):
+        seen["known"] = dict(known or {})
+        seen["parsed"] = import_cycles.cycle_problems(index, rel, cs, roots, {})
+        return import_cycles.cycle_problems(index, rel, cs, roots, known)
+
+    monkeypatch.setattr(engine, "cycle_problems", both)
+    with pytest.raises(MigrateError) as exc:
+        changes(make_repo, FILES, MOVES)
+    assert [d.message for d in exc.value.diagnostics] == [d.message for d in seen["parsed"]]
+    assert seen["known"]
+    checked = 0
+    for path, text in FILES.items():
+        module = path[: -len(".py")].replace("/", ".")
+        package = module[: -len(".__init__")] if path.endswith("__init__.py") else module
+        package = package if path.endswith("__init__.py") else package.rpartition(".")[0]
+        found = seen["known"].get(import_time.key(text, package))
+        if found is not None:
+            assert found == import_time.events(text, package)
+            checked += 1
+    assert checked
