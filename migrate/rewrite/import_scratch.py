@@ -422,7 +422,7 @@ def _removal(text: str, starts: list[int], node: ast.stmt, gone) -> tuple[int, i
     if dropped & {_local(node, a) for a in names if a not in gone}:
         return None  # `import a.b, a.c`: one local for both, and one stays
     rest = drop_names(text[s:e], dropped)  # the statement's own layout, comments and all
-    return (s, e, rest) if rest else None
+    return (s, e, rest) if rest and rest != text[s:e] else None
 
 
 def _local(node: ast.stmt, alias: ast.alias) -> str:
