@@ -2,6 +2,7 @@
 another revision of migrate, in the same run.
 
     .venv/bin/python bench/compare_revisions.py --base REV [--this REV] [--pairs N] [--readme]
+        [--plan FILE]
 
 Run by hand, never in tests. The other revision (and --this, if given: else the checkout
 as it is) is exported with `git archive` into a
@@ -12,7 +13,9 @@ the step commits' trees and subjects can be compared: "same commits" means every
 commit of both revisions has the same subject and the same tree (the commit SHAs differ
 by the `Migrate-Engine` fingerprint alone, and so the blame-ignore-revs file).
 Ratios are this checkout over BASE pair by pair (the same load on both); the median is
-quoted. --readme writes the section into bench/README.md. No timing asserts.
+quoted. Each revision applies its own copy of the plan; `--plan FILE` gives both the same
+plan (when the plan itself changed between them, "same commits" needs one plan). --readme
+writes the section into bench/README.md. No timing asserts.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ def export(rev: str, where: Path) -> Path:
     return where
 
 
-def run_one(src: Path, work: Path) -> dict:
+def run_one(src: Path, work: Path, plan_file: str | None = None) -> dict:
     """Fresh repo, apply, verify --no-wheel, with `src`'s migrate; times and commits."""
     repo, base = make_repo(work)
     env = dict(
@@ -62,7 +65,7 @@ def run_one(src: Path, work: Path) -> dict:
         GIT_COMMITTER_EMAIL="bench@example.com",
     )
     cli = [sys.executable, "-m", "migrate"]
-    plan = str(src / PLAN)
+    plan = plan_file or str(src / PLAN)
     apply = timed([*cli, "apply", plan, "--repo", str(repo), "--allow-rule-errors"], repo, env)
     head = git(repo, "rev-parse", "HEAD")
     verify = timed([*cli, "verify", f"{base}..{head}", "--json", "--no-wheel"], repo, env)
@@ -76,6 +79,7 @@ def main() -> None:
     ap.add_argument("--this", help="a revision to measure instead of this checkout")
     ap.add_argument("--pairs", type=int, default=1)
     ap.add_argument("--readme", action="store_true")
+    ap.add_argument("--plan", help="one plan file for both revisions (default: each its own)")
     args = ap.parse_args()
     sha = git(ROOT, "rev-parse", args.base)
     here = git(ROOT, "rev-parse", args.this or "HEAD")
@@ -87,17 +91,20 @@ def main() -> None:
         srcs = {"base": export(sha, tmp / "src-base"), "this": this}
         for i in range(args.pairs):
             with ThreadPoolExecutor(2) as pool:
-                futs = {k: pool.submit(run_one, s, tmp / f"{k}-{i}") for k, s in srcs.items()}
+                futs = {
+                    k: pool.submit(run_one, s, tmp / f"{k}-{i}", args.plan) for k, s in srcs.items()
+                }
                 rows.append((futs["base"].result(), futs["this"].result()))
             print(f"pair {i + 1} done", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(render(rows, sha, here, dirty, args.base))
+    text = render(rows, sha, here, dirty, args.base, args.plan)
+    print(text)
     if args.readme:
-        write_section(ROOT / "bench" / "README.md", render(rows, sha, here, dirty, args.base))
+        write_section(ROOT / "bench" / "README.md", text)
 
 
-def render(rows, sha: str, here: str, dirty: bool, base_name: str) -> str:
+def render(rows, sha: str, here: str, dirty: bool, base_name: str, plan: str | None) -> str:
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     out = [
         BEGIN,
@@ -107,7 +114,9 @@ def render(rows, sha: str, here: str, dirty: bool, base_name: str) -> str:
         f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {platform.node()} "
         f"({os.cpu_count()} cores), Python {platform.python_version()}; `uptime` at the end: "
         f"`{load}`. BASE = `{base_name}` ({sha[:10]}), this = {here[:10]}"
-        f"{' plus uncommitted changes' if dirty else ''}. Each pair runs both at once on "
+        f"{' plus uncommitted changes' if dirty else ''}. Plan: "
+        f"{f'`{Path(plan).name}` for both' if plan else f'each revision its own `{PLAN}`'}. "
+        "Each pair runs both at once on "
         "fresh copies of the tree (`migrate apply PLAN --allow-rule-errors`, then "
         "`migrate verify BASE..HEAD --json --no-wheel`); the machine is shared, so the ratios "
         "(this / BASE, pair by pair) are the figures, not the absolute times.",

@@ -8,7 +8,7 @@ The contract for one path, checked by `ChangeSet.check()` when a ChangeSet is bu
 (`ChangeSet(...)` with content, and the engine once it has filled one in):
 
 - moves: each source moves once and each target is reached once (moves are simultaneous,
-  so a target may be another move's source);
+  so a target may be another move's source) (submodule moves count as moves here);
 - edits name the file at its post-move path, carry offsets into its relocated *base*
   text (a step's edits never shift another's), and never overlap on one path;
 - a whole-file write at step S replaces the path from S on: edits of that path must be
@@ -79,6 +79,10 @@ class ChangeSet:
     # The plan's codec for files that are neither UTF-8 nor cookied: path (old and new) ->
     # codec; edits and writes of them are decoded and encoded with it
     encodings: dict[str, str] = field(default_factory=dict)
+    # Submodules (gitlinks) that move with their package in the `relocate` step: old path ->
+    # new path. Not files: no bytes, and the submodule keeps its name (`.gitmodules` is
+    # written in the same step with only its `path =` values changed)
+    submodules: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.check()
@@ -86,7 +90,7 @@ class ChangeSet:
     def check(self) -> ChangeSet:
         """Raise `ContractError` unless every path obeys the contract; returns self."""
         sources, targets = set(), set()
-        for m in self.moves:
+        for m in [*self.moves, *(FileMove(o, n) for o, n in self.submodules.items())]:
             if m.old in sources:
                 raise ContractError(m.old, "moved twice")
             if m.new in targets:
@@ -135,7 +139,7 @@ class ChangeSet:
 
     def steps_present(self) -> list[str]:
         present = set()
-        if self.moves:
+        if self.moves or self.submodules:
             present.add("relocate")
         present.update(e.kind for e in self.edits)
         present.update(step for step, _ in self.writes.values())

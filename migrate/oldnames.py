@@ -34,6 +34,19 @@ _PATH_TAIL = re.compile(r"[\w.\-/]*")
 _FROM_IMPORT = re.compile(r"from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n#;]*)")
 
 
+# Spellings that are names, not references, per file: a `.gitmodules` section's submodule
+# name defaults to its path and is kept when the submodule moves (its git dir and the
+# user's `submodule.<name>.*` config are keyed by it), so it is never an old name.
+_NOT_REFERENCES = {".gitmodules": re.compile(r'^[ \t]*\[[ \t]*submodule[ \t]+"[^"\n]*"', re.M)}
+
+
+def name_spans(path: str, text: str) -> list[tuple[int, int]]:
+    """[start, end) of the spellings in file `path` that are names, not references: no
+    rewrite edits them and no scan reports them (`_NOT_REFERENCES`)."""
+    names = _NOT_REFERENCES.get(path)
+    return [m.span() for m in names.finditer(text)] if names is not None else []
+
+
 @dataclass(frozen=True)
 class OldName:
     """One old spelling found in a text: [start, end) reads `old`, now called `new`."""
@@ -220,6 +233,13 @@ class OldNames:
             if hit is not None:
                 out.append(hit)
         return out
+
+    def find_at(self, path: str, text: str) -> list[OldName]:
+        """`find` in the file `path`, less the spellings that are names there, not
+        references (`_NOT_REFERENCES`: a `.gitmodules` section's submodule name)."""
+        hits = self.find(text)
+        spans = name_spans(path, text) if hits else []
+        return [h for h in hits if not any(a <= h.start < b for a, b in spans)]
 
     # -- what it is called now -----------------------------------------------------------
     def now_dotted(self, name: str) -> str | None:

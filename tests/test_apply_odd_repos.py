@@ -36,7 +36,9 @@ def test_a_sparse_checkout_is_refused(repo):
     assert strip_stat(snapshot(repo)) == before
 
 
-def test_a_submodule_inside_a_moved_package_refuses_the_plan(repo):
+def test_a_change_to_a_submodule_other_than_its_move_is_refused(repo):
+    """Submodules move with their package (tests/test_submodules.py); an engine that
+    would remove or change a gitlink is stopped before the switch."""
     repo, plan = repo
     sha = git(repo, "rev-parse", "HEAD").strip()
     git(repo, "update-index", "--add", "--cacheinfo", f"160000,{sha},pkg/old/vendored")
@@ -47,14 +49,20 @@ def test_a_submodule_inside_a_moved_package_refuses_the_plan(repo):
     git(repo, "add", ".gitmodules")
     git(repo, "commit", "-qm", "submodule")
     before = strip_stat(snapshot(repo))
-    for args in ([str(plan), "--dry-run"], ["apply", str(plan)]):
-        res = CliRunner().invoke(main, [*args, "--repo", str(repo)], obj=full_changeset)
-        assert res.exit_code == 2, res.output
-        assert "submodule pkg/old/vendored is inside a directory the plan moves" in res.output
+
+    def removes_it(prep=None):
+        cs = full_changeset(prep)
+        cs.removals["pkg/old/vendored"] = "delete"
+        return cs
+
+    args = ["apply", str(plan), "--repo", str(repo), "--allow-rule-errors"]
+    res = CliRunner().invoke(main, args, obj=removes_it)
+    assert res.exit_code == 3, res.output
+    assert "pkg/old/vendored: a submodule the plan would change (refused)" in res.output
     assert strip_stat(snapshot(repo)) == before
 
 
-def test_a_submodule_deeper_in_a_moved_package_refuses_the_plan(repo):
+def test_a_submodule_deeper_in_a_moved_package_moves_with_it(repo):
     repo, plan = repo  # pkg/old/third_party holds no file of its own: only the gitlink
     sha = git(repo, "rev-parse", "HEAD").strip()
     link = "pkg/old/third_party/vendored"
@@ -63,8 +71,8 @@ def test_a_submodule_deeper_in_a_moved_package_refuses_the_plan(repo):
     git(repo, "commit", "-qm", "submodule")
     before = strip_stat(snapshot(repo))
     res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo)])
-    assert res.exit_code == 2, res.output
-    assert f"plan.yaml:3:5: error: submodule {link} is inside a directory" in res.output
+    assert res.exit_code == 0, res.output
+    assert f"  {link} -> pkg/new/third_party/vendored  (submodule: " in res.output
     assert strip_stat(snapshot(repo)) == before
 
 

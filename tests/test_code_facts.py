@@ -8,6 +8,7 @@ resolves through `index.imports.resolve_relative` and all agree it is unresolvab
 from __future__ import annotations
 
 import ast
+import gc
 
 import pytest
 
@@ -135,12 +136,15 @@ def test_ko204_and_verify_share_one_target_resolver(make_repo):
 def test_facts_parsed_in_a_pool_are_the_facts_parsed_one_by_one(make_repo):
     """verify parses a whole tree on every core (`prefetch_facts`); what the workers
     compute must be exactly what `facts(path)` computes in process, for every file kind:
-    relative imports, star imports, `globals()` writes, attribute chains, bad syntax."""
+    relative imports, star imports, `globals()` writes, attribute chains, names unbound at
+    import time, bad syntax. The binding walk does not travel (most of the bytes): read
+    from pooled facts, it is walked again from the text and equals the one in process."""
     kinds = [
         "from . import b\nfrom .b import *\nX = b.f()\n",
         "import os\nglobals()['Y'] = 1\ndef g():\n    from ..up import z\n    return z.w\n",
-        "import pkg.a as m\nclass C:\n    v = m.X\nsys.modules['q'] = m\n",
+        "import pkg.a as m\nclass C:\n    v = m.X + nowhere\nsys.modules['q'] = m\n",
         "def broken(:\n",
+        "def f():\n    from .. import *\n    return globals().update(a=1)\n",
     ]
     files = {"pkg/__init__.py": "from .a import X\n"}
     for i in range(60):
@@ -150,11 +154,20 @@ def test_facts_parsed_in_a_pool_are_the_facts_parsed_one_by_one(make_repo):
     pooled, serial = build_index(repo), build_index(repo)
     paths = pooled.python_files()
     prefetch_facts(pooled, paths, workers=2)
+    assert gc.isenabled()  # the collector, paused while the results arrived, is back
     cached = pooled.__dict__["_code_facts"]
     assert set(cached) == set(paths)  # the pool did the parsing, not `facts` below
+    assert all(f is None or f._model is None for f in cached.values())  # not carried
     assert all(pooled.facts(p) == serial.facts(p) for p in paths)
     assert cached["pkg/sub1/m1.py"].writes_globals and cached["pkg/sub0/m3.py"] is None
     assert cached["pkg/sub2/m2.py"].attrs.dynamic and cached["pkg/sub0/m0.py"].attrs.stars
+    assert cached["pkg/sub2/m2.py"].unbound == [(3, "nowhere"), (4, "sys")]
+    nested = cached["pkg/sub1/m4.py"].attrs  # found inside a def, by the same walk
+    assert nested.stars == ["pkg"] and nested.dynamic
+    for p in paths:  # the binding walk, rebuilt on first read, is the in-process one
+        here = serial.facts(p)
+        assert (here and here.scope_model) == (pooled.facts(p) and pooled.facts(p).scope_model)
+    assert cached["pkg/sub0/m0.py"].scope_model.scopes  # a real model, not an empty one
 
 
 ONE_WALK = """\

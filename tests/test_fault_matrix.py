@@ -5,6 +5,9 @@ index, refs, HEAD, the git dir's lock/journal files) is byte-identical to before
 migration is fully applied and clean, and no process of the run is left. The full matrix
 is behind `slow`; the default one covers every point once and every stop mode at the
 points where the switch happens.
+
+The repository holds a real, checked-out submodule that the ChangeSet moves one directory
+deeper, so every case also proves its checkout, `.git` file and git dir config come back.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import REPO_ROOT, git
+from helpers import REPO_ROOT, git, init_repo, write_tree
 from test_apply import PLAN, full_changeset, make_sample
 from test_apply_atomic import snapshot, strip_stat
 
@@ -49,10 +52,20 @@ CASES = [
 SCRIPT = """
 import sys
 sys.path[:0] = [{tests!r}]
-import test_apply
+import test_fault_matrix
 from migrate.cli import main
-main(["apply", {plan!r}, "--repo", {repo!r}], obj=test_apply.full_changeset)
+main(["apply", {plan!r}, "--repo", {repo!r}], obj=test_fault_matrix.matrix_changeset)
 """
+SUB_OLD, SUB_NEW = "pkg/old/vendored", "pkg/new/third_party/vendored"
+
+
+def matrix_changeset(prep=None):
+    """Every step non-empty (`full_changeset`), and the submodule moved with its package."""
+    cs = full_changeset(prep)
+    cs.submodules = {SUB_OLD: SUB_NEW}
+    text = (prep.index.root / ".gitmodules").read_text()
+    cs.writes[".gitmodules"] = ("relocate", text.replace(f"= {SUB_OLD}\n", f"= {SUB_NEW}\n"))
+    return cs
 
 
 def build(make_repo, tmp_path) -> tuple[Path, Path]:
@@ -60,6 +73,9 @@ def build(make_repo, tmp_path) -> tuple[Path, Path]:
     (repo / ".gitignore").write_text("*.log\n__pycache__/\n")
     git(repo, "add", ".gitignore")
     git(repo, "commit", "-qm", "ignore")
+    lib = init_repo(write_tree(tmp_path / "lib", {"lib.py": "X = 1\n"}))
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), SUB_OLD)
+    git(repo, "commit", "-qm", "submodule")
     (repo / "build.log").write_bytes(b"ignored\n")
     (repo / "pkg/old/__pycache__").mkdir()
     (repo / "pkg/old/__pycache__/mod.pyc").write_bytes(b"\0pyc")
@@ -72,6 +88,10 @@ def build(make_repo, tmp_path) -> tuple[Path, Path]:
 
 def state(repo: Path) -> dict:
     snap = strip_stat(snapshot(repo))
+    snap["submodule"] = (
+        (repo / ".git/modules" / SUB_OLD / "config").read_bytes(),
+        git(repo, "submodule", "status"),
+    )
     snap["git-dir"] = sorted(
         n
         for n in os.listdir(repo / ".git")
@@ -92,7 +112,7 @@ def world(make_repo, tmp_path, monkeypatch):
     assert state(twin) == before
     assert (
         CliRunner()
-        .invoke(main, ["apply", str(plan), "--repo", str(twin)], obj=full_changeset)
+        .invoke(main, ["apply", str(plan), "--repo", str(twin)], obj=matrix_changeset)
         .exit_code
         == 0
     )
@@ -135,7 +155,7 @@ def stop(repo: Path, plan: Path, point: str, mode: str, monkeypatch) -> None:
     if mode == "exception":
         monkeypatch.setenv("MIGRATE_FAIL_AT", point)
         res = CliRunner().invoke(
-            main, ["apply", str(plan), "--repo", str(repo)], obj=full_changeset
+            main, ["apply", str(plan), "--repo", str(repo)], obj=matrix_changeset
         )
         assert res.exit_code == 1, res.output
         assert "Traceback" not in res.output
@@ -179,7 +199,7 @@ def test_fault_matrix(world, point, mode, monkeypatch):
 def test_disk_full_or_permission_denied_during_switch_or_rollback(world, faults, monkeypatch):
     repo, plan, before, _after = world
     monkeypatch.setenv("MIGRATE_FAIL_AT", faults)
-    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)], obj=full_changeset)
+    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)], obj=matrix_changeset)
     assert res.exit_code == 1, res.output
     assert "Traceback" not in res.output
     if "rollback" in faults:  # listed with how to restore; `recover` finishes it
@@ -192,7 +212,9 @@ def test_disk_full_or_permission_denied_during_switch_or_rollback(world, faults,
 def test_concurrent_apply_and_concurrent_user_edit(world, monkeypatch):
     repo, plan, before, after = world
     proc, err = start(repo, plan, "checkout")
-    second = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)], obj=full_changeset)
+    second = CliRunner().invoke(
+        main, ["apply", str(plan), "--repo", str(repo)], obj=matrix_changeset
+    )
     assert second.exit_code == 3 and "another migrate is running" in second.output
     (repo / "build.log").write_text("appended while apply ran\n")  # ignored: never touched
     (repo / "pkg/user.py").write_text("# edited while apply ran\n")  # the switch wrote it

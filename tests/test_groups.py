@@ -219,3 +219,23 @@ def test_check_and_groups_read_the_readme_sentence_with_one_pattern():
         apply_edits(text, [e])
         == "Operator groups (all populated): `a`, `b`, `c`, and more to come.\n"
     )
+
+
+def test_new_groups_are_imported_when_every_group_statement_goes():
+    """Renaming the only group (or replacing every group): the last group statement stays,
+    respelled, for the first new group (before, every statement was removed and the new
+    groups were never imported)."""
+    from migrate.rewrite.groups import _import_edits
+
+    text = '_GROUPS = ("a",)\n\nfrom . import a  # noqa: F401\n'
+    edits = _import_edits(text, OPS_INIT, ["a"], ["b"], frozenset({"a"}))
+    assert apply_edits(text, edits) == '_GROUPS = ("a",)\n\nfrom . import b  # noqa: F401\n'
+    text = '_GROUPS = ("a", "c")\n\nfrom . import a  # noqa: F401\nfrom . import c  # noqa: F401\n'
+    edits = _import_edits(text, OPS_INIT, ["a", "c"], ["d", "b"], frozenset({"a", "c"}))
+    assert apply_edits(text, edits).endswith(
+        "\n\nfrom . import b  # noqa: F401\nfrom . import d  # noqa: F401\n"
+    )
+    # a name that is no group keeps its alias (before: `helpers as h` became `helpers`)
+    text = '_GROUPS = ("a", "c")\n\nfrom . import a, c, helpers as h\n'
+    edits = _import_edits(text, OPS_INIT, ["a", "c"], ["b"], frozenset({"c"}))
+    assert apply_edits(text, edits).endswith("from . import helpers as h, a, b\n")

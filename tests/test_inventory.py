@@ -131,3 +131,32 @@ def test_cli_collect_compares_with_pytest(make_repo):
 def test_inventory_file_without_tests_or_registrations():
     inv = inventory_file("X = 1\n", "test_empty.py")
     assert (inv.cases, inv.registrations, inv.main, inv.error) == ([], [], None, None)
+
+
+def test_a_memo_shared_by_two_revisions_parses_their_common_files_once(tmp_path, monkeypatch):
+    """verify's tests-kept inventories BASE and HEAD with one memo (text -> inventory): a
+    file HEAD has with BASE's text (moved or not) is not parsed again, and the inventory is
+    the one a fresh parse gives, path included; a file that does not parse is redone."""
+    import migrate.tests_split.inventory as inventory
+
+    base, head = tmp_path / "base", tmp_path / "head"
+    moved = {p.replace("kernels/", "kernels/ops/"): t for p, t in TREE.items()}
+    broken = {"test/test_bad.py": "def test_x(:\n"}
+    for root, files in ((base, {**TREE, **broken}), (head, {**moved, **broken})):
+        for path, text in files.items():
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_text(text)
+    memo: dict = {}
+    before = build_inventory(base, memo)
+    parsed = []
+    real = inventory.inventory_file
+    monkeypatch.setattr(
+        inventory, "inventory_file", lambda text, path: parsed.append(path) or real(text, path)
+    )
+    after = build_inventory(head, memo)
+    monkeypatch.setattr(inventory, "inventory_file", real)
+    errors = {p for p, f in after.files.items() if f.error}
+    assert "test/test_bad.py" in errors and set(parsed) == errors  # only those are redone
+    assert after == build_inventory(head)
+    assert set(after.files) <= set(moved) | set(broken) and set(after.files) != set(before.files)
+    assert all(f.path == p for p, f in after.files.items())

@@ -196,6 +196,7 @@ def test_the_engine_is_a_declared_list_of_passes(make_repo, tmp_path):
         "groups",
         "new packages",
         "symlinks",
+        "submodules",
         "split tests",
         "delete",
     ]

@@ -40,6 +40,21 @@ def test_untouched_files_are_never_parsed_by_libcst(make_repo):
     assert not any(e.path in ("app/other.py", "pkg/old/util.py") for e in cs.edits)
 
 
+def test_comment_above_code_libcst_is_not_given_is_rewritten_in_place(make_repo):
+    """libcst gets only the hot top-level statements (sparse.py). A comment followed by
+    cold code used to be positioned on the wrong line (libcst does not round-trip the
+    whitespace lines that stood for the cold code): its edit landed one character off
+    (`#pkg.new.layernormm`)."""
+    files = dict(BASE)
+    files["app/use.py"] = (
+        "import os\n\nX = os.sep\n\n# pkg.old.norm does the work\ndef f():\n    return 2\n"
+    )
+    prep, cs = changes(make_repo, files, MOVE)
+    assert new_text(prep, cs, "app/use.py") == (
+        "import os\n\nX = os.sep\n\n# pkg.new.layernorm does the work\ndef f():\n    return 2\n"
+    )
+
+
 def test_candidates_found_by_text_and_relative_scope(make_repo):
     prep, _ = changes(make_repo, dict(BASE), MOVE)
     found = scan.candidates(prep.index, prep.relocation, prep.plan)

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from helpers import git, write_tree
 
 from migrate.cli import main
+from migrate.index.unbound import unbound_at_import
 from migrate.verify import verify
-from migrate.verify.unbound import unbound_at_import
 
 MOVE = "version: 1\nmoves:\n  - from: pkg.old\n    to: pkg.new\n"
 
@@ -241,6 +241,24 @@ def test_a_dangling_symlink_and_a_gitlink_without_gitmodules_fail(make_repo, tmp
         ("vendor/lib", 0): "error",
         ("pkg/broken_before", 0): "warning",
     }
+
+
+def test_a_submodule_left_behind_in_a_moved_package_fails(make_repo, tmp_path):
+    """gitlink and `.gitmodules` agree, both at the old path: consistent, and not moved."""
+    repo = make_repo(BASE_TREE)
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{sha},pkg/old/vendored")
+    (repo / ".gitmodules").write_text('[submodule "v"]\n\tpath = pkg/old/vendored\n')
+    git(repo, "add", ".gitmodules")
+    git(repo, "commit", "-qm", "submodule")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "pkg/new").mkdir()
+    for name in ("__init__.py", "mod.py", "sub"):
+        git(repo, "mv", f"pkg/old/{name}", f"pkg/new/{name}")
+    git(repo, "commit", "-qm", "moved by hand, the submodule forgotten")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(MOVE)
+    assert findings(repo, base, plan, "git-integrity") == {("pkg/new/vendored", 0): "error"}
 
 
 def test_a_moved_file_that_went_missing_fails_unless_the_plan_removes_it(make_repo, tmp_path):

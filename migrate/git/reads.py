@@ -35,6 +35,18 @@ def ls_tree(repo: str | Path, rev: str) -> dict[str, tuple[int, str]]:
     return listing
 
 
+def gitlinks(root: str | Path) -> dict[str, str]:
+    """path -> commit of every submodule (gitlink) in the index of the work tree at
+    `root`; empty outside git. The index lists them whether or not they are checked out."""
+    out = run_git(root, "ls-files", "-s", "-z", check=False)
+    found = {}
+    for rec in out.split(b"\0"):
+        if rec.startswith(b"160000 "):
+            meta, path = rec.split(b"\t", 1)
+            found[path.decode("utf-8", "surrogateescape")] = meta.split()[1].decode()
+    return found
+
+
 def iter_objects(repo: str | Path, names: list[str]) -> Iterator[bytes | None]:
     """Content of each object name (`sha` or `rev:path`), in order, streamed from one
     `git cat-file --batch` (None for a missing one); memory stays at one object."""

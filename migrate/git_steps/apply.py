@@ -276,7 +276,7 @@ def _apply(
     tip = commits[-1].sha
     tx = Transaction(repo_dir, base, branch, hook)
     try:
-        tx.prepare(tip, {m.old: m.new for m in cs.moves})
+        tx.prepare(tip, {**{m.old: m.new for m in cs.moves}, **cs.submodules})
         tx.switch(tip)
     except SwitchRefused as exc:
         tx.rollback()

@@ -28,6 +28,11 @@ def summary(step: str, cs: ChangeSet) -> tuple[str, list[str]]:
         body += [f"  {a}/ -> {b}/" for a, b in dirs[:40]]
         if len(dirs) > 40:
             body.append(f"  ... and {len(dirs) - 40} more directories")
+        if cs.submodules:
+            n = _plural(len(cs.submodules), "submodule")
+            subject = f"relocate {_files(m.old for m in cs.moves)} and {n} (renames + .gitmodules)"
+            body += [f"  submodule {a} -> {b}" for a, b in sorted(cs.submodules.items())]
+            body.append(".gitmodules: the moved submodules' paths (their names are kept).")
     elif step in ("code", "string", "prose"):
         what = {
             "code": "code references",

@@ -4,10 +4,12 @@ The commits already exist as objects; this is the only phase with visible effect
 
 - `prepare(tip)` checks every path the switch will write, remove or need as a directory
   (nothing untracked or ignored in the way, no file or symlink where a directory goes,
-  no submodule), then writes a journal under the git dir: the refs, the index bytes,
-  and the original bytes and mode of every path the switch touches (hard links, so a big
-  move copies nothing). Nothing visible has changed yet.
-- `switch(tip)` moves the ref by compare-and-swap and runs `read-tree -m -u`.
+  no submodule changed other than moved), then writes a journal under the git dir: the
+  refs, the index bytes, and the original bytes and mode of every path the switch touches
+  (hard links, so a big move copies nothing). Nothing visible has changed yet.
+- `switch(tip)` moves the ref by compare-and-swap, renames pure moves and moved submodules
+  (their whole work tree; the `.git` file and `core.worktree` that tie it to its git dir
+  are rewritten for the new place, as `git mv` does) and writes the rest from the tip.
 - `rollback()` works from the journal alone, so the next invocation can finish it after a
   SIGKILL (`recover`). It restores the recorded bytes and modes (never a re-checkout
   through filters), leaves a file someone changed meanwhile as it is and says so, runs
@@ -29,7 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from migrate.git import ZERO, git_path, run_git
+from migrate.git import ZERO, GitError, git_path, run_git
+from migrate.git.submodules import (
+    checkout_problems,
+    gitdir_value,
+    gitfile_target,
+    submodule_git_dir,
+    worktree_setting,
+)
 from migrate.interrupts import signals_held
 
 STATE_DIR = "migrate-journal"  # under the git dir: journal.json, index, files/<n>
@@ -174,6 +183,18 @@ def pure_renames(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]
     return out
 
 
+def submodule_moves(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]:
+    """[old, new] for each move of a gitlink to a new path (the same commit)."""
+    gone = {e.path: e for e in entries if e.base_mode == GITLINK and not e.tip_mode}
+    came = {e.path: e for e in entries if e.tip_mode == GITLINK and not e.base_mode}
+    out = []
+    for old, new in sorted(moves.items()):
+        a, b = gone.get(old), came.get(new)
+        if a and b and a.base_sha == b.tip_sha:
+            out.append([old, new])
+    return out
+
+
 def filtered_paths(repo: Path, entries: list[Entry]) -> list[str]:
     """Files the switch writes that are under a content filter (LFS, ...) or `ident`:
     refused. Their blobs are not their work-tree bytes in a way eol conversion explains,
@@ -193,18 +214,23 @@ def filtered_paths(repo: Path, entries: list[Entry]) -> list[str]:
     return found
 
 
-def preflight(repo: Path, entries: list[Entry], renamed: set[str] = frozenset()) -> list[str]:
+def preflight(
+    repo: Path, entries: list[Entry], renamed: set[str] = frozenset(), submodules=()
+) -> list[str]:
     """What stands in the way of the switch (empty: nothing; the switch may run).
 
     `renamed`: both paths of the pure moves the switch renames in place; a filtered file
-    among them never passes through its filter, so it is not refused."""
+    among them never passes through its filter, so it is not refused. `submodules`: the
+    [old, new] gitlink moves; any other change of a gitlink is refused."""
     tracked = {e.path for e in entries if e.base_mode}
     problems: list[str] = filtered_paths(repo, [e for e in entries if e.path not in renamed])
+    moved = {p for pair in submodules for p in pair}
+    problems += [p for old, _new in submodules for p in checkout_problems(repo, old)]
     top = os.fspath(repo) + os.sep
     kinds: dict[str, int | None] = {}  # directory -> its lstat mode (None: absent)
     for e in entries:
-        if GITLINK in (e.base_mode, e.tip_mode):
-            problems.append(f"{e.path}: a submodule the plan would move or change (refused)")
+        if GITLINK in (e.base_mode, e.tip_mode) and e.path not in moved:
+            problems.append(f"{e.path}: a submodule the plan would change (refused)")
             continue
         if not e.tip_mode:
             continue
@@ -251,6 +277,7 @@ class Journal:
     had_index: bool = True
     entries: list[list] = field(default_factory=list)  # [path, bm, bsha, tm, tsha, backup]
     renames: list[list[str]] = field(default_factory=list)  # [old, new]: pure moves, renamed
+    submodules: list[list] = field(default_factory=list)  # `_submodule_record`s, moved
     dir_renames: list[list[str]] = field(default_factory=list)  # [old, new]: whole directories
     new_dirs: list[str] = field(default_factory=list)  # deepest first
     dir_modes: dict[str, int] = field(default_factory=dict)
@@ -312,6 +339,44 @@ def _save_original(full: str, files: str, name: str, removed: bool) -> list:
     return ["file", name, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino]
 
 
+def _submodule_record(repo: Path, old: str, new: str) -> list:
+    """[old, new, gitfile, gitdir, worktree]: the `.git` file's text (None: none), the git
+    dir, and its `core.worktree` (None: unset), as they were before the switch. A
+    submodule that is not checked out has none of them: only its gitlink moves."""
+    dot = repo / old / ".git"
+    gitfile = None
+    if gitfile_target(dot) is not None:
+        gitfile = dot.read_bytes().decode("utf-8", "surrogateescape")
+    gitdir = submodule_git_dir(repo, old)
+    known = gitdir is not None and gitdir.is_dir()
+    worktree = worktree_setting(repo, gitdir) if known else None
+    return [old, new, gitfile, str(gitdir) if gitdir else None, worktree]
+
+
+def _spelled_like(target: str, value: str, start: Path) -> str:
+    """`target` (absolute) spelled as `value` was: relative to `start`, or absolute."""
+    return target if os.path.isabs(value) else os.path.relpath(target, start)
+
+
+def _tie_submodule(repo: Path, rec: list, at: str) -> None:
+    """Point the submodule's `.git` file and its git dir's `core.worktree` at its checkout
+    at `at`: the new path in the switch, the old one (the recorded values) in a rollback."""
+    old, _new, gitfile, gitdir, worktree = rec
+    if gitdir is None:
+        return
+    here, back = repo / at, at == old
+    dot = here / ".git"
+    if gitfile is not None and gitfile_target(dot) is not None:
+        spelled = _spelled_like(gitdir, gitdir_value(gitfile) or gitdir, here)
+        data = (gitfile if back else f"gitdir: {spelled}\n").encode("utf-8", "surrogateescape")
+        if dot.read_bytes() != data:
+            _write_durably(dot, data)
+    if worktree is not None:
+        want = worktree if back else _spelled_like(str(here), worktree, Path(gitdir))
+        if worktree_setting(repo, Path(gitdir)) != want:
+            run_git(repo, "config", "--file", str(Path(gitdir) / "config"), "core.worktree", want)
+
+
 def _dir_mode(path: str) -> int | None:
     """Permission bits of a real directory (not a symlink to one), else None."""
     try:
@@ -352,11 +417,13 @@ class Transaction:
         entries = diff_entries(self.dir, self.base, tip)
         renames = pure_renames(entries, moves or {})
         in_place = {p for pair in renames for p in pair}
-        problems = preflight(self.dir, entries, in_place)
+        subs = submodule_moves(entries, moves or {})
+        problems = preflight(self.dir, entries, in_place, subs)
         if problems:
             raise SwitchRefused(problems)
         j = Journal(self.base, tip, self.head_ref, self.branch)
         j.renames = renames
+        j.submodules = [_submodule_record(self.dir, old, new) for old, new in subs]
         others = [e.path for e in entries if e.path not in in_place]
         j.dir_renames = directory_renames(self.dir, renames, others)
         if self.state.exists():
@@ -376,7 +443,8 @@ class Transaction:
             backup: list = []
             if e.base_mode:
                 removed = not e.tip_mode
-                backup = _save_original(top + e.path, files, str(n), removed)
+                if e.base_mode != GITLINK:  # a submodule's checkout is moved, never copied
+                    backup = _save_original(top + e.path, files, str(n), removed)
                 linked = linked or (bool(backup) and backup[0] == "file" and not removed)
                 for d in _climb(e.path):  # the modes of the directories it was in
                     if d in left:  # so were its parents
@@ -417,10 +485,10 @@ class Transaction:
         else:
             run_git(self.dir, "update-ref", "--no-deref", "-m", msg, "HEAD", tip, self.base)
         self.hook("ref")
-        emptied = self._stash_removed() | self._rename_moved()
+        emptied = self._stash_removed() | self._rename_moved() | self._move_submodules()
         run_git(self.dir, "read-tree", "-m", self.base, tip)  # the index only
         renamed = {new for _old, new in j.renames}
-        written = [e[0] for e in j.entries if e[3] and e[0] not in renamed]
+        written = [e[0] for e in j.entries if e[3] not in (0, GITLINK) and e[0] not in renamed]
         if written:
             query = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in written)
             run_git(self.dir, "checkout-index", "-f", "-u", "-z", "--stdin", input=query)
@@ -462,6 +530,19 @@ class Transaction:
                 os.makedirs(parent, exist_ok=True)
                 made.add(parent)
             os.rename(os.path.join(top, old), os.path.join(top, new))
+            dirs.add(old.rpartition("/")[0])
+        return dirs
+
+    def _move_submodules(self) -> set[str]:
+        """Rename each moved submodule's checkout (untouched inside) and re-tie it to its
+        git dir; the directories it left (to remove if empty)."""
+        dirs = set()
+        for rec in self.journal.submodules:
+            old, new = rec[0], rec[1]
+            if os.path.lexists(self.dir / old):
+                (self.dir / new).parent.mkdir(parents=True, exist_ok=True)
+                os.rename(self.dir / old, self.dir / new)
+            _tie_submodule(self.dir, rec, new)
             dirs.add(old.rpartition("/")[0])
         return dirs
 
@@ -558,7 +639,7 @@ def _as_switched(repo: Path, entries: list[list]) -> set[str]:
     file through the repository's filters (eol and autocrlf rules included, as `git status`
     would), and `diff-files` then names the ones that differ.
     """
-    wanted = [e for e in entries if e[3] and os.path.lexists(repo / e[0])]
+    wanted = [e for e in entries if e[3] not in (0, GITLINK) and os.path.lexists(repo / e[0])]
     if not wanted:
         return set()
     with tempfile.TemporaryDirectory(prefix="migrate-rollback-") as tmp:
@@ -674,11 +755,30 @@ def _undo_renames(repo: Path, j: Journal, report: RollbackReport) -> set[str]:
     return settled
 
 
+def _undo_submodules(repo: Path, j: Journal, report: RollbackReport) -> None:
+    """Rename each moved submodule's checkout back and re-tie it to its git dir as it was
+    (its `.git` file's bytes and `core.worktree` as recorded)."""
+    for rec in j.submodules:
+        old, new = rec[0], rec[1]
+        try:
+            if os.path.lexists(repo / new) and not os.path.lexists(repo / old):
+                (repo / old).parent.mkdir(parents=True, exist_ok=True)
+                os.rename(repo / new, repo / old)
+            _tie_submodule(repo, rec, old)
+        except (OSError, GitError) as exc:
+            why = getattr(exc, "strerror", None) or exc
+            report.failed.append(
+                f"submodule {old}: could not restore ({why}); run: mv {new!r} {old!r} "
+                f"&& git submodule absorbgitdirs {old!r}"
+            )
+
+
 def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) -> None:
     entries = j.entries
     ours = _as_switched(repo, entries)
     settled = _undo_renames(repo, j, report)
-    targets = {new for _old, new in j.renames}
+    _undo_submodules(repo, j, report)
+    targets = {new for _old, new in j.renames} | {rec[1] for rec in j.submodules}
 
     def is_ours(e) -> bool:
         """Does the path hold exactly what the switch wrote there?"""

@@ -24,6 +24,7 @@ __all__ = [
     "Files",
     "StepError",
     "move_map",
+    "moved_gitlinks",
     "needed_paths",
     "step_listings",
     "step_sources",
@@ -64,7 +65,19 @@ def step_listings(objs: GitObjects, listing: Listing, cs: ChangeSet) -> list[tup
         shas = objs.write_blobs([d for _m, d in produced.values()])
         for (p, (mode, _d)), sha in zip(produced.items(), shas, strict=True):
             result[p] = (mode, sha)
-        out.append((step, result))
+        out.append((step, moved_gitlinks(result, cs)))
+    return out
+
+
+def moved_gitlinks(listing: Listing, cs: ChangeSet) -> Listing:
+    """`listing` with the ChangeSet's submodules at their new paths (the `relocate` step
+    and every step after it: trees are cumulative)."""
+    if not cs.submodules:
+        return listing
+    out = dict(listing)
+    for old, new in cs.submodules.items():
+        if old in out:
+            out[new] = out.pop(old)
     return out
 
 

@@ -7,7 +7,8 @@
   `patch("pkg.mod.attr")` / `monkeypatch.setattr("pkg.mod.attr", ...)` string target;
 - `bindings`: the module's top-level names bound only by imports (name -> dotted), so a
   chain can continue through a re-exported module;
-- `stars`: modules it star-imports; `dynamic`: it writes `globals()` or `sys.modules`.
+- `stars`: modules it star-imports (in source order); `dynamic`: it writes `globals()` or
+  `sys.modules` (found by the same walk).
 
 Which dotted names are modules is decided by the caller against its tree: this module
 knows one file's syntax, nothing about the repository. `code_facts` computes it in the
@@ -74,9 +75,26 @@ def _literal(node: ast.AST) -> str | None:
 
 
 class _Walker(Visitor):
-    def __init__(self, facts: AttrFacts, model: Bindings, scope: dict):
+    """The one walk of a file's attribute facts: the chains through import-bound names,
+    and on the way every star import and `globals()`/`sys.modules` write (it reaches every
+    statement and call, so no second walk of the tree is needed for those)."""
+
+    def __init__(self, facts: AttrFacts, model: Bindings, scope: dict, module: str, is_pkg):
         self.facts, self.model = facts, model
         self.scope = scope
+        self.module, self.is_package = module, is_pkg
+
+    def visit_ImportFrom(self, node: ast.ImportFrom):
+        if any(a.name == "*" for a in node.names):
+            star = absolute(node.module, node.level, self.module, self.is_package) or "?"
+            self.facts.stars.append(star)
+
+    def _writes(self, node):
+        if not self.facts.dynamic and _dynamic_node(node):
+            self.facts.dynamic = True
+        self.generic_visit(node)
+
+    visit_Assign = visit_AugAssign = _writes
 
     def _ref(self, line: int, name: str, attrs: list[str], text: str, called=False) -> None:
         if attrs and name in self.scope:
@@ -140,6 +158,8 @@ class _Walker(Visitor):
             self._ref(node.lineno, name, attrs[:-1], ".".join([name, *attrs[:-1]]))
 
     def visit_Call(self, node: ast.Call):
+        if not self.facts.dynamic and _dynamic_node(node):
+            self.facts.dynamic = True
         self._call(node)
         found = attr_chain(node.func) if isinstance(node.func, ast.Attribute) else None
         if found is None:
@@ -196,26 +216,12 @@ def _dynamic_node(node: ast.AST) -> bool:
     return False
 
 
-def _stars_and_dynamic(tree: ast.Module, module: str, is_package: bool) -> tuple[list, bool]:
-    """Star-imported modules and whether a write to `globals()`/`sys.modules` occurs at
-    any depth, in one walk of the tree."""
-    stars, dynamic = [], False
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            if any(a.name == "*" for a in node.names):
-                stars.append(absolute(node.module, node.level, module, is_package) or "?")
-        elif not dynamic and _dynamic_node(node):
-            dynamic = True
-    return stars, dynamic
-
-
 def attribute_facts(tree: ast.Module, module: str, is_package: bool, model: Bindings) -> AttrFacts:
     """The attribute facts of `tree`, whose binding walk is `model` (`scope_model`)."""
     facts = AttrFacts()
     scope = import_only(model, 0, {})
     facts.bindings = dict(scope)
-    facts.stars, facts.dynamic = _stars_and_dynamic(tree, module, is_package)
-    walker = _Walker(facts, model, scope)
+    walker = _Walker(facts, model, scope, module, is_package)
     for stmt in tree.body:
         walker.visit(stmt)
     return facts

@@ -139,7 +139,10 @@ _INERT = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, as
 
 class Visitor(ast.NodeVisitor):
     """`ast.NodeVisitor` with its dispatch cached per node class and leaves that hold no
-    names (contexts, operators, constants) skipped: the walk runs on every file's facts."""
+    names (contexts, operators, constants: `skip`) skipped: the walk runs on every file's
+    facts. A subclass that reads constants sets its own `skip`."""
+
+    skip: tuple[type, ...] = _INERT
 
     def visit(self, node: ast.AST):
         table = type(self).__dict__.get("_table")
@@ -154,13 +157,14 @@ class Visitor(ast.NodeVisitor):
         return method(self, node)
 
     def generic_visit(self, node: ast.AST) -> None:
+        skip = self.skip
         for name in node._fields:
             value = getattr(node, name, None)
             if isinstance(value, list):
                 for item in value:
-                    if isinstance(item, ast.AST) and not isinstance(item, _INERT):
+                    if isinstance(item, ast.AST) and not isinstance(item, skip):
                         self.visit(item)
-            elif isinstance(value, ast.AST) and not isinstance(value, _INERT):
+            elif isinstance(value, ast.AST) and not isinstance(value, skip):
                 self.visit(value)
 
 

@@ -47,7 +47,7 @@ def _path_move(mv, index: RepoIndex, err, sources_moved: set[str]):
     if _escapes(index, src) or _escapes(index, mv.dst.rstrip("/")):
         err(mv.src_pos, f"move {mv.src!r} -> {mv.dst!r} leaves the repository (symlink)")
         return None
-    if src not in index.files and not index.files_under(src):
+    if src not in index.files and not index.files_under(src) and not _submodules_at(index, src):
         err(
             mv.src_pos,
             f"move source {mv.src} does not exist"
@@ -199,7 +199,7 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
     by_target: dict[str, list[str]] = defaultdict(list)
     for old, new in rel.files.items():
         by_target[new].append(old)
-    out = _file_dir_conflicts(plan, index, rel) + _submodules_left(plan, index, rel)
+    out = _file_dir_conflicts(plan, index, rel) + _submodules_in_the_way(plan, index, rel)
     moved = set(rel.files)
     for new, olds in sorted(by_target.items()):
         if len(olds) > 1:
@@ -218,33 +218,47 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
     return out
 
 
-def _gitlinks(root) -> list[str]:
-    """Submodule paths of the work tree (gitlinks in the index); none outside git."""
-    from migrate.git.runner import run_git
+def _submodules_at(index: RepoIndex, path: str) -> bool:
+    """Is `path` a submodule, or a directory holding one (a path move may name it)?"""
+    from migrate.git.reads import gitlinks
 
-    out = run_git(root, "ls-files", "-s", "-z", check=False)
-    found = []
-    for rec in out.split(b"\0"):
-        if rec.startswith(b"160000 "):
-            found.append(rec.split(b"\t", 1)[1].decode("utf-8", "surrogateescape"))
-    return found
+    return any(link == path or link.startswith(path + "/") for link in gitlinks(index.root))
 
 
-def _submodules_left(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
-    """A submodule inside a moved directory would stay behind, its gitlink at the old path."""
-    if not rel.files:
-        return []
-    moved_dirs = {old.rpartition("/")[0] for old in rel.files}
+def _submodules_in_the_way(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
+    """Submodules move with their package (the engine's `submodules` pass); refused: a
+    file moved into a submodule that stays (its files are another repository's), and a
+    submodule whose new path is taken."""
+    from migrate.git.reads import gitlinks
+    from migrate.git.submodules import checkout_problems
+
+    links = sorted(gitlinks(index.root))
+    moving = {link: rel.path(link) for link in links if rel.path(link) not in (None, link)}
+    staying = [link for link in links if link not in moving]
+    targets = set(rel.files.values())
     out = []
-    for link in _gitlinks(index.root):
-        parent = link.rpartition("/")[0]
-        inside = rel.path(link) is not None or parent in moved_dirs  # at any depth
-        if inside or any(d.startswith(link + "/") for d in moved_dirs):
+    for link in staying:
+        inside = sorted(t for t in targets if t == link or t.startswith(link + "/"))
+        if inside:
+            old = next(o for o, n in rel.files.items() if n == inside[0])
+            out.append(
+                Diagnostic(
+                    _move_pos_for(plan, old, index),
+                    f"moving {old} to {inside[0]} puts it inside submodule {link}, "
+                    "which the plan does not move (its files belong to its own repository)",
+                )
+            )
+    for link, new in moving.items():
+        pos = _move_pos_for(plan, link, index)
+        out += [Diagnostic(pos, why) for why in checkout_problems(index.root, link)]
+        kept = (new in index.files and new not in rel.files) or new in staying
+        under = [p for p in index.files_under(new) if p not in rel.files]
+        taken = kept or new in targets or under or any(t.startswith(new + "/") for t in targets)
+        if taken:
             out.append(
                 Diagnostic(
                     _move_pos_for(plan, link, index),
-                    f"submodule {link} is inside a directory the plan moves; moving "
-                    "submodules is not supported (move it with `git mv` first)",
+                    f"submodule {link} would move to {new}, which is already taken",
                 )
             )
     return out

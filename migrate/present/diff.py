@@ -82,4 +82,13 @@ def unified_diff(changeset: ChangeSet, index: RepoIndex) -> str:
     def encoding(path: str | None) -> str:
         return index.encoding(path) if path and path in index.files else "utf-8"
 
-    return "".join(_file_diff(c, encoding) for c in file_changes(changeset, index))
+    parts = [(c.new or c.old, _file_diff(c, encoding)) for c in file_changes(changeset, index)]
+    parts += [(new, _gitlink_rename(old, new)) for old, new in changeset.submodules.items()]
+    return "".join(text for _key, text in sorted(parts, key=lambda p: p[0]))
+
+
+def _gitlink_rename(old: str, new: str) -> str:
+    """A submodule's move as `git diff -M` shows a gitlink rename (its commit unchanged)."""
+    return (
+        f"diff --git a/{old} b/{new}\nsimilarity index 100%\nrename from {old}\nrename to {new}\n"
+    )

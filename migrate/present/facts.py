@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from migrate.changes import EDIT_KINDS, STEPS, ChangeSet
+from migrate.changes import EDIT_KINDS, STEPS, ChangeSet, FileMove
 from migrate.present.tree import file_changes
 
 SCHEMA = "migrate.dryrun/1"
@@ -49,7 +49,8 @@ def dry_run_facts(changeset: ChangeSet, prep) -> dict:
     index = prep.index
     changes = {c.new: c for c in file_changes(changeset, index) if c.new}
     edits = sorted(changeset.edits, key=lambda e: (e.path, e.start))
-    moves = sorted(changeset.moves, key=lambda m: m.new)
+    submodules = [FileMove(o, n) for o, n in changeset.submodules.items()]  # pure renames
+    moves = sorted([*changeset.moves, *submodules], key=lambda m: m.new)
     moved_to = {m.new for m in moves}
     per_file: dict[str, Counter] = {}
     for e in edits:
@@ -69,7 +70,10 @@ def dry_run_facts(changeset: ChangeSet, prep) -> dict:
                 "files": len(files),
                 "moves": len(s_moves),
                 "pure_renames": sum(
-                    1 for m in s_moves if m.new in changes and not changes[m.new].changed_content
+                    1
+                    for m in s_moves
+                    if m.old in changeset.submodules
+                    or (m.new in changes and not changes[m.new].changed_content)
                 ),
                 "edits": len(s_edits),
                 "review": sum(e.applicability == "review" for e in s_edits),

@@ -41,9 +41,12 @@ def summary(changeset: ChangeSet, prep) -> str:
         out.append("steps: " + " -> ".join(f["steps"]))
         out += [_step_line(step, s) for step, s in f["per_step"].items()]
     if f["moves"]:
+        subs = changeset.submodules
         out.append(f"\nmoves ({len(f['moves'])}):")
         out += [
-            f"  {m['old']} -> {m['new']}" + ("  (edited)" if m["edited"] else "")
+            f"  {m['old']} -> {m['new']}"
+            + ("  (edited)" if m["edited"] else "")
+            + ("  (submodule: gitlink, checkout and .gitmodules path)" if m["old"] in subs else "")
             for m in f["moves"]
         ]
     if f["files"]:

@@ -17,7 +17,7 @@ from migrate.rewrite.globs import repo_glob_match
 
 def scan_text(path: str, text: str, names: OldNames) -> list[Leftover]:
     out = []
-    for hit in names.find(text):
+    for hit in names.find_at(path, text):
         start = text.rfind("\n", 0, hit.start) + 1
         end = text.find("\n", hit.start)
         line = text[start : end if end >= 0 else len(text)]

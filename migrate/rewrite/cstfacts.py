@@ -84,10 +84,14 @@ class Facts:
 class _Gather(cst.CSTVisitor):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, facts: Facts):
+    def __init__(self, facts: Facts, lines: list[int] | None = None):
         super().__init__()
         self.f = facts
-        self.starts = line_starts(facts.text)
+        starts = line_starts(facts.text)
+        if lines is not None:  # source line i + 1 is real line lines[i] (sparse.py)
+            after = lines[-1] if lines else 0  # past the last line: the next real one
+            starts = [starts[n - 1] for n in lines] + [starts[min(after, len(starts) - 1)]]
+        self.starts = starts
         self.arg_ctx: dict[int, tuple] = {}
         self.docstrings: set[int] = set()
         self.stmt_stack: list[cst.SimpleStatementLine] = []
@@ -267,14 +271,21 @@ def gather(
             tree = ast.parse(text)
         except (SyntaxError, ValueError):
             tree = None  # libcst reports it with its own message
-    source = text if tree is None else sparse_text(text, tree, hot)[0]
-    module = parse(path, source)
+    whole = file_facts(tree) if tree is not None else None
+    sparse = sparse_text(text, tree, hot, whole) if tree is not None else None
+    source, lines = (text, None) if sparse is None else (sparse.source, sparse.lines)
+    try:
+        module = parse(path, source)
+    except cst.ParserSyntaxError:
+        if lines is None:
+            raise
+        source, lines = sparse.blanked, None  # errors are told at their real lines
+        module = parse(path, source)
     facts = Facts(text)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    gatherer = _Gather(facts)
+    gatherer = _Gather(facts, lines)
     wrapper.visit(gatherer)
-    if tree is not None:
-        whole = file_facts(tree)
+    if whole is not None:
         facts.defined |= whole.defined
         facts.name_counts = whole.name_counts
         facts.all_chains = whole.chains

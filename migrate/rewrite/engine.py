@@ -34,6 +34,7 @@ from migrate.rewrite.import_cycles import cycle_problems
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.run_context import build_context
+from migrate.rewrite.submodules import GITMODULES, rewritten_gitmodules, submodule_moves
 from migrate.rewrite.symbols import SymbolPlan, plan_symbol_moves
 from migrate.rewrite.symlinks import symlink_retargets
 from migrate.rewrite.text_files import handles, text_file_changes
@@ -233,6 +234,7 @@ class Contribution:
     notes: list[Diagnostic] = field(default_factory=list)
     withdrawn: list[Edit] = field(default_factory=list)
     withdrawn_notes: list[Diagnostic] = field(default_factory=list)
+    submodules: dict[str, str] = field(default_factory=dict)  # gitlink moves: old -> new
 
     def add_to(self, cs: ChangeSet) -> None:
         if self.withdrawn:
@@ -245,6 +247,7 @@ class Contribution:
         cs.writes.update(self.writes)
         cs.removals.update(self.removals)
         cs.notes.extend(self.notes)
+        cs.submodules.update(self.submodules)
 
 
 @dataclass
@@ -424,6 +427,20 @@ def _symlinks_pass(run: EngineRun) -> Contribution:
     return Contribution(writes={p: ("code", t) for p, t in writes.items()}, notes=notes)
 
 
+def _submodules_pass(run: EngineRun) -> Contribution:
+    """Submodules inside moved directories move with them, and `.gitmodules` is written in
+    the same `relocate` step with only their `path =` values changed (`submodules.py`)."""
+    p = run.prep
+    out = Contribution(submodules=submodule_moves(p.index, p.relocation))
+    text = p.index.text(GITMODULES) if GITMODULES in p.index.files else None
+    if text is not None:  # this pass owns the file: no other pass's edit of it stays
+        out.withdrawn = [e for e in run.cs.edits if e.path == GITMODULES]
+        new = rewritten_gitmodules(text, p.relocation)
+        if new != text:
+            out.writes[GITMODULES] = ("relocate", new)
+    return out
+
+
 def _delete_pass(run: EngineRun) -> Contribution:
     """The legacy packages' leftovers, removed by the `delete` step."""
     return Contribution(removals=dict.fromkeys(sorted(run.removed), "delete"))
@@ -441,6 +458,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("groups", _groups_pass),
     Pass("new packages", _new_packages_pass),
     Pass("symlinks", _symlinks_pass),
+    Pass("submodules", _submodules_pass),
     Pass("split tests", _split_pass),
     Pass("delete", _delete_pass),
 )

@@ -62,6 +62,10 @@ def _group_imports(tree: ast.Module, groups: set[str]) -> list[tuple[ast.ImportF
     return out
 
 
+def _alias(a: ast.alias) -> str:
+    return a.name + (f" as {a.asname}" if a.asname else "")
+
+
 def _import_edits(
     text: str, path: str, groups: list[str], add: list[str], remove: frozenset[str] = frozenset()
 ) -> list[Edit]:
@@ -77,18 +81,23 @@ def _import_edits(
     scratch = ImportScratch(path, text, can_merge=lambda node: False)
     if len(imports) == 1 and len(imports[0][1]) > 1:
         node, names = imports[0]
-        others = [a.name for a in node.names if a.name not in names]
+        others = [_alias(a) for a in node.names if a.name not in names or a.asname]
         new_names = [*others, *strlist.updated(names, set(remove), add)]
-        if new_names == [a.name for a in node.names] or not new_names:
+        if new_names == [_alias(a) for a in node.names] or not new_names:
             return []
         scratch.set_names(node, new_names, reason)
         return scratch.finalise(tree)
-    for node, _ in imports:
+    kept = [(n, names) for n, names in imports if not set(names) <= remove]
+    for i, (node, _) in enumerate(imports):
         gone = [a for a in node.names if a.name in remove and a.asname is None]
-        if gone:
+        if not kept and add and i == len(imports) - 1:
+            # every group statement goes: the last one stays, for the first new group
+            rest = [_alias(a) for a in node.names if a not in gone]
+            scratch.set_names(node, [*rest, add[0]], reason)
+            kept, add = [(node, [add[0]])], add[1:]
+        elif gone:
             scratch.remove(node, gone, reason)
     # one statement a group: a new group gets a statement of its own, like its neighbours
-    kept = [(n, names) for n, names in imports if not set(names) <= remove]
     if kept:
         starts = line_starts(text)
         anchor = kept[-1][0]

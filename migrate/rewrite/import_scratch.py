@@ -27,8 +27,8 @@ form ran. So placement, sorting and layout live here only:
   one-line statement stays on one line unless it grows past `MAX_LINE`; then it is
   wrapped as ruff format would, its trailing comment moving after the `(`.
 - `add_top(stmt, reason, future=, type_checking=, clear_of=)`: at the module's top:
-  `__future__` imports after the docstring (`future_at`), the others after the last
-  top-level import or the docstring (`after_imports`, moved past any span of `clear_of`
+  `__future__` imports after the docstring (`_future_at`), the others after the last
+  top-level import or the docstring (`_after_imports`, moved past any span of `clear_of`
   it would fall inside), those only type checkers need in one `if TYPE_CHECKING:` block
   after them. One insertion per run of additions with the same reason.
 - A new module (`new_module=True`, empty `text`): its whole import header, the same
@@ -194,7 +194,7 @@ class ImportScratch:
         out: list[tuple[int, int, str, str]] = []
         futures = [t for t in self.tops if t.kind == "future"]
         if futures:
-            at = future_at(self.text)
+            at = _future_at(self.text)
             for run in _runs(futures):
                 out.append((at, at, "".join(t.stmt + nl for t in run), run[0].reason))
         imports = [t for t in self.tops if t.kind == "import"]
@@ -203,7 +203,7 @@ class ImportScratch:
             return out
         block = _checking_block(checking, nl)
         runs = _runs(imports) or [[]]
-        start = after_imports(self.text)
+        start = _after_imports(self.text)
         for k, run in enumerate(runs):
             lines = [t.stmt for t in run] + ([block] if block and k == len(runs) - 1 else [])
             clear = [span for t in run or checking for span in t.clear_of]
@@ -422,7 +422,7 @@ def _removal(text: str, starts: list[int], node: ast.stmt, gone) -> tuple[int, i
     if dropped & {_local(node, a) for a in names if a not in gone}:
         return None  # `import a.b, a.c`: one local for both, and one stays
     rest = drop_names(text[s:e], dropped)  # the statement's own layout, comments and all
-    return (s, e, rest) if rest else None
+    return (s, e, rest) if rest and rest != text[s:e] else None
 
 
 def _local(node: ast.stmt, alias: ast.alias) -> str:
@@ -460,7 +460,7 @@ def _relisted(text: str, starts, node: ast.ImportFrom, names) -> tuple[int, int,
     return start, end, head + new_body
 
 
-def after_imports(text: str) -> int:
+def _after_imports(text: str) -> int:
     """Offset after the last top-level import (or the docstring, or 0): where imports
     added to a module's top go."""
     tree = ast.parse(text)
@@ -475,7 +475,7 @@ def after_imports(text: str) -> int:
     return starts[last] if last < len(starts) else len(text)
 
 
-def future_at(text: str) -> int:
+def _future_at(text: str) -> int:
     """Where a `from __future__` import may go: after the docstring, else at the top."""
     tree = ast.parse(text)
     if (

@@ -32,10 +32,7 @@ from migrate.rewrite.strings import rewrite_strings
 
 def _ast_nodes(job: FileJob):
     """Every node of the file's `ast`, or None when it does not parse (libcst reports it)."""
-    try:
-        return ast.walk(ast.parse(job.text))
-    except SyntaxError:
-        return None
+    return None if job.ast is None else ast.walk(job.ast)
 
 
 def relative_imports_change(job: FileJob, ctx: Context) -> bool:

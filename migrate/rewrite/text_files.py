@@ -27,7 +27,7 @@ from pathlib import PurePosixPath
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
-from migrate.oldnames import alternation
+from migrate.oldnames import alternation, name_spans
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite.globs import repo_glob_match
@@ -416,7 +416,7 @@ def text_file_changes(
         for e in prose_op_ids(new_path, text, 0, len(text), op_ids, kind)
         if _outside(claimed, e.start, e.end)
     ]
-    regions = owned_regions(path, text)
+    regions = owned_regions(path, text) + name_spans(path, text)
     kept, last = [], -1
     for e in sorted(edits, key=lambda e: (e.start, -e.end)):
         if e.start >= last and _outside(regions, e.start, e.end):

@@ -7,7 +7,7 @@ any git revision; `collect.py` adds pytest's own node ids on request.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from migrate.git.reads import cat_objects, ls_tree
@@ -152,22 +152,40 @@ def wants_inventory(path: str, text: str | None) -> bool:
     return is_test_file(path) or ("register_" in text and "_ci(" in text)
 
 
-def inventory_of_texts(texts: dict[str, str | None]) -> Inventory:
+def _inventory_file(text: str, path: str, memo: dict | None) -> FileInventory:
+    """`inventory_file`, read from `memo` (text -> inventory) for a text seen before: what
+    a file records does not depend on its path (one that does not parse is redone, its
+    error names the path)."""
+    if memo is None:
+        return inventory_file(text, path)
+    hit = memo.get(text)
+    if hit is not None:
+        return replace(hit, path=path)
+    fi = inventory_file(text, path)
+    if fi.error is None:
+        memo[text] = fi
+    return fi
+
+
+def inventory_of_texts(texts: dict[str, str | None], memo: dict | None = None) -> Inventory:
     inv = Inventory()
     for path in sorted(texts):
         text = texts[path]
         if not wants_inventory(path, text):
             continue
-        fi = inventory_file(text, path)
+        fi = _inventory_file(text, path, memo)
         if is_test_file(path) or fi.registrations or fi.error:
             inv.files[path] = fi
     return inv
 
 
-def build_inventory(tree: RepoIndex | str | Path) -> Inventory:
-    """Inventory of a working tree (a RepoIndex, or a directory indexed on the fly)."""
+def build_inventory(tree: RepoIndex | str | Path, memo: dict | None = None) -> Inventory:
+    """Inventory of a working tree (a RepoIndex, or a directory indexed on the fly).
+
+    `memo` (text -> file inventory), shared by the inventories of two revisions, parses
+    the files they have in common once (verify's tests-kept: BASE and HEAD)."""
     index = tree if isinstance(tree, RepoIndex) else build_index(tree)
-    return inventory_of_texts({p: index.text(p) for p in index.python_files()})
+    return inventory_of_texts({p: index.text(p) for p in index.python_files()}, memo)
 
 
 def inventory_at_rev(repo: str | Path, rev: str) -> Inventory:

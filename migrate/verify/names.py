@@ -24,7 +24,7 @@ def excluded(path: str, exclude: set[str], globs: Iterable[str]) -> bool:
 
 def scan_text(path: str, text: str, names: OldNames, check: str) -> list[Finding]:
     out = []
-    for hit in names.find(text):
+    for hit in names.find_at(path, text):
         line = text.count("\n", 0, hit.start) + 1
         if hit.deleted is not None:
             fix = f"the plan deletes {hit.deleted}: no single new name, fix by hand"

@@ -35,7 +35,14 @@ from migrate.git.trailers import chain_refs
 from migrate.git_steps.apply import blame_contents
 from migrate.git_steps.engine import Engine, plan_changeset
 from migrate.git_steps.fingerprint import engine_fingerprint
-from migrate.git_steps.trees import Files, StepError, move_map, needed_paths, step_trees
+from migrate.git_steps.trees import (
+    Files,
+    StepError,
+    move_map,
+    moved_gitlinks,
+    needed_paths,
+    step_trees,
+)
 from migrate.pipeline import Prepared, plan_paths, prepare
 from migrate.plan import load_plan
 from migrate.plan.compose import chain_sha
@@ -262,8 +269,11 @@ def reproduce_run(objs: GitObjects, cs: ChangeSet, run: Run) -> list[CommitCheck
         else:
             prev = trees[order[order.index(step) - 1]]
             sources = move_map(cs) if step == "relocate" else {}
+            parent_listing = objs.ls_tree(parent)
+            if step == "relocate":  # submodules move with it (later steps carry them)
+                parent_listing = moved_gitlinks(parent_listing, cs)
             expected = expected_listing(
-                objs, objs.ls_tree(parent), prev, trees[step], domain, sources, blobs
+                objs, parent_listing, prev, trees[step], domain, sources, blobs
             )
             step_shas.append(sha)
         results.append(_check(objs, sha, step, plan, expected, blobs))

@@ -1,8 +1,9 @@
 """Git-level integrity of HEAD, read from its tree: every gitlink has its `.gitmodules`
 entry and every entry its gitlink (a moved submodule whose `.gitmodules` path was not
-updated clones empty), and no symlink inside the repository now dangles (a link whose
-target moved, or a link moved away from its target). New problems only: the same problem
-at BASE, mapped through the plan, is a warning.
+updated clones empty), every BASE submodule is a submodule at its relocated path (one left
+behind in a moved package is consistent with itself, and wrong), and no symlink inside the
+repository now dangles (a link whose target moved, or a link moved away from its target).
+New problems only: the same problem at BASE, mapped through the plan, is a warning.
 """
 
 from __future__ import annotations
@@ -65,10 +66,22 @@ def _parents(path: str):
         yield path
 
 
+def left_behind(objs: GitObjects, ctx: VerifyContext) -> list[tuple[str, int, str, str]]:
+    """BASE submodules that are not submodules at their relocated path at HEAD."""
+    head = objs.ls_tree(ctx.head_rev)
+    out = []
+    for p, (mode, _sha) in sorted(objs.ls_tree(ctx.base_rev).items()):
+        new = ctx.path_now(p)
+        if mode == GITLINK and head.get(new, (0, ""))[0] != GITLINK:
+            where = "is missing at HEAD" if new == p else f"is not at {new} at HEAD"
+            out.append((new, 0, "gitlink", f"submodule {p} {where}"))
+    return out
+
+
 def check(ctx: VerifyContext) -> CheckResult:
     objs = GitObjects(ctx.repo_dir)
     try:
-        head = problems(objs, ctx.head_rev)
+        head = problems(objs, ctx.head_rev) + left_behind(objs, ctx)
         base = problems(objs, ctx.base_rev) if head else []
     finally:
         objs.close()

@@ -59,8 +59,7 @@ def check(ctx: VerifyContext) -> CheckResult:
     head = rule_errors(ctx.head)
     before = set()
     undeclared_before = False
-    if ctx.base is not None and head:
-        ctx.base.prefetch()
+    if ctx.base is not None and head:  # the rules read a few files (ops/, registries)
         before = {key(f, ctx.plans, ctx.relocations) for f in rule_errors(ctx.base)}
         undeclared_before = not _declares_groups(ctx.base)
     findings = []

@@ -38,8 +38,10 @@ def check(ctx: VerifyContext) -> CheckResult:
         return CheckResult(NAME, "SKIP", summary="no BASE tree")
     key = ("inventory", ctx.base_rev)
     if key not in ctx.cache:
-        ctx.cache[key] = build_inventory(ctx.base.index)
-    res = inventory_diff(ctx.cache[key], build_inventory(ctx.head.index), _mapping(ctx))
+        memo: dict = {}  # text -> file inventory: HEAD's files BASE also has are parsed once
+        ctx.cache[key] = (build_inventory(ctx.base.index, memo), memo)
+    before, memo = ctx.cache[key]
+    res = inventory_diff(before, build_inventory(ctx.head.index, dict(memo)), _mapping(ctx))
     findings = [
         Finding(n.pos.file, n.pos.line, NAME, n.message) for n in res.notes if n.severity == "error"
     ]

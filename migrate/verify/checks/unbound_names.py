@@ -5,22 +5,18 @@ decorator needs): that is a `NameError` on import. One already unbound at BASE i
 
 from __future__ import annotations
 
-import ast
-
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
 from migrate.verify.result import SO_AT_BASE, CheckResult, against_base
-from migrate.verify.unbound import unbound_at_import
 
 NAME = "import-time-names"
 
 
 def _unbound(tree: CodeTree, path: str) -> list[tuple[int, str]]:
-    text = tree.index.text(path)
-    try:
-        return unbound_at_import(ast.parse(text)) if text is not None else []
-    except (SyntaxError, ValueError):
-        return []
+    """The file's import-time reads of unbound names (its code facts: parsed once, with
+    the tree's other facts); none for a file that does not parse."""
+    facts = tree.facts(path)
+    return facts.unbound if facts is not None else []
 
 
 def check(ctx: VerifyContext) -> CheckResult:
