@@ -7,7 +7,8 @@ Builds one repository per size (a small package plus N data files under
 Each of `--rounds` rounds times both on fresh copies, alternating which runs first, and
 records the load average. Prints a Markdown table (and `--json`); the README records a run.
 
-    python bench/bench_data_move.py [--sizes 6000 30000] [--rounds 3] [--json out.json] [--profile DIR]
+    python bench/bench_data_move.py [--sizes 6000 30000] [--rounds 3] [--json out.json]
+        [--profile DIR]
 
 `--profile DIR` also runs apply once more, untimed, on a third copy under cProfile and
 writes DIR/apply-N.prof and DIR/apply-N.txt (the top functions by cumulative time).
