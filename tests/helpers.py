@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -107,3 +108,25 @@ def assert_golden_dir(directory: Path, actual: dict[str, str | bytes]) -> None:
             assert content == have[rel].decode("utf-8"), f"{directory / rel} differs"
         else:
             assert content == have[rel], f"{directory / rel} differs"
+
+
+def start_paused(args: list[str], slow: str) -> subprocess.Popen:
+    """Start `args` (a migrate run) paused at a checkpoint (`MIGRATE_SLOW_AT=point:seconds`)
+    and return once it says it got there. It runs in its own session, so a test can signal
+    its whole process group; a run that never reports the point is killed, not left behind."""
+    env = dict(os.environ, MIGRATE_SLOW_AT=slow)
+    env.pop("MIGRATE_FAIL_AT", None)
+    proc = subprocess.Popen(
+        args,
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    line = proc.stderr.readline()
+    if line.strip() != f"migrate: at {slow.split(':')[0]}":
+        os.killpg(proc.pid, signal.SIGKILL)
+        _, rest = proc.communicate(timeout=30)
+        raise AssertionError(line + rest)
+    return proc

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import REPO_ROOT, git
+from helpers import REPO_ROOT, git, start_paused
 from test_apply import PLAN, make_sample
 
 from migrate.cli import main
@@ -114,16 +113,7 @@ def test_signal_during_apply_restores_everything(repo, sig, point):
     repo, plan = repo
     before = snapshot(repo)
     script = SCRIPT.format(tests=str(REPO_ROOT / "tests"), plan=str(plan), repo=str(repo))
-    env = dict(os.environ, MIGRATE_SLOW_AT=f"{point}:30")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script],
-        env=env,
-        stderr=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    line = proc.stderr.readline()
-    assert line.strip() == f"migrate: at {point}", line
+    proc = start_paused([sys.executable, "-c", script], f"{point}:30")
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 1, err

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from click.testing import CliRunner
-from helpers import git
+from helpers import git, start_paused
 from test_apply_atomic import snapshot, strip_stat
 from test_apply_transaction import leftovers
 
@@ -38,19 +38,9 @@ def apply(repo, plan):
 
 def start_apply(repo, plan, slow: str) -> subprocess.Popen:
     """`migrate apply` in its own session, paused at a checkpoint (`MIGRATE_SLOW_AT`)."""
-    env = dict(os.environ, MIGRATE_SLOW_AT=slow)
-    env.pop("MIGRATE_FAIL_AT", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "migrate", "apply", str(plan), "--repo", str(repo)],
-        env=env,
-        stderr=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
+    return start_paused(
+        [sys.executable, "-m", "migrate", "apply", str(plan), "--repo", str(repo)], slow
     )
-    line = proc.stderr.readline()
-    assert line.strip() == f"migrate: at {slow.split(':')[0]}", line + proc.stderr.read()
-    return proc
 
 
 def test_a_purely_moved_directory_is_one_rename(make_repo, tmp_path):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import REPO_ROOT, git
+from helpers import REPO_ROOT, git, start_paused
 from test_apply import PLAN, full_changeset, make_sample
 from test_apply_atomic import snapshot, strip_stat
 
@@ -142,20 +142,7 @@ main(["apply", {plan!r}, "--repo", {repo!r}], obj=test_apply.full_changeset)
 
 def start_apply(repo: Path, plan: Path, slow: str) -> subprocess.Popen:
     script = SCRIPT.format(tests=str(REPO_ROOT / "tests"), plan=str(plan), repo=str(repo))
-    env = dict(os.environ, MIGRATE_SLOW_AT=slow)
-    env.pop("MIGRATE_FAIL_AT", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script],
-        env=env,
-        stderr=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    point = slow.split(":")[0]
-    line = proc.stderr.readline()
-    assert line.strip() == f"migrate: at {point}", line + proc.stderr.read()
-    return proc
+    return start_paused([sys.executable, "-c", script], slow)
 
 
 def test_a_user_edit_during_apply_is_left_as_the_user_has_it(repo):
