@@ -334,8 +334,12 @@ def plan_symbol_moves(index: RepoIndex, rel: Relocation) -> SymbolPlan:
     for (mod, sym), dst in sorted(rel.symbols.items()):
         if (mod, sym) not in rel.reexports:  # a lazy export: its entry follows, not a def
             groups.setdefault((mod, dst), []).append(sym)
+    leaving: dict[str, set[str]] = {}  # module -> every name leaving it, whatever target
+    for (mod, _), syms in groups.items():
+        leaving.setdefault(mod, set()).update(syms)
     for (mod, dst), syms in sorted(groups.items()):
-        _plan_group(index, rel, mod, dst, syms, plan)
+        # one `__all__` edit per module, for every target (two would overlap and one lost)
+        _plan_group(index, rel, mod, dst, syms, plan, leaving.pop(mod, set()))
     _clip_spans(index, plan.moves)
     return plan
 
@@ -366,7 +370,7 @@ def _clip_spans(index: RepoIndex, moves: list[SymbolMove]) -> None:
             mv.spans[i] = (s, e)
 
 
-def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPlan) -> None:
+def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPlan, gone) -> None:
     src_path = index.modules[mod]
     text = index.text(src_path) or ""
     tree = ast.parse(text)
@@ -431,7 +435,7 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
         exists,
         future=_future_lines(tree, text),
         type_checking=tc_needed,
-        source_edits=_all_edits(text, tree, set(syms))
+        source_edits=_all_edits(text, tree, gone)
         + _unused_import_edits(text, tree, staying, moving_nodes),
     )
     mv.local_imports = _local_relative_imports(text, moving_nodes, package, dst, rel)
