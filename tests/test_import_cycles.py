@@ -100,9 +100,7 @@ def test_events_the_workers_hand_over_give_the_same_refusal(make_repo, monkeypat
 
 
 STAR_FILES = {
-    "pkg/__init__.py": (
-        "from .ops import *\n\nfrom .recipes import *\n\nfrom . import curried\n"
-    ),
+    "pkg/__init__.py": ("from .ops import *\n\nfrom .recipes import *\n\nfrom . import curried\n"),
     "pkg/ops.py": "def apply(f, x):\n    return f(x)\n",
     "pkg/recipes.py": (
         "from pkg.ops import apply\n\n__all__ = ('partitionby',)\n\n\n"
