@@ -251,11 +251,29 @@ def _all_edits(text: str, tree: ast.Module, gone: set[str]) -> list[tuple[int, i
         last_kept = kept[-1]
         for i in drop:
             if i < last_kept:
-                out.append((off(elts[i]), off(elts[i + 1]), "", why))
+                out.append((*_element_cut(text, off(elts[i]), off(elts[i + 1])), "", why))
         tail = [i for i in drop if i > last_kept]
         if tail:
             out.append((off(elts[last_kept], True), off(elts[tail[-1]], True), "", why))
     return out
+
+
+def _element_cut(text: str, s: int, nxt: int) -> tuple[int, int]:
+    """The span that drops one element of a literal list starting at `s` (the next one
+    starts at `nxt`): the element and what follows it, when the next one is on the same
+    line; else the element, its comma and the blanks before it, so the line break stays
+    (the whole line when the element had it to itself)."""
+    gap = text[s:nxt]
+    if "\n" not in gap:
+        return s, nxt
+    e = s + gap.index(",") + 1 if "," in gap else s + len(gap.split("\n", 1)[0])
+    start = s
+    while start > 0 and text[start - 1] in " \t":
+        start -= 1
+    line_end = text.find("\n", e)
+    if (start == 0 or text[start - 1] == "\n") and not text[e:line_end].strip():
+        return start, line_end + 1  # the element's whole line
+    return start, e
 
 
 def _unused_import_edits(text, tree, staying, moving_nodes) -> list[tuple[int, int, str, str]]:
