@@ -254,3 +254,28 @@ def test_star_reexport_without_a_safe_spelling_is_refused(make_repo, tmp_path):
         assert res.returncode == code, res.stdout + res.stderr
         assert "cannot keep partitionby re-exported" in res.stdout + res.stderr
     assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
+
+
+def test_an_implicit_submodule_binding_follows_the_move(make_repo, tmp_path):
+    """Importing `pkg.mod` in `pkg/__init__.py` binds `mod` there (toolz's
+    `del exceptions`): renamed with a move inside the package; a `del` of a submodule
+    that leaves the package is dropped, since nothing binds it any more (executed)."""
+    files, path, moves = golden_case("implicit-submodule")
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, module_of(path))
+    text = (out / "pkg/__init__.py").read_text()
+    assert "F = newmod.func\n" in text and text.endswith("\ndel newmod\n")
+    assert "gone" not in text.split("helper, other")[1]
+
+
+def test_a_read_of_an_implicit_submodule_that_leaves_is_an_error(make_repo):
+    """`exc.merge` read through the binding that importing `pkg.exc` made, when pkg.exc
+    moves out of the package: nothing binds `exc` there any more; no safe spelling."""
+    files = {
+        "pkg/__init__.py": "from .exc import merge\n\nX = exc.merge\n",
+        "pkg/exc.py": "def merge():\n    return 1\n",
+        "lib/__init__.py": "",
+    }
+    prep, cs = changes(make_repo, files, [("pkg.exc", "lib.exc")])
+    (note,) = [n for n in cs.notes if n.pos.file == "pkg/__init__.py"]
+    assert note.severity == "error" and (note.pos.line, note.pos.col) == (3, 5)
+    assert "cannot spell lib.exc" in note.message
