@@ -62,7 +62,15 @@ EXPECT = {
     "toolz": (
         {
             # the star re-export keeps toolz.partitionby, placed right after the star
-            "toolz/__init__.py": ["from .recipes import *\nfrom .sequences import partitionby\n"],
+            "toolz/__init__.py": [
+                "from .itertoolz import *\nfrom .sequences import interleave, remove\n",
+                "from .dicttoolz import *\nfrom .merging import valmap\n",
+                "from .recipes import *\nfrom .sequences import partitionby\n",
+            ],
+            "toolz/curried/__init__.py": [
+                "from .dictops import merge, merge_with\n",
+                "del dictops\n",
+            ],
             "toolz/recipes.py": ["__all__ = ('countby',)\n"],
             "toolz/sequences.py": ["def partitionby(func, seq):"],
             "toolz/functoolz.py": ["from ._common.utils import no_default\n"],
@@ -70,7 +78,7 @@ EXPECT = {
                 "from toolz import first, identity, countby, partitionby"
             ],
         },
-        ["from .utils import", "from toolz.utils import"],
+        ["from .utils import", "from toolz.utils import", "del exceptions"],
     ),
 }
 
