@@ -148,9 +148,9 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
     def err(pos: Pos, msg: str) -> None:
         errors.append(Diagnostic(pos, msg))
 
-    for root, pos in zip(plan.roots, plan.roots_pos, strict=False):
+    for root in plan.roots:
         if root != "." and not any(p.startswith(root + "/") for p in index.files):
-            err(pos, f"root {root!r} holds no files")
+            err(root.pos, f"root {root!r} holds no files")
 
     errors.extend(_check_name_limits(plan, index))
     if errors:  # an over-long name cannot even be looked up on disk
@@ -185,9 +185,12 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
                 err(out.pos, f"split output {out.path} already exists")
             outputs[out.path] = out.pos
 
-    for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
+    for name in plan.delete:
         if not index.is_package(name):
-            err(pos, f"delete target {name} is not a package" + _did_you_mean(name, index.packages))
+            err(
+                name.pos,
+                f"delete target {name} is not a package" + _did_you_mean(name, index.packages),
+            )
     if not errors and plan.delete and rel is not None:
         errors.extend(_check_deletes_emptied(plan, index, rel))
     if rel is not None:
@@ -346,7 +349,7 @@ def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
     if plan.delete and rel.symbols:
         split_sources |= emptied_by_symbol_moves(index, rel)
     out = []
-    for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
+    for name in plan.delete:
         d = index.package_dir(name)
         left = [
             f
@@ -360,7 +363,7 @@ def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
             shown = ", ".join(left[:8]) + (f" and {len(left) - 8} more" if len(left) > 8 else "")
             out.append(
                 Diagnostic(
-                    pos,
+                    name.pos,
                     f"delete {name}: {len(left)} file(s) would be lost "
                     f"(no move covers them): {shown}",
                 )
