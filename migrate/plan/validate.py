@@ -13,7 +13,7 @@ from migrate.index.repo import RepoIndex
 from migrate.plan.load import keyword_part
 from migrate.plan.model import Plan
 from migrate.plan.validate_groups import group_removal_problems
-from migrate.relocate import build_relocation
+from migrate.relocate import Relocation, build_relocation
 
 
 def _did_you_mean(name: str, candidates) -> str:
@@ -142,7 +142,12 @@ def _check_moves(plan: Plan, index: RepoIndex, err) -> None:
             err(mv.dst_pos, f"move target {mv.dst} already exists")
 
 
-def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
+def validate_plan(plan: Plan, index: RepoIndex) -> tuple[list[Diagnostic], Relocation | None]:
+    """(every problem of `plan` against `index`, the relocation the checks ran on).
+
+    The relocation is built once, here, as soon as the moves are known to be sound; the
+    pipeline goes on with this one instead of building it again. It is None only when
+    there are problems that stop it from being built."""
     errors: list[Diagnostic] = []
 
     def err(pos: Pos, msg: str) -> None:
@@ -154,7 +159,7 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
 
     errors.extend(_check_name_limits(plan, index))
     if errors:  # an over-long name cannot even be looked up on disk
-        return errors
+        return errors, None
 
     _check_moves(plan, index, err)
     rel = None
@@ -195,7 +200,7 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
         errors.extend(_check_deletes_emptied(plan, index, rel))
     if rel is not None:
         errors.extend(group_removal_problems(plan, index, rel))
-    return errors
+    return errors, rel
 
 
 def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
