@@ -388,7 +388,7 @@ def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | N
     reader.finish()
     _Everywhere(facts).visit(tree)
     facts.attrs = attribute_facts(tree, module or "", is_package, model)
-    facts.unbound = unbound_at_import(tree)
+    facts.unbound = unbound_at_import(tree, module, is_package)
     return facts
 
 

@@ -12,6 +12,7 @@ from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.plan.load import keyword_part
 from migrate.plan.model import Plan
+from migrate.plan.shadowing import shadowing_problems
 from migrate.plan.validate_groups import group_removal_problems
 from migrate.relocate import Relocation, build_relocation
 
@@ -167,6 +168,7 @@ def validate_plan(plan: Plan, index: RepoIndex) -> tuple[list[Diagnostic], Reloc
         rel = build_relocation(plan, index)
         errors.extend(_check_file_collisions(plan, index, rel))
         errors.extend(_check_modules_stay_importable(plan, index, rel))
+        errors.extend(shadowing_problems(plan, index, rel))
         errors.extend(_check_target_limits(plan, index, rel))
 
     op_from: dict[str, Pos] = {}

@@ -60,6 +60,7 @@ class _Add:
     reason: str
     before: bool = False
     merge_reason: str = ""
+    not_before: bool = False  # never placed above the anchor (it must bind no earlier)
 
 
 @dataclass(frozen=True)
@@ -84,10 +85,20 @@ class ImportScratch:
     relists: list[tuple[ast.ImportFrom, tuple[str, ...], str]] = field(default_factory=list)
     new_module: bool = False  # `text` is empty: the file does not exist yet
 
-    def add(self, stmt: str, anchor: tuple[int, int], indent: str, reason: str, placed: str):
+    def add(
+        self,
+        stmt: str,
+        anchor: tuple[int, int],
+        indent: str,
+        reason: str,
+        placed: str,
+        not_before: bool = False,
+    ):
         """Schedule `stmt` beside the import at `anchor`; `placed`: the reason when it
-        lands at its sorted place or merges into a statement of the block."""
-        self.adds.append(_Add(stmt, anchor, indent, reason, merge_reason=placed))
+        lands at its sorted place or merges into a statement of the block; `not_before`:
+        a sorted place above the anchor is not taken (a name a star import bound must be
+        bound no earlier than it was: the modules above may be what its module needs)."""
+        self.adds.append(_Add(stmt, anchor, indent, reason, False, placed, not_before))
 
     def add_before(self, stmt: str, at: int, indent: str, reason: str) -> None:
         """Schedule `stmt` in front of the statement starting at offset `at`."""
@@ -154,6 +165,8 @@ class ImportScratch:
             line = self.text.count("\n", 0, anchor[0]) + 1
             for a in adds:
                 hit = self._place(tree, starts, line, a.stmt, merged) if tree else None
+                if hit is not None and a.not_before and hit[0] < anchor[1]:
+                    hit = None
                 if hit is None:
                     after.append(a)
                     continue
