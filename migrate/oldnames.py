@@ -103,8 +103,8 @@ def old_path_spellings(relocation: Relocation, roots: tuple[str, ...]) -> set[st
     """Old repo-relative paths of moved directories and files, and the same paths
     relative to each import root (`sglang/jit_kernel/...` as found in docs and C++)."""
     paths: set[str] = set()
-    for old in list(relocation.path_prefixes) + list(relocation.files):
-        head = relocation.covering_prefix(old)
+    heads = relocation.covering_prefixes(list(relocation.path_prefixes) + list(relocation.files))
+    for old, head in heads.items():
         for form, head_form in _spellings(old, head, roots):
             if head_form is None or "/" not in head_form:  # else the directory's matches it
                 paths.add(form)

@@ -164,6 +164,31 @@ def test_nested_module_move_overrides_package_move(make_repo, tmp_path):
     assert rel.module("sglang.jit_kernel.rope") == "sglang.kernels.ops.misc.rope"
 
 
+def test_covering_prefixes_is_covering_prefix_per_path():
+    """The batched climb (once per directory) answers as the per-file one: nested
+    directory moves, a file a module move sends elsewhere, a path no move names."""
+    from migrate.relocate import Relocation
+
+    rel = Relocation(
+        path_prefixes={"a": "x", "a/b": "y/b", "c/d": "z"},
+        files={
+            "a/f.txt": "x/f.txt",
+            "a/b/g.txt": "y/b/g.txt",
+            "a/b/e/h.txt": "y/b/e/h.txt",
+            "a/b/odd.py": "q/odd.py",  # its own move: not what the directory says
+            "a/k/m.txt": "x/k/m.txt",
+            "c/d/n.txt": "z/n.txt",
+            "top.txt": "new.txt",
+        },
+    )
+    paths = [*rel.path_prefixes, *rel.files, "a/untouched.txt", "c/other.txt"]
+    assert rel.covering_prefixes(paths) == {p: rel.covering_prefix(p) for p in paths}
+    assert rel.covering_prefixes(["a/b/odd.py", "a/b/e/h.txt"]) == {
+        "a/b/odd.py": None,
+        "a/b/e/h.txt": "a/b",
+    }
+
+
 FIVE_MISTAKES = """\
 version: 1
 roots: [python]

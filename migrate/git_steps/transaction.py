@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from migrate.git import ZERO, GitError, git_path, run_git
+from migrate.git.index_stat import carry_stat
 from migrate.git.submodules import (
     checkout_problems,
     gitdir_value,
@@ -75,24 +76,17 @@ _RAW = re.compile(rb":(\d+) (\d+) (\w+) (\w+) [^\0]*\0([^\0]*)\0")
 
 def diff_entries(repo: Path, base: str, tip: str) -> list[Entry]:
     out = run_git(repo, "diff-tree", "-r", "-z", "--no-renames", base, tip)
+    modes: dict[bytes, int] = {}  # a handful of distinct modes: parsed once each
     return [
         Entry(
             path.decode("utf-8", "surrogateescape"),
-            int(bm, 8),
+            modes[bm] if bm in modes else modes.setdefault(bm, int(bm, 8)),
             bs.decode(),
-            int(tm, 8),
+            modes[tm] if tm in modes else modes.setdefault(tm, int(tm, 8)),
             ts.decode(),
         )
         for bm, tm, bs, ts, path in _RAW.findall(out)
     ]
-
-
-def _climb(path: str):
-    """The parent directories of `path`, deepest first."""
-    d = path.rpartition("/")[0]
-    while d:
-        yield d
-        d = d.rpartition("/")[0]
 
 
 def _ancestor_counts(paths) -> dict[str, int]:
@@ -186,6 +180,8 @@ def pure_renames(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]
 def submodule_moves(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]:
     """[old, new] for each move of a gitlink to a new path (the same commit)."""
     gone = {e.path: e for e in entries if e.base_mode == GITLINK and not e.tip_mode}
+    if not gone:
+        return []
     came = {e.path: e for e in entries if e.tip_mode == GITLINK and not e.base_mode}
     out = []
     for old, new in sorted(moves.items()):
@@ -234,17 +230,17 @@ def preflight(
             continue
         if not e.tip_mode:
             continue
-        for d in _climb(e.path):
-            if d in kinds:
-                break
+        parent = d = e.path.rpartition("/")[0]
+        while d and d not in kinds:  # its parents, deepest first, up to one already seen
             kinds[d] = mode = _lstat_mode(top + d)
-            if mode is None or d in tracked or stat.S_ISDIR(mode):
-                continue
-            if stat.S_ISLNK(mode):
-                problems.append(f"{d}: a symlink where {e.path} needs a directory")
-            else:
-                problems.append(f"{d}: an untracked or ignored file where a directory is needed")
-        parent = e.path.rpartition("/")[0]
+            if mode is not None and d not in tracked and not stat.S_ISDIR(mode):
+                if stat.S_ISLNK(mode):
+                    problems.append(f"{d}: a symlink where {e.path} needs a directory")
+                else:
+                    problems.append(
+                        f"{d}: an untracked or ignored file where a directory is needed"
+                    )
+            d = d.rpartition("/")[0]
         if parent and kinds[parent] is None:
             continue  # its directory is not there, so neither is it
         full = top + e.path
@@ -386,6 +382,15 @@ def _dir_mode(path: str) -> int | None:
     return stat.S_IMODE(st.st_mode) if stat.S_ISDIR(st.st_mode) else None
 
 
+def _read_index(path: str) -> tuple[bytes, int] | None:
+    """The index's bytes and its mtime (ns), or None without one."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(), os.fstat(fh.fileno()).st_mtime_ns
+    except OSError:
+        return None
+
+
 def _fsync_dir(path: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)
@@ -446,21 +451,21 @@ class Transaction:
                 if e.base_mode != GITLINK:  # a submodule's checkout is moved, never copied
                     backup = _save_original(top + e.path, files, str(n), removed)
                 linked = linked or (bool(backup) and backup[0] == "file" and not removed)
-                for d in _climb(e.path):  # the modes of the directories it was in
-                    if d in left:  # so were its parents
-                        break
-                    left.add(d)
+                d = e.path.rpartition("/")[0]
+                while d and d not in left:  # the modes of the directories it was in (a
+                    left.add(d)  # directory seen: so were its parents)
                     mode = dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
                     if mode is not None:
                         j.dir_modes[d] = mode
+                    d = d.rpartition("/")[0]
             if e.tip_mode:
-                for d in _climb(e.path):  # the directories the switch makes for it
-                    if d in made:
-                        break
+                d = e.path.rpartition("/")[0]
+                while d and d not in made:  # the directories the switch makes for it
                     made.add(d)
                     mode = dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
                     if mode is None:
                         new_dirs.add(d)
+                    d = d.rpartition("/")[0]
             j.entries.append([e.path, e.base_mode, e.base_sha, e.tip_mode, e.tip_sha, backup])
         j.new_dirs = sorted(new_dirs, key=lambda d: d.count("/"), reverse=True)
         _fsync_dir(self.state / "files")
@@ -486,7 +491,11 @@ class Transaction:
             run_git(self.dir, "update-ref", "--no-deref", "-m", msg, "HEAD", tip, self.base)
         self.hook("ref")
         emptied = self._stash_removed() | self._rename_moved() | self._move_submodules()
+        index = os.fspath(git_path(self.dir, "index"))
+        before = _read_index(index)
         run_git(self.dir, "read-tree", "-m", self.base, tip)  # the index only
+        if before is not None:  # renamed files keep their stat data, as with `git mv`
+            carry_stat(index, before[0], before[1], j.renames, len(self.base) // 2)
         renamed = {new for _old, new in j.renames}
         written = [e[0] for e in j.entries if e[3] not in (0, GITLINK) and e[0] not in renamed]
         if written:
