@@ -150,6 +150,44 @@ def directory_renames(repo: Path, renames: list[list[str]], others: list[str]) -
     return chosen
 
 
+def _put_back_strays(top: str, old: str, new: str, moved: list[str], modes: dict) -> list[str]:
+    """Rename back whatever went along when directory `old` was renamed to `new` but is
+    none of the switch's moves (`moved`: their new paths): a file or directory created in
+    `old` after `prepare` looked. Its old paths (their directories made again, with their
+    recorded modes)."""
+    dirs = set(_ancestor_counts(moved))
+    expected = set(moved)
+    strays, stack = [], [new]
+    while stack:
+        rel = stack.pop()
+        with os.scandir(os.path.join(top, rel)) as it:
+            for entry in it:
+                sub = f"{rel}/{entry.name}"
+                if sub in dirs and entry.is_dir(follow_symlinks=False):
+                    stack.append(sub)
+                elif sub not in expected:
+                    strays.append(sub)
+    back = []
+    for sub in sorted(strays):
+        dest = old + sub[len(new) :]
+        _make_dirs(top, dest.rpartition("/")[0], modes)
+        os.rename(os.path.join(top, sub), os.path.join(top, dest))
+        back.append(dest)
+    return back
+
+
+def _make_dirs(top: str, rel: str, modes: dict) -> None:
+    """Directory `rel` and its missing parents, each with its recorded mode if any."""
+    missing = []
+    while rel and _dir_mode(os.path.join(top, rel)) is None:
+        missing.append(rel)
+        rel = rel.rpartition("/")[0]
+    for d in reversed(missing):
+        os.mkdir(os.path.join(top, d))
+        if d in modes:
+            os.chmod(os.path.join(top, d), modes[d])
+
+
 def _holds_only(full: str, n: int, olds: dict[str, int], rel: str) -> bool:
     """Whether directory `full` (repo path `rel`) holds exactly `n` non-directories and
     only directories that hold some of them (`olds`: moved files per directory)."""
@@ -407,6 +445,7 @@ class Transaction:
         self.head_ref = ref or None
         self.state = state_dir(self.dir)
         self.journal: Journal | None = None
+        self.left: list[str] = []  # what the switch left as someone else made it
 
     def prepare(self, tip: str, moves: dict[str, str] | None = None) -> None:
         """Check the way is free, then record everything the switch will touch.
@@ -521,6 +560,12 @@ class Transaction:
             os.makedirs(os.path.dirname(os.path.join(top, new)), exist_ok=True)
             os.rename(os.path.join(top, old), os.path.join(top, new))
             dirs.add(old.rpartition("/")[0])
+            moved = [n for o, n in self.journal.renames if o.startswith(old + "/")]
+            for path in _put_back_strays(top, old, new, moved, self.journal.dir_modes):
+                self.left.append(
+                    f"{path}: created while apply ran in a directory it moved; "
+                    "left where it was (untracked)"
+                )
         inside = tuple(old + "/" for old, _new in self.journal.dir_renames)
         for old, new in self.journal.renames:
             if inside and old.startswith(inside):
@@ -558,7 +603,9 @@ class Transaction:
                     _restore_index(self.dir, self.state, Journal(self.base, "", None, None))
                 shutil.rmtree(self.state, ignore_errors=True)
             return RollbackReport()
-        return rollback(self.dir, self.journal, self.hook)
+        report = rollback(self.dir, self.journal, self.hook)
+        report.left[:0] = self.left
+        return report
 
 
 @dataclass
