@@ -554,7 +554,8 @@ class Transaction:
 
     def _rename_moved(self) -> set[str]:
         """Rename every pure move in place (a whole directory in one rename where
-        `directory_renames` found one); the directories it left (to remove if empty)."""
+        `directory_renames` found one; anything created in it since is renamed back and
+        listed in `left`); the directories it left (to remove if empty)."""
         dirs, top, made = set(), str(self.dir), set()
         for old, new in self.journal.dir_renames:
             os.makedirs(os.path.dirname(os.path.join(top, new)), exist_ok=True)
