@@ -136,3 +136,25 @@ def test_a_file_made_in_the_directory_before_its_rename_stays_where_it_was_made(
         "?? pkg/data/tables/fresh/notes.txt",
     ]
     assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "pkg/data") == ""
+
+
+def test_a_file_made_in_the_new_directory_is_left_and_reported_by_recover(make_repo, tmp_path):
+    """Killed after the directory rename with a file someone made in the new directory:
+    `recover` puts the rest back and names the file it left (before: left silently)."""
+    repo, plan = data_repo(make_repo, tmp_path)
+    before = strip_stat(snapshot(repo))
+    proc = start_apply(repo, plan, "checkout:30")
+    (repo / "pkg/tables/d1/mine.txt").write_text("made while apply ran\n")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    res = CliRunner().invoke(main, ["recover", "--repo", str(repo)])
+    assert res.exit_code == 0, res.output
+    assert "pkg/tables/d1/mine.txt: made by someone else while apply ran; left where it is" in (
+        res.output
+    )
+    assert (repo / "pkg/tables/d1/mine.txt").read_text() == "made while apply ran\n"
+    after = strip_stat(snapshot(repo))
+    assert after["files"].pop("pkg/tables/d1/mine.txt")[1] == b"made while apply ran\n"
+    assert after["files"].pop("pkg/tables/") is after["files"].pop("pkg/tables/d1/") is None
+    assert after["files"] == before["files"]
+    assert leftovers(repo) == []

@@ -847,6 +847,7 @@ def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) 
     for d in j.new_dirs:
         with contextlib.suppress(OSError):
             os.rmdir(repo / d)  # only when empty: never a file we did not create
+    report.left += _strangers(repo, j.new_dirs, {e[0] for e in entries})
     for e in entries:  # then the originals, byte for byte, mode for mode
         path, base_mode, _bsha, tip_mode, _tsha, backup = e
         if not base_mode or not backup or path in settled:
@@ -872,6 +873,19 @@ def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) 
         with contextlib.suppress(OSError):
             if (repo / d).is_dir() and (repo / d).stat().st_mode & 0o7777 != mode:
                 os.chmod(repo / d, mode)
+
+
+def _strangers(repo: Path, new_dirs: list[str], known: set[str]) -> list[str]:
+    """What keeps a directory the switch made from going: entries none of the switch's
+    paths (someone made them there while apply ran), each left where it is."""
+    made, out = set(new_dirs), []
+    for d in sorted(made):
+        with contextlib.suppress(OSError), os.scandir(repo / d) as it:
+            for entry in it:
+                sub = f"{d}/{entry.name}"
+                if sub not in known and sub not in made:
+                    out.append(f"{sub}: made by someone else while apply ran; left where it is")
+    return sorted(out)
 
 
 def rollback(repo: Path, j: Journal, hook=None) -> RollbackReport:
