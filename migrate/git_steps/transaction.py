@@ -153,8 +153,8 @@ def directory_renames(repo: Path, renames: list[list[str]], others: list[str]) -
 def _put_back_strays(top: str, old: str, new: str, moved: list[str], modes: dict) -> list[str]:
     """Rename back whatever went along when directory `old` was renamed to `new` but is
     none of the switch's moves (`moved`: their new paths): a file or directory created in
-    `old` after `prepare` looked. Its old paths (their directories made again, with their
-    recorded modes)."""
+    `old` after `prepare` looked (its directories are made again, with their recorded
+    modes). A line for each: where it is, or why it stays."""
     dirs = set(_ancestor_counts(moved))
     expected = set(moved)
     strays, stack = [], [new]
@@ -171,8 +171,14 @@ def _put_back_strays(top: str, old: str, new: str, moved: list[str], modes: dict
     for sub in sorted(strays):
         dest = old + sub[len(new) :]
         _make_dirs(top, dest.rpartition("/")[0], modes)
+        if os.path.lexists(os.path.join(top, dest)):  # made again meanwhile: never replaced
+            back.append(f"{sub}: went along with its directory; {dest} is taken, so left here")
+            continue
         os.rename(os.path.join(top, sub), os.path.join(top, dest))
-        back.append(dest)
+        back.append(
+            f"{dest}: created while apply ran in a directory it moved; left where it was "
+            "(untracked)"
+        )
     return back
 
 
@@ -562,11 +568,7 @@ class Transaction:
             os.rename(os.path.join(top, old), os.path.join(top, new))
             dirs.add(old.rpartition("/")[0])
             moved = [n for o, n in self.journal.renames if o.startswith(old + "/")]
-            for path in _put_back_strays(top, old, new, moved, self.journal.dir_modes):
-                self.left.append(
-                    f"{path}: created while apply ran in a directory it moved; "
-                    "left where it was (untracked)"
-                )
+            self.left += _put_back_strays(top, old, new, moved, self.journal.dir_modes)
         inside = tuple(old + "/" for old, _new in self.journal.dir_renames)
         for old, new in self.journal.renames:
             if inside and old.startswith(inside):
