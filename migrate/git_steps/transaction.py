@@ -144,6 +144,50 @@ def directory_renames(repo: Path, renames: list[list[str]], others: list[str]) -
     return chosen
 
 
+def _put_back_strays(top: str, old: str, new: str, moved: list[str], modes: dict) -> list[str]:
+    """Rename back whatever went along when directory `old` was renamed to `new` but is
+    none of the switch's moves (`moved`: their new paths): a file or directory created in
+    `old` after `prepare` looked (its directories are made again, with their recorded
+    modes). A line for each: where it is, or why it stays."""
+    dirs = set(_ancestor_counts(moved))
+    expected = set(moved)
+    strays, stack = [], [new]
+    while stack:
+        rel = stack.pop()
+        with os.scandir(os.path.join(top, rel)) as it:
+            for entry in it:
+                sub = f"{rel}/{entry.name}"
+                if sub in dirs and entry.is_dir(follow_symlinks=False):
+                    stack.append(sub)
+                elif sub not in expected:
+                    strays.append(sub)
+    back = []
+    for sub in sorted(strays):
+        dest = old + sub[len(new) :]
+        _make_dirs(top, dest.rpartition("/")[0], modes)
+        if os.path.lexists(os.path.join(top, dest)):  # made again meanwhile: never replaced
+            back.append(f"{sub}: went along with its directory; {dest} is taken, so left here")
+            continue
+        os.rename(os.path.join(top, sub), os.path.join(top, dest))
+        back.append(
+            f"{dest}: created while apply ran in a directory it moved; left where it was "
+            "(untracked)"
+        )
+    return back
+
+
+def _make_dirs(top: str, rel: str, modes: dict) -> None:
+    """Directory `rel` and its missing parents, each with its recorded mode if any."""
+    missing = []
+    while rel and _dir_mode(os.path.join(top, rel)) is None:
+        missing.append(rel)
+        rel = rel.rpartition("/")[0]
+    for d in reversed(missing):
+        os.mkdir(os.path.join(top, d))
+        if d in modes:
+            os.chmod(os.path.join(top, d), modes[d])
+
+
 def _holds_only(full: str, n: int, olds: dict[str, int], rel: str) -> bool:
     """Whether directory `full` (repo path `rel`) holds exactly `n` non-directories and
     only directories that hold some of them (`olds`: moved files per directory)."""
@@ -412,6 +456,7 @@ class Transaction:
         self.head_ref = ref or None
         self.state = state_dir(self.dir)
         self.journal: Journal | None = None
+        self.left: list[str] = []  # what the switch left as someone else made it
 
     def prepare(self, tip: str, moves: dict[str, str] | None = None) -> None:
         """Check the way is free, then record everything the switch will touch.
@@ -524,12 +569,15 @@ class Transaction:
 
     def _rename_moved(self) -> set[str]:
         """Rename every pure move in place (a whole directory in one rename where
-        `directory_renames` found one); the directories it left (to remove if empty)."""
+        `directory_renames` found one; anything created in it since is renamed back and
+        listed in `left`); the directories it left (to remove if empty)."""
         dirs, top, made = set(), str(self.dir), set()
         for old, new in self.journal.dir_renames:
             os.makedirs(os.path.dirname(os.path.join(top, new)), exist_ok=True)
             os.rename(os.path.join(top, old), os.path.join(top, new))
             dirs.add(old.rpartition("/")[0])
+            moved = [n for o, n in self.journal.renames if o.startswith(old + "/")]
+            self.left += _put_back_strays(top, old, new, moved, self.journal.dir_modes)
         inside = tuple(old + "/" for old, _new in self.journal.dir_renames)
         for old, new in self.journal.renames:
             if inside and old.startswith(inside):
@@ -567,7 +615,9 @@ class Transaction:
                     _restore_index(self.dir, self.state, Journal(self.base, "", None, None))
                 shutil.rmtree(self.state, ignore_errors=True)
             return RollbackReport()
-        return rollback(self.dir, self.journal, self.hook)
+        report = rollback(self.dir, self.journal, self.hook)
+        report.left[:0] = self.left
+        return report
 
 
 @dataclass
@@ -808,6 +858,7 @@ def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) 
     for d in j.new_dirs:
         with contextlib.suppress(OSError):
             os.rmdir(repo / d)  # only when empty: never a file we did not create
+    report.left += _strangers(repo, j.new_dirs, {e[0] for e in entries})
     for e in entries:  # then the originals, byte for byte, mode for mode
         path, base_mode, _bsha, tip_mode, _tsha, backup = e
         if not base_mode or not backup or path in settled:
@@ -833,6 +884,19 @@ def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) 
         with contextlib.suppress(OSError):
             if (repo / d).is_dir() and (repo / d).stat().st_mode & 0o7777 != mode:
                 os.chmod(repo / d, mode)
+
+
+def _strangers(repo: Path, new_dirs: list[str], known: set[str]) -> list[str]:
+    """What keeps a directory the switch made from going: entries none of the switch's
+    paths (someone made them there while apply ran), each left where it is."""
+    made, out = set(new_dirs), []
+    for d in sorted(made):
+        with contextlib.suppress(OSError), os.scandir(repo / d) as it:
+            for entry in it:
+                sub = f"{d}/{entry.name}"
+                if sub not in known and sub not in made:
+                    out.append(f"{sub}: made by someone else while apply ran; left where it is")
+    return sorted(out)
 
 
 def rollback(repo: Path, j: Journal, hook=None) -> RollbackReport:

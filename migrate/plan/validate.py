@@ -349,7 +349,10 @@ def _move_pos_for(plan: Plan, path: str, index: RepoIndex) -> Pos:
 
 def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
     """A deleted legacy package must hold nothing but `__init__.py` files once moves ran
-    (a file that symbol moves leave with nothing of its own counts as moved)."""
+    (a file that symbol moves leave with nothing of its own counts as moved), and no
+    submodule the plan leaves in it: deleting it would discard another repository's
+    checkout, and leaving it would keep the package."""
+    from migrate.git.reads import gitlinks
     from migrate.rewrite.symbols import emptied_by_symbol_moves
 
     split_sources = {sp.file for sp in plan.splits}
@@ -375,6 +378,16 @@ def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
                     f"(no move covers them): {shown}",
                 )
             )
+        for link in sorted(gitlinks(index.root)):
+            if link.startswith(d + "/") and rel.path(link) in (None, link):
+                out.append(
+                    Diagnostic(
+                        pos,
+                        f"delete {name}: submodule {link} is inside it and the plan does not "
+                        f"move it (remove it first with `git rm {link}`, or move it out with "
+                        "a path move)",
+                    )
+                )
     return out
 
 

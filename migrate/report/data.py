@@ -38,6 +38,7 @@ class Summary:
     packages_moved: int = 0
     symbols_moved: int = 0
     data_files_moved: int = 0
+    submodules_moved: int = 0  # gitlinks moved with their package (not files)
     files_moved: int = 0
     files_touched: int = 0
     edits: dict[str, int] = field(default_factory=lambda: {"code": 0, "string": 0, "prose": 0})
