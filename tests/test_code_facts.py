@@ -113,6 +113,44 @@ def test_bindings_all_dynamic_and_registrations():
     assert code_facts("def broken(:\n", "m", False) is None
 
 
+def test_targets_and_fused_ops_are_listed_in_source_walk_order_with_one_walk():
+    """Imports, targets and fused ops are read on attrs' walk, which reaches a def's
+    decorators and return annotation (and a class's decorators) before its body; they are
+    still listed as a plain walk of the tree meets them (the body first), as before the
+    two walks were one (the lists below are what the two-walk code gave)."""
+    text = (
+        '@register(target="pkg.a:dec")\n'
+        'def f(x="pkg.a:default") -> "pkg.a:ret":\n'
+        '    y = "pkg.a:body"\n'
+        '    register_fused_op(_OP, __name__, "BODY")\n'
+        "\n\n"
+        '@deco("pkg.a:cls_dec")\n'
+        '@register_fused_op(_OP, __name__, "DEC")\n'
+        'class C(Base, meta="pkg.a:kw"):\n'
+        '    z = "pkg.a:cls_body"\n'
+        "\n"
+        '    @deco("pkg.a:body")\n'
+        '    def m(self) -> "pkg.a:m_ret":\n'
+        "        import pkg.inner\n"
+        '        return "pkg.a:m_body"\n'
+    )
+    facts = code_facts(text, "pkg.b", False)
+    assert facts.targets == [
+        (2, "pkg.a:default"),
+        (3, "pkg.a:body"),
+        (1, "pkg.a:dec"),
+        (2, "pkg.a:ret"),
+        (9, "pkg.a:kw"),
+        (10, "pkg.a:cls_body"),
+        (15, "pkg.a:m_body"),
+        (12, "pkg.a:body"),
+        (13, "pkg.a:m_ret"),
+        (7, "pkg.a:cls_dec"),
+    ]
+    assert facts.fused == [(4, "BODY"), (8, "DEC")]
+    assert [(i.module, i.local) for i in facts.imports] == [("pkg.inner", True)]
+
+
 def test_ko204_and_verify_share_one_target_resolver(make_repo):
     """Every target KO204 finds broken (literal, f-string table loop, `_EXPORTS`, class
     member) verify's registry check finds too, with the same reason."""

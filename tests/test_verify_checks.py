@@ -142,3 +142,61 @@ def test_imports_outside_the_import_roots_are_checked_too(make_repo, tmp_path):
     check = next(c for c in result.static_checks if c.name == "imports-resolve")
     severity = {(f.file, f.line): f.severity for f in check.findings}
     assert severity == {("test/test_x.py", 1): "error", ("python/pkg/broken.py", 1): "warning"}
+
+
+def test_a_cycle_moved_with_its_package_is_not_new_and_a_new_one_is(make_repo, tmp_path):
+    repo = make_repo(
+        {
+            "pkg/__init__.py": "",
+            "pkg/old/__init__.py": "",
+            "pkg/old/a.py": "from pkg.old.b import B\n\nA = 1\n",
+            "pkg/old/b.py": "from pkg.old.a import A\n\nB = 2\n",
+            "pkg/user.py": "import pkg.old.a\n",
+            "pkg/far/c.py": "from pkg.far.d import D\n\nC = 1\n",  # a cycle no candidate reaches
+            "pkg/far/d.py": "from pkg.far.c import C\n\nD = 1\n",
+        }
+    )
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN)
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "mv", "pkg/old", "pkg/new")
+    for rel, text in {
+        "pkg/new/a.py": "from pkg.new.b import B\n\nA = 1\n",
+        "pkg/new/b.py": "from pkg.new.a import A\n\nB = 2\n",
+        "pkg/user.py": "import pkg.new.a\n",
+        "pkg/new/x.py": "from pkg.new.y import Y\n\nX = 1\n",
+        "pkg/new/y.py": "from pkg.new.x import X\n\nY = 1\n",
+        "pkg/far/c.py": "from pkg.far.d import D\n\nC = 2\n",  # touched: the cycle is old
+    }.items():
+        (repo / rel).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "hand-made migration")
+    result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False, allow_foreign=True)
+    assert findings(result, "no-new-cycles") == {("pkg/new/x.py", 1)}
+
+
+def test_the_graph_a_set_of_modules_reaches_has_their_cycles_and_parses_nothing_else(make_repo):
+    from migrate.index import build_index
+    from migrate.verify.checks.cycles import import_graph, reachable_graph
+    from migrate.verify.codetree import CodeTree
+
+    files = {
+        "m/__init__.py": "",
+        "m/a.py": "import m.b\n",
+        "m/b.py": "from m import c\n",
+        "m/c.py": "from m.a import *\n",  # a -> b -> c -> a
+        "m/e.py": "import m.a\nimport m.f\n",
+        "m/f.py": "def g():\n    import m.e\n",  # not at import time: no edge back
+        "m/p.py": "import m.q\n",
+        "m/q.py": "import m.p\n",
+    }
+    root = make_repo(files, git_init=False)
+    tree = CodeTree(build_index(root, (".",)))
+    graph = reachable_graph(tree, ["m.e", "m.nowhere"])
+    assert set(graph) == {"m", "m.e", "m.a", "m.b", "m.c", "m.f"}  # `from m import c`: m too
+    parsed = {p for p, f in tree.index.__dict__["_code_facts"].items() if f is not None}
+    assert parsed == {"m/__init__.py", *(f"m/{n}.py" for n in "eabcf")}
+    assert cycles(graph) == [{"m.a", "m.b", "m.c"}]
+    full = cycles(import_graph(CodeTree(build_index(root, (".",)))))
+    assert sorted(map(sorted, full)) == [["m.a", "m.b", "m.c"], ["m.p", "m.q"]]
+    assert all(graph[m] == import_graph(tree)[m] for m in graph)

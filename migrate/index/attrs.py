@@ -74,7 +74,7 @@ def _literal(node: ast.AST) -> str | None:
     return None
 
 
-class _Walker(Visitor):
+class AttrWalker(Visitor):
     """The one walk of a file's attribute facts: the chains through import-bound names,
     and on the way every star import and `globals()`/`sys.modules` write (it reaches every
     statement and call, so no second walk of the tree is needed for those)."""
@@ -109,12 +109,16 @@ class _Walker(Visitor):
             self.visit(stmt)
         self.scope = saved
 
+    def outside(self, nodes: list) -> None:
+        """A def's decorators and return annotation, a class's decorators: evaluated
+        outside it, and walked before its body (a subclass may hold back what it reads)."""
+        for n in nodes:
+            self.visit(n)
+
     def visit_FunctionDef(self, node):
-        for d in node.decorator_list:
-            self.visit(d)
+        self.outside(node.decorator_list)
         self.visit(node.args)
-        if node.returns:
-            self.visit(node.returns)
+        self.outside([node.returns] if node.returns else [])
         params = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
         params |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a}
         self._nested(node, node.body, params)
@@ -122,7 +126,8 @@ class _Walker(Visitor):
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_ClassDef(self, node):
-        for d in [*node.decorator_list, *node.bases, *node.keywords]:
+        self.outside(node.decorator_list)
+        for d in [*node.bases, *node.keywords]:
             self.visit(d)
         self._nested(node, node.body, set())
 
@@ -218,10 +223,15 @@ def _dynamic_node(node: ast.AST) -> bool:
 
 def attribute_facts(tree: ast.Module, module: str, is_package: bool, model: Bindings) -> AttrFacts:
     """The attribute facts of `tree`, whose binding walk is `model` (`scope_model`)."""
-    facts = AttrFacts()
+    return walk_attributes(tree, AttrFacts(), model, AttrWalker, module, is_package)
+
+
+def walk_attributes(tree: ast.Module, facts: AttrFacts, model: Bindings, walker_class, *args):
+    """Run `walker_class` (`AttrWalker` or a subclass reading more on the same walk,
+    `facts._FactsWalk`) over `tree`'s statements, filling `facts`."""
     scope = import_only(model, 0, {})
     facts.bindings = dict(scope)
-    walker = _Walker(facts, model, scope, module, is_package)
+    walker = walker_class(facts, model, scope, *args)
     for stmt in tree.body:
         walker.visit(stmt)
     return facts

@@ -49,8 +49,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from migrate.index.attrs import AttrFacts, attribute_facts
-from migrate.index.bindings import Binding, Bindings, Visitor, def_scopes, module_bindings
+from migrate.index.attrs import AttrFacts, AttrWalker, walk_attributes
+from migrate.index.bindings import Binding, Bindings, def_scopes, module_bindings
 from migrate.index.bindings import scope_model as walk_scopes
 from migrate.index.imports import ImportRef, absolute
 from migrate.index.unbound import unbound_at_import
@@ -277,23 +277,55 @@ def _targets_all(t: ast.AST) -> bool:
     return isinstance(t, ast.Name) and t.id == "__all__"
 
 
-class _Everywhere(Visitor):
-    """Imports (with where they run), registry targets and `globals()` writes, anywhere
-    (the binding walk's fast visitor, constants included: targets are string literals)."""
+class _FactsWalk(AttrWalker):
+    """attrs' walk (`AttrWalker`), reading on the same nodes what the facts need from
+    everywhere: imports (with where they run), registry targets, fused-op registrations
+    and `globals()` writes. One walk instead of two; constants are visited (targets are
+    string literals).
+
+    Targets and fused registrations are listed in the order a plain walk (`_fields`
+    order) meets them. That walk reaches a def's decorators and return annotation, and a
+    class's decorators, after its body; attrs' walk reaches them before (they run outside
+    it), so what those parts hold is held back and listed after the body."""
 
     skip = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
-    def __init__(self, facts: CodeFacts):
+    def __init__(self, attrs: AttrFacts, model: Bindings, scope: dict, facts: CodeFacts):
+        super().__init__(attrs, model, scope, facts.module, facts.is_package)
         self.f = facts
         self.depth = 0  # > 0 inside a def
         self.tc = 0  # > 0 under `if TYPE_CHECKING`
+        self.frames: list[list] = []  # what each def/class being walked holds back
+        self.held: list | None = None  # where targets go while an `outside` part is walked
 
-    def _nested(self, node):
+    def _def(self, node, walk) -> None:
+        self.frames.append([])
+        walk(self, node)
+        for kind, item in self.frames.pop():
+            if kind == "target":
+                self._target(*item)
+            else:
+                self._fused(item)
+
+    def visit_FunctionDef(self, node):
         self.depth += 1
-        self.generic_visit(node)
+        self._def(node, AttrWalker.visit_FunctionDef)
         self.depth -= 1
 
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _nested
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node):
+        self._def(node, AttrWalker.visit_ClassDef)
+
+    def outside(self, nodes: list) -> None:
+        saved, self.held = self.held, self.frames[-1]
+        super().outside(nodes)
+        self.held = saved
+
+    def visit_Lambda(self, node):
+        self.depth += 1
+        super().visit_Lambda(node)
+        self.depth -= 1
 
     def visit_If(self, node: ast.If):
         if _is_type_checking(node.test):
@@ -307,23 +339,24 @@ class _Everywhere(Visitor):
         else:
             self.generic_visit(node)
 
-    def _ref(self, node, module: str, names: tuple[str, ...]) -> ImportRef:
+    def _import(self, node, module: str, names: tuple[str, ...]) -> ImportRef:
         return ImportRef(
             module, names, node.lineno, node.col_offset + 1, self.depth > 0, self.tc > 0
         )
 
     def visit_Import(self, node: ast.Import):
         for a in node.names:
-            self.f.imports.append(self._ref(node, a.name, ()))
+            self.f.imports.append(self._import(node, a.name, ()))
 
     def visit_ImportFrom(self, node: ast.ImportFrom):
+        super().visit_ImportFrom(node)
         mod = absolute(node.module, node.level, self.f.module, self.f.is_package)
         if not mod:
             spelled = "." * node.level + (node.module or "")
             self.f.unresolved_relative.append((node.lineno, spelled))
             return
         names = tuple(a.name for a in node.names if a.name != "*")
-        self.f.imports.append(self._ref(node, mod, names))
+        self.f.imports.append(self._import(node, mod, names))
 
     def visit_Constant(self, node: ast.Constant):
         # A dotted module before the colon: `"sglang:metric_name"` is a metric, not a target.
@@ -332,8 +365,16 @@ class _Everywhere(Visitor):
             self._target(node.lineno, value)
 
     def _target(self, line: int, value: str) -> None:
-        if (line, value) not in self.f.targets:
+        if self.held is not None:
+            self.held.append(("target", (line, value)))
+        elif (line, value) not in self.f.targets:
             self.f.targets.append((line, value))
+
+    def _fused(self, item: tuple[int, str]) -> None:
+        if self.held is not None:
+            self.held.append(("fused", item))
+        else:
+            self.f.fused.append(item)
 
     def visit_Subscript(self, node: ast.Subscript):
         if _is_globals_call(node.value) and isinstance(node.ctx, ast.Store):
@@ -359,8 +400,8 @@ class _Everywhere(Visitor):
                 and isinstance(attr, ast.Constant)
                 and isinstance(attr.value, str)
             ):
-                self.f.fused.append((node.lineno, attr.value))
-        self.generic_visit(node)
+                self._fused((node.lineno, attr.value))
+        super().visit_Call(node)
 
 
 def _is_globals_call(node: ast.AST) -> bool:
@@ -386,8 +427,7 @@ def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | N
     reader = _Reader(facts)
     reader.top(tree.body)
     reader.finish()
-    _Everywhere(facts).visit(tree)
-    facts.attrs = attribute_facts(tree, module or "", is_package, model)
+    facts.attrs = walk_attributes(tree, AttrFacts(), model, _FactsWalk, facts)
     facts.unbound = unbound_at_import(tree, module, is_package)
     return facts
 

@@ -44,7 +44,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
-from migrate.rewrite.import_drop import drop_names
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
 MAX_LINE = 100  # SGLang's ruff line length: a longer import statement is wrapped
@@ -176,6 +175,8 @@ class ImportScratch:
                     merged.add(s)
                     gone = drops.pop((s, e), None)
                     if gone:
+                        from migrate.rewrite.import_drop import drop_names  # libcst: lazily
+
                         new = drop_names(new, gone) or new
                         why += f"; `{', '.join(sorted(gone))}` has no use left"
                 out.append((s, e, new, why))
@@ -236,6 +237,8 @@ class ImportScratch:
     def _drop(self, stmt: tuple[int, int], gone: set[str]) -> tuple[int, int, str] | None:
         """The statement without the `gone` locals, or its lines when none is left and
         it has them to itself (else None: left alone)."""
+        from migrate.rewrite.import_drop import drop_names  # libcst: lazily
+
         s, e = stmt
         rest = drop_names(self.text[s:e], gone)
         if rest:
@@ -434,6 +437,8 @@ def _removal(text: str, starts: list[int], node: ast.stmt, gone) -> tuple[int, i
     dropped = {_local(node, a) for a in gone}
     if dropped & {_local(node, a) for a in names if a not in gone}:
         return None  # `import a.b, a.c`: one local for both, and one stays
+    from migrate.rewrite.import_drop import drop_names  # libcst, only when one is edited
+
     rest = drop_names(text[s:e], dropped)  # the statement's own layout, comments and all
     return (s, e, rest) if rest and rest != text[s:e] else None
 

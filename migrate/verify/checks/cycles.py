@@ -13,21 +13,41 @@ NAME = "no-new-cycles"
 
 def import_graph(tree: CodeTree) -> dict[str, dict[str, int]]:
     """module -> {imported own module: line} for import-time imports."""
+    return {module: _edges(tree, module) for module in tree.index.modules}
+
+
+def _edges(tree: CodeTree, module: str) -> dict[str, int]:
+    """{imported own module: line} of `module`'s import-time imports."""
+    facts = tree.module_facts(module)
+    edges: dict[str, int] = {}
+    for imp in facts.imports if facts else []:
+        if not imp.toplevel or not imp.module or not tree.is_own(imp.module):
+            continue
+        targets = [imp.module]
+        targets += [
+            f"{imp.module}.{n}" for n in imp.names if f"{imp.module}.{n}" in tree.index.modules
+        ]
+        for t in targets:
+            if t in tree.index.modules and t != module:
+                edges.setdefault(t, imp.line)
+    return edges
+
+
+def reachable_graph(tree: CodeTree, start) -> dict[str, dict[str, int]]:
+    """`import_graph` restricted to the modules `start` reaches (itself included).
+
+    The set is closed under edges, so every cycle through one of its modules lies inside
+    it and `cycles` finds exactly the components the whole graph has there; only the
+    modules reached are parsed (a layer at a time, on every core)."""
     graph: dict[str, dict[str, int]] = {}
-    for module in tree.index.modules:
-        facts = tree.module_facts(module)
-        edges: dict[str, int] = {}
-        for imp in facts.imports if facts else []:
-            if not imp.toplevel or not imp.module or not tree.is_own(imp.module):
-                continue
-            targets = [imp.module]
-            targets += [
-                f"{imp.module}.{n}" for n in imp.names if f"{imp.module}.{n}" in tree.index.modules
-            ]
-            for t in targets:
-                if t in tree.index.modules and t != module:
-                    edges.setdefault(t, imp.line)
-        graph[module] = edges
+    layer = sorted(m for m in dict.fromkeys(start) if m in tree.index.modules)
+    while layer:
+        tree.prefetch(tree.index.modules[m] for m in layer)
+        nxt: dict[str, None] = {}
+        for m in layer:
+            graph[m] = _edges(tree, m)
+            nxt.update((t, None) for t in graph[m] if t not in graph)
+        layer = [m for m in nxt if m not in graph]
     return graph
 
 
@@ -86,8 +106,12 @@ def check(ctx: VerifyContext) -> CheckResult:
     candidates = [c for c in cycles(head_graph) if c & touched]
     base_cycles = []
     if ctx.base is not None and candidates:  # BASE's graph only when HEAD has a candidate
-        ctx.base.prefetch(ctx.base.index.modules.values())
-        base_cycles = [_relocated(c, ctx.relocations) for c in cycles(import_graph(ctx.base))]
+        # A BASE cycle can hold a candidate only through a BASE module that becomes one
+        # of its members: the graph those reach has every such cycle, whole.
+        members = set().union(*candidates)
+        start = [m for m in ctx.base.index.modules if _relocated({m}, ctx.relocations) & members]
+        graph = reachable_graph(ctx.base, start)
+        base_cycles = [_relocated(c, ctx.relocations) for c in cycles(graph)]
     findings = []
     for comp in candidates:
         if any(comp <= b for b in base_cycles):
