@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -38,15 +39,25 @@ def download(requirement: str, pattern: str, subdir: str, binary: str) -> Path:
 
 
 def extracted(dst: Path, extract) -> Path:
-    """`dst`, filled once by `extract(tmp) -> the directory to keep`; `.complete` marks it."""
+    """`dst`, filled once by `extract(tmp) -> the directory to keep`; `.complete` marks it.
+
+    Safe when several processes (xdist workers) extract the same tree at once: each
+    extracts into its own temporary directory, and the first complete rename wins."""
     if not (dst / ".complete").exists():
-        tmp = dst.with_suffix(".tmp")
-        shutil.rmtree(tmp, ignore_errors=True)
-        kept = extract(tmp)
-        shutil.rmtree(dst, ignore_errors=True)
-        kept.rename(dst)
-        shutil.rmtree(tmp, ignore_errors=True)
-        (dst / ".complete").write_text("")
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=dst.name + ".", suffix=".tmp", dir=dst.parent))
+        try:
+            kept = extract(tmp / "x")
+            (kept / ".complete").write_text("")
+            if not (dst / ".complete").exists():
+                shutil.rmtree(dst, ignore_errors=True)  # a half tree of an interrupted run
+                try:
+                    kept.rename(dst)
+                except OSError:
+                    if not (dst / ".complete").exists():  # not another worker's tree
+                        raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     return dst
 
 

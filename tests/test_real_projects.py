@@ -1,8 +1,9 @@
-"""Four real projects' own test suites, before and after a plan with symbol moves whose
+"""Six real projects' own test suites, before and after a plan with symbol moves whose
 callers bind the losing module (`from jmespath import exceptions; exceptions.LexerError`,
 `from . import keys; key=keys.hashkey`, `from . import idnadata; idnadata.scripts[...]`,
 `import cachetools.keys; cachetools.keys.hashkey(...)`) or re-export it by a star import
-(toolz: `from .recipes import *` in `toolz/__init__.py`) plus module and package moves
+(toolz's and more-itertools' `from .recipes import *` in the package `__init__`), or
+out of the package `__init__` itself (inflection), plus module and package moves
 (tests/fixtures/real/<name>.yaml). Each suite must give exactly the same counts after
 `migrate apply`, `migrate verify` must pass, and a second run (`fix`) finds nothing.
 """
@@ -26,6 +27,8 @@ PROJECTS = {
     "cachetools": Project("cachetools", "5.5.0", "cachetools", "src"),
     "idna": Project("idna", "3.10", "idna", "."),
     "toolz": Project("toolz", "1.0.0", "toolz", ".", ("toolz/tests",)),
+    "more-itertools": Project("more-itertools", "10.5.0", "more_itertools", "."),
+    "inflection": Project("inflection", "0.5.1", "inflection", ".", ("test_inflection.py",)),
 }
 # Binding-based rewrites each plan must produce (file -> text it must contain after),
 # and the texts that must be gone (the uses the old spelling-based rewriter left behind).
@@ -79,6 +82,21 @@ EXPECT = {
             ],
         },
         ["from .utils import", "from toolz.utils import", "del exceptions"],
+    ),
+    "more-itertools": (
+        {
+            "more_itertools/__init__.py": [
+                "from .recipes import *  # noqa\nfrom .cycling import dotproduct, ncycles\n",
+                "from ._core.more import *  # noqa\n",
+            ],
+            "more_itertools/cycling.py": ["def ncycles(iterable, n):", "def dotproduct("],
+            "more_itertools/recipes.py": ["from more_itertools.cycling import dotproduct\n"],
+        },
+        ["from .more import *"],
+    ),
+    "inflection": (
+        {"test_inflection.py": ["import inflection.numbers\n", "inflection.numbers.ordinal("]},
+        ["inflection.ordinal(", "inflection.ordinalize("],
     ),
 }
 
