@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import builtins
 
+from migrate.index.bindings import Visitor
+
 _MODULE_NAMES = frozenset(
     ("__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
      "__builtins__", "__cached__", "__annotations__", "__dict__", "__debug__",
@@ -29,8 +31,9 @@ def _future_annotations(tree: ast.Module) -> bool:
     )
 
 
-class _ImportTime(ast.NodeVisitor):
-    """Collect Name loads and every binding of the code that runs at import time."""
+class _ImportTime(Visitor):
+    """Collect Name loads and every binding of the code that runs at import time (the
+    binding walk's fast visitor: contexts, operators and constants hold no name)."""
 
     def __init__(self, lazy_annotations: bool):
         self.lazy = lazy_annotations
