@@ -2,7 +2,7 @@
 another revision of migrate, in the same run.
 
     .venv/bin/python bench/compare_revisions.py --base REV [--this REV] [--pairs N] [--readme]
-        [--plan FILE]
+        [--plan FILE] [--apply-only] [--one-at-a-time]
 
 Run by hand, never in tests. The other revision (and --this, if given: else the checkout
 as it is) is exported with `git archive` into a
@@ -14,8 +14,11 @@ commit of both revisions has the same subject and the same tree (the commit SHAs
 by the `Migrate-Engine` fingerprint alone, and so the blame-ignore-revs file).
 Ratios are this checkout over BASE pair by pair (the same load on both); the median is
 quoted. Each revision applies its own copy of the plan; `--plan FILE` gives both the same
-plan (when the plan itself changed between them, "same commits" needs one plan). --readme
-writes the section into bench/README.md. No timing asserts.
+plan (when the plan itself changed between them, "same commits" needs one plan).
+`--apply-only` leaves verify out; `--one-at-a-time` runs a pair's two revisions one after
+the other, in alternating order from pair to pair, instead of at once (on a loaded machine
+two at once compete for the cores; one at a time, load drift hits both). --readme writes
+the section into bench/README.md. No timing asserts.
 """
 
 from __future__ import annotations
@@ -51,8 +54,9 @@ def export(rev: str, where: Path) -> Path:
     return where
 
 
-def run_one(src: Path, work: Path, plan_file: str | None = None) -> dict:
-    """Fresh repo, apply, verify --no-wheel, with `src`'s migrate; times and commits."""
+def run_one(src: Path, work: Path, plan_file: str | None = None, verify: bool = True) -> dict:
+    """Fresh repo, apply, verify --no-wheel (unless not `verify`), with `src`'s migrate;
+    times and commits."""
     repo, base = make_repo(work)
     env = dict(
         os.environ,
@@ -68,9 +72,11 @@ def run_one(src: Path, work: Path, plan_file: str | None = None) -> dict:
     plan = plan_file or str(src / PLAN)
     apply = timed([*cli, "apply", plan, "--repo", str(repo), "--allow-rule-errors"], repo, env)
     head = git(repo, "rev-parse", "HEAD")
-    verify = timed([*cli, "verify", f"{base}..{head}", "--json", "--no-wheel"], repo, env)
+    checked = None
+    if verify:
+        checked = timed([*cli, "verify", f"{base}..{head}", "--json", "--no-wheel"], repo, env)
     log = git(repo, "log", "--reverse", "--format=%T %s", f"{base}..{head}").splitlines()
-    return {"apply": apply, "verify": verify, "commits": log[:-1], "blame": log[-1:]}
+    return {"apply": apply, "verify": checked, "commits": log[:-1], "blame": log[-1:]}
 
 
 def main() -> None:
@@ -80,6 +86,10 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=1)
     ap.add_argument("--readme", action="store_true")
     ap.add_argument("--plan", help="one plan file for both revisions (default: each its own)")
+    ap.add_argument("--apply-only", action="store_true", help="time apply alone, no verify")
+    ap.add_argument(
+        "--one-at-a-time", action="store_true", help="a pair's revisions in turn, not at once"
+    )
     args = ap.parse_args()
     sha = git(ROOT, "rev-parse", args.base)
     here = git(ROOT, "rev-parse", args.this or "HEAD")
@@ -89,37 +99,62 @@ def main() -> None:
     try:
         this = export(here, tmp / "src-this") if args.this else ROOT
         srcs = {"base": export(sha, tmp / "src-base"), "this": this}
+        verify = not args.apply_only
         for i in range(args.pairs):
-            with ThreadPoolExecutor(2) as pool:
+            order = ["base", "this"] if i % 2 == 0 else ["this", "base"]
+            with ThreadPoolExecutor(1 if args.one_at_a_time else 2) as pool:
                 futs = {
-                    k: pool.submit(run_one, s, tmp / f"{k}-{i}", args.plan) for k, s in srcs.items()
+                    k: pool.submit(run_one, srcs[k], tmp / f"{k}-{i}", args.plan, verify)
+                    for k in order
                 }
                 rows.append((futs["base"].result(), futs["this"].result()))
             print(f"pair {i + 1} done", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    text = render(rows, sha, here, dirty, args.base, args.plan)
+    text = render(rows, sha, here, dirty, args.base, args.plan, args.one_at_a_time)
     print(text)
     if args.readme:
         write_section(ROOT / "bench" / "README.md", text)
 
 
-def render(rows, sha: str, here: str, dirty: bool, base_name: str, plan: str | None) -> str:
+def _cells(run: dict | None) -> str:
+    if run is None:
+        return "- | - | -"
+    return f"{run['rc']} | {run['wall']:.1f} | {run['cpu']:.1f}"
+
+
+def _ratio(rows, stages: tuple[str, ...], what: str) -> str:
+    """this / BASE of the summed `stages`, the median over pairs ("-" for a stage not run)."""
+    if any(b[s] is None for b, _ in rows for s in stages):
+        return "-"
+    ratios = [sum(t[s][what] for s in stages) / sum(b[s][what] for s in stages) for b, t in rows]
+    return f"{statistics.median(ratios):.2f}"
+
+
+def render(
+    rows, sha: str, here: str, dirty: bool, base_name: str, plan: str | None, serial=False
+) -> str:
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    verify = rows[0][0]["verify"] is not None
+    how = (
+        "Each pair runs the two one after the other (alternating which goes first)"
+        if serial
+        else "Each pair runs both at once"
+    )
     out = [
         BEGIN,
-        "## apply + verify on SGLang 0.5.15: this revision against another "
-        "(`bench/compare_revisions.py`)",
+        f"## apply{' + verify' if verify else ''} on SGLang 0.5.15: this revision against "
+        "another (`bench/compare_revisions.py`)",
         "",
         f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {platform.node()} "
         f"({os.cpu_count()} cores), Python {platform.python_version()}; `uptime` at the end: "
         f"`{load}`. BASE = `{base_name}` ({sha[:10]}), this = {here[:10]}"
         f"{' plus uncommitted changes' if dirty else ''}. Plan: "
         f"{f'`{Path(plan).name}` for both' if plan else f'each revision its own `{PLAN}`'}. "
-        "Each pair runs both at once on "
-        "fresh copies of the tree (`migrate apply PLAN --allow-rule-errors`, then "
-        "`migrate verify BASE..HEAD --json --no-wheel`); the machine is shared, so the ratios "
-        "(this / BASE, pair by pair) are the figures, not the absolute times.",
+        f"{how} on fresh copies of the tree (`migrate apply PLAN --allow-rule-errors`"
+        + (", then `migrate verify BASE..HEAD --json --no-wheel`" if verify else "; no verify")
+        + "); the machine is shared, so the ratios (this / BASE, pair by pair) are the "
+        "figures, not the absolute times.",
         "",
         "| pair | rev | apply exit | apply wall s | apply CPU s | verify exit | verify wall s "
         "| verify CPU s |",
@@ -127,20 +162,12 @@ def render(rows, sha: str, here: str, dirty: bool, base_name: str, plan: str | N
     ]
     for i, (b, t) in enumerate(rows, 1):
         for name, r in (("BASE", b), ("this", t)):
-            a, v = r["apply"], r["verify"]
-            out.append(
-                f"| {i} | {name} | {a['rc']} | {a['wall']:.1f} | {a['cpu']:.1f} | {v['rc']} "
-                f"| {v['wall']:.1f} | {v['cpu']:.1f} |"
-            )
+            out.append(f"| {i} | {name} | {_cells(r['apply'])} | {_cells(r['verify'])} |")
     out += ["", "| ratio this / BASE (median of pairs) | apply | verify | apply + verify |"]
     out.append("|---|---|---|---|")
     for what in ("wall", "cpu"):
-        ratios = [
-            [t[s][what] / b[s][what] for b, t in rows] for s in ("apply", "verify")
-        ] + [[(t["apply"][what] + t["verify"][what]) / (b["apply"][what] + b["verify"][what])
-              for b, t in rows]]  # fmt: skip
-        cells = " | ".join(f"{statistics.median(r):.2f}" for r in ratios)
-        out.append(f"| {what} | {cells} |")
+        stages = [("apply",), ("verify",), ("apply", "verify")]
+        out.append(f"| {what} | " + " | ".join(_ratio(rows, s, what) for s in stages) + " |")
     same = all(b["commits"] == t["commits"] for b, t in rows)
     first = rows[0][0]["commits"]
     verdict = (

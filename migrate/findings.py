@@ -7,7 +7,7 @@ they share this type; the report renders it without translating.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from migrate.errors import Pos
 
@@ -72,3 +72,24 @@ class Finding:
         where = f"{self.file}:{self.line}" if self.line else self.file
         text = f"{where}: {self.message}" if where else self.message
         return text + (f" ({self.fix})" if self.fix else "")
+
+
+@dataclass
+class CheckResult:
+    """One check's outcome with its findings: what verify's static checks return and what
+    the report shows of them (one record from the check to the report)."""
+
+    name: str
+    status: str  # PASS | FAIL | SKIP | COULD-NOT-RUN
+    findings: list[Finding] = field(default_factory=list)
+    summary: str = ""  # the check's own one-line summary; for COULD-NOT-RUN, why
+
+    @classmethod
+    def of(cls, name: str, findings: list[Finding], summary: str = "") -> CheckResult:
+        return cls(name, FAIL if findings else PASS, findings, summary)
+
+    @classmethod
+    def judged(cls, name: str, findings: list[Finding], summary: str = "") -> CheckResult:
+        """FAIL when any finding is an error; warnings (what BASE had already) pass."""
+        status = FAIL if any(f.severity == "error" for f in findings) else PASS
+        return cls(name, status, findings, summary)

@@ -30,6 +30,7 @@ _LEFT = r"(?<![\w.])"
 _LEFT_PATH = r"(?<![\w.\-])"
 _RIGHT = r"(?!\w)"
 _DOTTED_TAIL = re.compile(r"[\w.]*")
+_TARGET_TAIL = re.compile(r"[\w.]*(?::[A-Za-z_][\w.]*)?")  # `pkg.mod:attr.path`
 _PATH_TAIL = re.compile(r"[\w.\-/]*")
 _FROM_IMPORT = re.compile(r"from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n#;]*)")
 
@@ -62,6 +63,24 @@ class OldName:
         return self.new[len(DELETED) :] if self.new.startswith(DELETED) else None
 
 
+def path_at(text: str, hit: re.Match) -> str:
+    """The whole path that the regex hit `hit` starts: the hit itself (an old spelling,
+    whatever characters it holds: `gemm+bias.cu`, `my kernel.cu`) and the path characters
+    after it (`csrc/` + `norm.cuh`), less a trailing `.` (a full stop, not the name's).
+    The one rule for the rewriter's free-text pass and for this scanner."""
+    end = _PATH_TAIL.match(text, hit.end()).end()
+    return text[hit.start() : end].rstrip(".")
+
+
+def dotted_at(text: str, start: int, hit_end: int, *, targets: bool = False) -> tuple[str, int]:
+    """(the whole dotted name that a hit [start, hit_end) starts, less a trailing `.`,
+    and where its name characters ran to), by the rule of `path_at`; with `targets`, a
+    `module:attr.path` target is one name. The raw end tells a name cut short by an
+    f-string hole (`"pkg.{x}"`) from a whole one."""
+    raw_end = (_TARGET_TAIL if targets else _DOTTED_TAIL).match(text, hit_end).end()
+    return text[start:raw_end].rstrip(".:"), raw_end
+
+
 def old_dotted_names(relocation: Relocation) -> set[str]:
     """Every old dotted name a reference may spell: moved modules and packages, symbols."""
     names = set(relocation.modules) | set(relocation.moved_modules)
@@ -84,8 +103,8 @@ def old_path_spellings(relocation: Relocation, roots: tuple[str, ...]) -> set[st
     """Old repo-relative paths of moved directories and files, and the same paths
     relative to each import root (`sglang/jit_kernel/...` as found in docs and C++)."""
     paths: set[str] = set()
-    for old in list(relocation.path_prefixes) + list(relocation.files):
-        head = relocation.covering_prefix(old)
+    heads = relocation.covering_prefixes(list(relocation.path_prefixes) + list(relocation.files))
+    for old, head in heads.items():
         for form, head_form in _spellings(old, head, roots):
             if head_form is None or "/" not in head_form:  # else the directory's matches it
                 paths.add(form)
@@ -267,14 +286,15 @@ class OldNames:
         if m.group(0) in self.op_ids and start > 0 and text[start - 1] in "\"'":
             return OldName(start, m.end(), m.group(0), self.op_ids[m.group(0)])
         stmt = _FROM_IMPORT.match(text, start)
-        if stmt:
-            start = stmt.start(1)
-        token = _PATH_TAIL.match(text, start).group(0).rstrip("./-")
-        if "/" in token and not stmt:
-            new = self.now_path(token)
+        if stmt:  # `from X import`: the module X, from its first character
+            start = hit_end = stmt.start(1)
+        else:
+            hit_end = m.end()
+            token = path_at(text, m).rstrip("./-")
+            new = self.now_path(token) if "/" in token else None
             if new:
                 return OldName(start, start + len(token), token, new)
-        token = _DOTTED_TAIL.match(text, start).group(0).rstrip(".")
+        token = dotted_at(text, start, hit_end)[0]
         new = self.now_dotted(token)
         if new:
             return OldName(start, start + len(token), token, new)

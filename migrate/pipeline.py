@@ -64,10 +64,12 @@ def prepare(plan_path: str | Path, repo: str | Path) -> Prepared:
         index = build_index(repo, roots)
         plan, errors = load_chain(paths, index)
     index.encodings = plan.encodings  # before any text is read
-    errors = errors + validate_plan(plan, index)
+    problems, relocation = validate_plan(plan, index)
+    errors = errors + problems
     if errors:
         raise MigrateError(_sorted(errors))
-    return follow(Prepared(plan, index, build_relocation(plan, index)))
+    assert relocation is not None  # built whenever the plan has no problems
+    return follow(Prepared(plan, index, relocation))
 
 
 def _with_test_moves(prep: Prepared) -> list:

@@ -105,3 +105,56 @@ def test_sigkill_after_the_directory_rename_is_recovered(make_repo, tmp_path):
     assert res.exit_code == 0, res.output
     assert strip_stat(snapshot(repo)) == before
     assert leftovers(repo) == []
+
+
+def test_a_file_made_in_the_directory_before_its_rename_stays_where_it_was_made(
+    make_repo, tmp_path
+):
+    """The switch renames the directory that `prepare` found holding only moved files; a
+    file (or directory) created in it since would go along. It is renamed back, the apply
+    says so, and nothing of it reaches a commit. (Before: it moved to pkg/tables.)"""
+    repo, plan = data_repo(make_repo, tmp_path)
+    inode = os.stat(repo / "pkg/data/tables").st_ino
+    os.chmod(repo / "pkg/data/tables/d1", 0o750)
+    proc = start_apply(repo, plan, "ref:4")  # after prepare and the ref, before the rename
+    (repo / "pkg/data/tables/d1/mine.txt").write_text("made while apply ran\n")
+    (repo / "pkg/data/tables/fresh").mkdir()
+    (repo / "pkg/data/tables/fresh/notes.txt").write_text("mine too\n")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert os.stat(repo / "pkg/tables").st_ino == inode  # still one directory rename
+    assert (repo / "pkg/data/tables/d1/mine.txt").read_text() == "made while apply ran\n"
+    assert (repo / "pkg/data/tables/fresh/notes.txt").read_text() == "mine too\n"
+    assert os.stat(repo / "pkg/data/tables/d1").st_mode & 0o777 == 0o750  # as it was
+    assert sorted(os.listdir(repo / "pkg/tables")) == ["d0", "d1", "d2"]
+    assert sorted(os.listdir(repo / "pkg/tables/d1")) == ["t1.csv", "t4.csv", "t7.csv"]
+    for path in ("pkg/data/tables/d1/mine.txt", "pkg/data/tables/fresh"):
+        assert f"  {path}: created while apply ran in a directory it moved; left where" in err
+    status = git(repo, "status", "--porcelain", "--untracked-files=all")
+    assert sorted(status.splitlines()) == [
+        "?? pkg/data/tables/d1/mine.txt",
+        "?? pkg/data/tables/fresh/notes.txt",
+    ]
+    assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "pkg/data") == ""
+
+
+def test_a_file_made_in_the_new_directory_is_left_and_reported_by_recover(make_repo, tmp_path):
+    """Killed after the directory rename with a file someone made in the new directory:
+    `recover` puts the rest back and names the file it left (before: left silently)."""
+    repo, plan = data_repo(make_repo, tmp_path)
+    before = strip_stat(snapshot(repo))
+    proc = start_apply(repo, plan, "checkout:30")
+    (repo / "pkg/tables/d1/mine.txt").write_text("made while apply ran\n")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    res = CliRunner().invoke(main, ["recover", "--repo", str(repo)])
+    assert res.exit_code == 0, res.output
+    assert "pkg/tables/d1/mine.txt: made by someone else while apply ran; left where it is" in (
+        res.output
+    )
+    assert (repo / "pkg/tables/d1/mine.txt").read_text() == "made while apply ran\n"
+    after = strip_stat(snapshot(repo))
+    assert after["files"].pop("pkg/tables/d1/mine.txt")[1] == b"made while apply ran\n"
+    assert after["files"].pop("pkg/tables/") is after["files"].pop("pkg/tables/d1/") is None
+    assert after["files"] == before["files"]
+    assert leftovers(repo) == []

@@ -68,18 +68,27 @@ def test_an_ignored_file_where_a_directory_is_needed_is_refused(repo):
     assert strip_stat(snapshot(repo)) == before
 
 
-@pytest.mark.parametrize("how", ["autocrlf", "eol-attribute"])
+@pytest.mark.parametrize("how", ["autocrlf", "eol-attribute", "eol-attribute-checked-out"])
 def test_rollback_restores_bytes_not_a_checkout_through_filters(repo, monkeypatch, how):
+    """A checkout through the filters writes what git would write, not what the user had:
+    with `core.autocrlf` or an `eol=crlf` attribute added after the files were checked out
+    (git status is clean: LF on disk cleans to the same LF blob) it writes CRLF. The
+    rollback must put back the recorded bytes. The third case, CRLF on disk as the
+    attribute says, is a guard: a checkout would write those same bytes."""
     repo, plan = repo
     if how == "autocrlf":
         git(repo, "config", "core.autocrlf", "true")  # files on disk stay LF
-    else:  # checked out through the attribute: CRLF on disk, LF in the blobs
+    else:
         (repo / ".gitattributes").write_text("README.md eol=crlf\npkg/user.py eol=crlf\n")
         git(repo, "add", ".gitattributes")
-        git(repo, "commit", "-qm", "attributes")
-        git(repo, "rm", "-q", "--cached", "-r", ".")
-        git(repo, "reset", "-q", "--hard")
-        assert b"\r\n" in (repo / "pkg/user.py").read_bytes()
+        git(repo, "commit", "-qm", "attributes")  # files on disk stay LF
+        if how == "eol-attribute-checked-out":  # CRLF on disk, LF in the blobs
+            git(repo, "rm", "-q", "--cached", "-r", ".")
+            git(repo, "reset", "-q", "--hard")
+            assert b"\r\n" in (repo / "pkg/user.py").read_bytes()
+        else:
+            assert b"\r\n" not in (repo / "pkg/user.py").read_bytes()
+    assert git(repo, "status", "--porcelain") == ""
     before = strip_stat(snapshot(repo))
     monkeypatch.setenv("MIGRATE_FAIL_AT", "checkout")
     res = apply(repo, plan)
@@ -243,6 +252,8 @@ def test_the_plan_path_never_leaks_into_history(repo, tmp_path):
 
 
 def test_a_plan_inside_the_repo_is_recorded_repo_relative(make_repo, monkeypatch):
+    """A guard, not a defect proof: this already held before the leak was fixed (the leak
+    was a plan outside the repository, `test_the_plan_path_never_leaks_into_history`)."""
     from test_apply import make_sample
 
     repo = make_sample(make_repo)

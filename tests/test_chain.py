@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
 from click.testing import CliRunner
 from helpers import PLANS, git
 from prep_helpers import BASE_TREE
@@ -11,6 +12,7 @@ from test_verify import rebuild_with_hand_edit
 from test_verify_sample import PLAN, fresh_sample
 
 from migrate.cli import main
+from migrate.errors import MigrateError
 from migrate.index import build_index
 from migrate.pipeline import prepare
 from migrate.plan import parse_plan
@@ -59,6 +61,34 @@ def test_compose_makes_one_relocation(make_repo, tmp_path):
     assert [(o.src, o.dst) for o in plan.op_ids] == [("x.a", "y.a")]
     assert plan.moves[0].pos.file == "a.yaml" and plan.moves[3].pos.file == "b.yaml"
     assert plan.sha256 not in (a2.sha256, b.sha256)
+
+
+def test_a_chain_keeps_the_position_of_every_listed_name(make_repo, tmp_path):
+    """Roots, groups and deletes carry their position through composition: a chain's
+    root that holds no files is an error at its line, as it is in a single plan (the
+    positions were a parallel tuple that composition dropped, so a chain skipped it)."""
+    repo = make_repo(BASE_TREE)
+    groups = "groups:\n  add: [lora]\n  remove: [layernorm]\n"
+    a, _ = parse_plan(A + groups, "a.yaml")
+    b, _ = parse_plan(B.replace("[python, .]", "[python, nowhere]") + "delete: [x.y]\n", "b.yaml")
+    plan = compose_all([a, b], build_index(repo, ("python", ".")))
+    listed = (*plan.roots, *plan.groups_add, *plan.groups_remove, *plan.delete)
+    where = {n: (n.pos.file, n.pos.line) for n in listed}
+    assert where == {
+        "python": ("a.yaml", 2),
+        ".": ("a.yaml", 2),
+        "nowhere": ("b.yaml", 2),
+        "lora": ("a.yaml", 9),
+        "layernorm": ("a.yaml", 10),
+        "x.y": ("b.yaml", 12),
+    }
+    (tmp_path / "a.yaml").write_text(A)
+    (tmp_path / "b.yaml").write_text(B.replace("[python, .]", "[python, nowhere]"))
+    with pytest.raises(MigrateError) as exc:
+        prepare([tmp_path / "a.yaml", tmp_path / "b.yaml"], repo)
+    assert [(d.pos.file, d.pos.line, d.message) for d in exc.value.diagnostics] == [
+        (str(tmp_path / "b.yaml"), 2, "root 'nowhere' holds no files")
+    ]
 
 
 def test_chain_through_prepare_relocates_each_file_once(make_repo, tmp_path):

@@ -246,7 +246,7 @@ def test_generated_plans_load_and_validate_without_a_crash(fixture_repo, tmp_pat
         if not errors:  # as `prepare` does, with the index built once per set of roots
             if plan.roots not in INDEXES:
                 INDEXES[plan.roots] = build_index(fixture_repo, plan.roots)
-            errors = validate_plan(plan, INDEXES[plan.roots])
+            errors = validate_plan(plan, INDEXES[plan.roots])[0]
     for d in errors:
         assert d.message and "\n" not in d.message, d
         if d.pos.file == str(plan_file):

@@ -98,3 +98,43 @@ def test_stale_and_fix_agree(make_repo, tmp_path):
     write_edits(repo, build_index(repo, plan.roots), cs)
     left = stale_references(repo, [plan])
     assert left and all("fix by hand" in f.fix for f in left), [str(f) for f in left]
+
+
+def test_a_path_hit_is_extended_by_the_rewriters_rule(make_repo, tmp_path):
+    """One rule reads the whole name a hit starts (`oldnames.path_at`): an old path with
+    a character outside `[\\w.-/]` (`gemm+bias.cu`, `my kernel.cu`) was cut at that
+    character by the scanner, so verify, `stale` and the report missed it while the
+    rewriter (which extended from the hit's end) moved it."""
+    path = tmp_path / "plan.yaml"
+    path.write_text(
+        "version: 1\nmoves:\n"
+        "  - {from: csrc/gemm+bias.cu, to: ops/gemm+bias.cu}\n"
+        "  - {from: csrc/my kernel.cu, to: ops/my kernel.cu}\n"
+    )
+    plan, errors = load_plan(path)
+    assert not errors
+    text = "see csrc/gemm+bias.cu and csrc/my kernel.cu.\n"
+    hits = OldNames(plan_relocation(plan), plan).find(text)
+    assert [(h.old, h.new) for h in hits] == [
+        ("csrc/gemm+bias.cu", "ops/gemm+bias.cu"),
+        ("csrc/my kernel.cu", "ops/my kernel.cu"),
+    ]
+    code = 'SOURCES = ["csrc/gemm+bias.cu", "csrc/my kernel.cu"]  # csrc/gemm+bias.cu\n'
+    repo = make_repo({"README.md": text, "build.py": code})
+    flagged = {(f.file, f.message) for f in stale_references(repo, [plan])}
+    assert flagged == {
+        (file, f"old name csrc/{name}")
+        for file in ("README.md", "build.py")
+        for name in ("gemm+bias.cu", "my kernel.cu")
+    }
+    cs = fix_changes(plan, build_index(repo, plan.roots))
+    assert sorted((e.path, e.old, e.new) for e in cs.edits) == [
+        (file, f"csrc/{name}", f"ops/{name}")
+        for file, name in [
+            ("README.md", "gemm+bias.cu"),
+            ("README.md", "my kernel.cu"),
+            ("build.py", "gemm+bias.cu"),
+            ("build.py", "gemm+bias.cu"),
+            ("build.py", "my kernel.cu"),
+        ]
+    ]

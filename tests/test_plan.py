@@ -98,8 +98,8 @@ def test_valid_plan_resolves_relocations(make_repo, tmp_path):
     repo = make_repo(LEGACY)
     plan, errors = load_plan(_plan(tmp_path, GOOD))
     index = build_index(repo, plan.roots)
-    assert errors + validate_plan(plan, index) == []
-    rel = build_relocation(plan, index)
+    problems, rel = validate_plan(plan, index)
+    assert errors + problems == []
     assert rel.files["python/sglang/jit_kernel/norm.py"] == (
         "python/sglang/kernels/ops/layernorm/norm.py"
     )
@@ -122,6 +122,29 @@ def test_valid_plan_resolves_relocations(make_repo, tmp_path):
     assert rel.moved_modules["sglang.jit_kernel.norm"] == "sglang.kernels.ops.layernorm.norm"
 
 
+def test_prepare_builds_the_relocation_once(make_repo, tmp_path, monkeypatch):
+    """Validation's relocation is the one the pipeline goes on with: built once, not once
+    to check the plan and again to run it."""
+    import migrate.pipeline
+    import migrate.plan.validate
+    from migrate.pipeline import prepare
+
+    built = []
+
+    def counted(plan, index):
+        built.append(build_relocation(plan, index))
+        return built[-1]
+
+    monkeypatch.setattr(migrate.plan.validate, "build_relocation", counted)
+    monkeypatch.setattr(migrate.pipeline, "build_relocation", counted)
+    repo = make_repo(LEGACY)
+    prep = prepare(_plan(tmp_path, GOOD), repo)
+    assert len(built) == 1 and prep.relocation is built[0]
+    assert prep.relocation.files["python/sglang/jit_kernel/norm.py"] == (
+        "python/sglang/kernels/ops/layernorm/norm.py"
+    )
+
+
 def test_nested_module_move_overrides_package_move(make_repo, tmp_path):
     repo = make_repo(LEGACY)
     plan, _ = load_plan(
@@ -133,12 +156,37 @@ def test_nested_module_move_overrides_package_move(make_repo, tmp_path):
         )
     )
     index = build_index(repo, plan.roots)
-    assert validate_plan(plan, index) == []
+    assert validate_plan(plan, index)[0] == []
     rel = build_relocation(plan, index)
     assert rel.files["python/sglang/jit_kernel/norm.py"].endswith("ops/layernorm/norm.py")
     assert rel.files["python/sglang/jit_kernel/rope.py"].endswith("ops/misc/rope.py")
     assert rel.module("sglang.jit_kernel.norm") == "sglang.kernels.ops.layernorm.norm"
     assert rel.module("sglang.jit_kernel.rope") == "sglang.kernels.ops.misc.rope"
+
+
+def test_covering_prefixes_is_covering_prefix_per_path():
+    """The batched climb (once per directory) answers as the per-file one: nested
+    directory moves, a file a module move sends elsewhere, a path no move names."""
+    from migrate.relocate import Relocation
+
+    rel = Relocation(
+        path_prefixes={"a": "x", "a/b": "y/b", "c/d": "z"},
+        files={
+            "a/f.txt": "x/f.txt",
+            "a/b/g.txt": "y/b/g.txt",
+            "a/b/e/h.txt": "y/b/e/h.txt",
+            "a/b/odd.py": "q/odd.py",  # its own move: not what the directory says
+            "a/k/m.txt": "x/k/m.txt",
+            "c/d/n.txt": "z/n.txt",
+            "top.txt": "new.txt",
+        },
+    )
+    paths = [*rel.path_prefixes, *rel.files, "a/untouched.txt", "c/other.txt"]
+    assert rel.covering_prefixes(paths) == {p: rel.covering_prefix(p) for p in paths}
+    assert rel.covering_prefixes(["a/b/odd.py", "a/b/e/h.txt"]) == {
+        "a/b/odd.py": None,
+        "a/b/e/h.txt": "a/b",
+    }
 
 
 FIVE_MISTAKES = """\
@@ -163,7 +211,7 @@ def test_five_mistakes_reported_together_with_positions(make_repo, tmp_path):
     repo = make_repo(LEGACY)
     plan_path = _plan(tmp_path, FIVE_MISTAKES)
     plan, errors = load_plan(plan_path)
-    errors = errors + validate_plan(plan, build_index(repo, plan.roots))
+    errors = errors + validate_plan(plan, build_index(repo, plan.roots))[0]
     got = sorted((d.pos.line, d.pos.col, d.message) for d in errors)
     assert len(got) == 5, got
     assert got[0][:2] == (3, 1) and "unknown key 'colour'" in got[0][2]
@@ -214,7 +262,7 @@ def test_cli_exit_2_and_tree_unchanged(make_repo, tmp_path):
 def test_each_validation_error(make_repo, tmp_path, snippet, message):
     repo = make_repo(LEGACY)
     plan, errors = load_plan(_plan(tmp_path, "version: 1\nroots: [python]\n" + snippet))
-    errors = errors + validate_plan(plan, build_index(repo, plan.roots))
+    errors = errors + validate_plan(plan, build_index(repo, plan.roots))[0]
     assert any(message in d.message for d in errors), [str(d) for d in errors]
     assert all(d.pos.line >= 1 for d in errors)
 
@@ -228,7 +276,7 @@ def test_symlink_escaping_repo_is_refused(make_repo, tmp_path):
     plan, _ = load_plan(
         _plan(tmp_path, "version: 1\nmoves:\n  - from: python/link/\n    to: python/other/\n")
     )
-    errors = validate_plan(plan, build_index(repo, plan.roots))
+    errors = validate_plan(plan, build_index(repo, plan.roots))[0]
     assert any("leaves the repository" in d.message for d in errors), errors
 
 
@@ -251,7 +299,7 @@ def test_nested_path_move_overrides_package_move(make_repo, tmp_path):
         )
     )
     index = build_index(repo, plan.roots)
-    assert validate_plan(plan, index) == []
+    assert validate_plan(plan, index)[0] == []
     rel = build_relocation(plan, index)
     assert rel.files["python/sglang/jit_kernel/csrc/norm.cuh"] == (
         "python/sglang/kernels/jit/csrc/norm.cuh"

@@ -1,7 +1,8 @@
-"""Three real projects' own test suites, before and after a plan with symbol moves whose
+"""Four real projects' own test suites, before and after a plan with symbol moves whose
 callers bind the losing module (`from jmespath import exceptions; exceptions.LexerError`,
 `from . import keys; key=keys.hashkey`, `from . import idnadata; idnadata.scripts[...]`,
-`import cachetools.keys; cachetools.keys.hashkey(...)`) plus module and package moves
+`import cachetools.keys; cachetools.keys.hashkey(...)`) or re-export it by a star import
+(toolz: `from .recipes import *` in `toolz/__init__.py`) plus module and package moves
 (tests/fixtures/real/<name>.yaml). Each suite must give exactly the same counts after
 `migrate apply`, `migrate verify` must pass, and a second run (`fix`) finds nothing.
 """
@@ -24,6 +25,7 @@ PROJECTS = {
     "jmespath": Project("jmespath", "1.0.1", "jmespath", "."),
     "cachetools": Project("cachetools", "5.5.0", "cachetools", "src"),
     "idna": Project("idna", "3.10", "idna", "."),
+    "toolz": Project("toolz", "1.0.0", "toolz", ".", ("toolz/tests",)),
 }
 # Binding-based rewrites each plan must produce (file -> text it must contain after),
 # and the texts that must be gone (the uses the old spelling-based rewriter left behind).
@@ -56,6 +58,27 @@ EXPECT = {
             "idna/scriptdata.py": ["scripts = {", "joining_types = {"],
         },
         ["idnadata.scripts", "idnadata.joining_types"],
+    ),
+    "toolz": (
+        {
+            # the star re-export keeps toolz.partitionby, placed right after the star
+            "toolz/__init__.py": [
+                "from .itertoolz import *\nfrom .sequences import interleave, remove\n",
+                "from .dicttoolz import *\nfrom .merging import valmap\n",
+                "from .recipes import *\nfrom .sequences import partitionby\n",
+            ],
+            "toolz/curried/__init__.py": [
+                "from .dictops import merge, merge_with\n",
+                "del dictops\n",
+            ],
+            "toolz/recipes.py": ["__all__ = ('countby',)\n"],
+            "toolz/sequences.py": ["def partitionby(func, seq):"],
+            "toolz/functoolz.py": ["from ._common.utils import no_default\n"],
+            "toolz/tests/test_recipes.py": [
+                "from toolz import first, identity, countby, partitionby"
+            ],
+        },
+        ["from .utils import", "from toolz.utils import", "del exceptions"],
     ),
 }
 
@@ -139,3 +162,28 @@ def test_verify_passes_and_a_second_run_finds_nothing(project_run):
     res = _migrate("fix", str(plan), "--repo", str(where), "--dry-run")
     assert res.returncode == 0, res.stdout + res.stderr
     assert res.stdout.startswith("0 edit(s)"), res.stdout
+
+
+def test_toolz_target_shadowing_a_package_binding_is_refused(tmp_path):
+    """The same toolz plan with the target `toolz.partition`: the package binds
+    `partition` (the function, by `from .itertoolz import *`), and importing a submodule
+    of that name would replace it (the suite had 8 collection errors and verify said
+    PASS). The dry run and apply refuse it, exit 2, nothing written."""
+    p = PROJECTS["toolz"]
+    try:
+        pristine = tree(p)
+    except Unavailable as exc:  # no registry access
+        pytest.skip(str(exc))
+    where = tmp_path / p.stem
+    shutil.copytree(pristine, where, ignore=shutil.ignore_patterns(".complete"))
+    init_repo(where)
+    head = git(where, "rev-parse", "HEAD")
+    plan = tmp_path / "toolz-partition.yaml"
+    plan.write_text(
+        (PLANS / "toolz.yaml").read_text().replace("toolz.sequences", "toolz.partition")
+    )
+    for args in (["run", str(plan), "--dry-run"], ["apply", str(plan)]):
+        res = _migrate(*args, "--repo", str(where))
+        assert res.returncode == 2, res.stdout + res.stderr
+        assert "binds `partition` by `from toolz.itertoolz import *`" in res.stdout + res.stderr
+    assert git(where, "rev-parse", "HEAD") == head and git(where, "status", "--porcelain") == ""

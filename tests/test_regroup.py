@@ -43,7 +43,7 @@ def test_rename_is_sugar_for_move_remove_add():
     assert (mv.src, mv.dst) == ("sglang.kernels.ops.layernorm", "sglang.kernels.ops.normalization")
     assert plan.groups_remove == ("layernorm",)
     assert plan.groups_add == ("normalization",)
-    assert (plan.groups_remove_pos[0].line, plan.groups_remove_pos[0].col) == (3, 19)
+    assert (plan.groups_remove[0].pos.line, plan.groups_remove[0].pos.col) == (3, 19)
 
 
 def test_removing_a_group_with_files_left_is_a_positioned_error(make_repo, tmp_path):

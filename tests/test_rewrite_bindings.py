@@ -73,7 +73,7 @@ def test_binding_form_is_rewritten_and_runs(make_repo, tmp_path, form):
         assert "    global mod\n    mod = Fake()\n    return mod.func()" in text
     elif form == "later-import-rebinds":
         assert "SECOND = mod.func()" in text and "FIRST = newmod.func()" in text
-    elif form != "reexport-init":
+    elif form not in ("reexport-init", "star-reexport"):  # users stay as they are
         assert "newmod" in text
 
 
@@ -205,3 +205,77 @@ def test_reexport_through_the_package_init_keeps_working(make_repo, tmp_path):
         "from .newmod import func\nfrom .mod import other\n"
     )
     assert (out / path).read_text() == files[path]
+
+
+def test_star_reexports_keep_every_name_the_star_gave(make_repo, tmp_path):
+    """`from .recipes import *` / `from pkg.recipes import *` re-exported what recipes'
+    `__all__` listed: each moved name is imported from its new module right after the
+    star import, in the importer's style (relative or absolute), and nowhere it is not
+    needed: not in `pkg/__init__` for `grow` (it star-imports `pkg.extra`, grow's new
+    module), not in `top/__init__` (the chain's middle, `top/mid.py`, binds them), and
+    `hidden` (not in `__all__`) nowhere. The users are untouched and work (executed)."""
+    files, path, moves = golden_case("star-reexport")
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, module_of(path))
+    init = (out / "pkg/__init__.py").read_text()
+    assert init.startswith("from .recipes import *\nfrom .partitioning import partitionby\n\n")
+    assert "grow" not in init
+    for mid in ("pkg/api/__init__.py", "top/mid.py"):
+        text = (out / mid).read_text()
+        assert "from pkg.recipes import *\nfrom pkg.extra import grow\n" in text
+        assert "from pkg.partitioning import partitionby\n" in text
+    assert (out / "top/__init__.py").read_text() == files["top/__init__.py"]
+    assert (out / path).read_text() == files[path]
+    assert not any("hidden" in e.new for e in cs.edits if "import" in e.new)
+    assert (out / "pkg/recipes.py").read_text().startswith('__all__ = ("countby",)\n')
+
+
+STAR_SHADOWED = {
+    "pkg/__init__.py": "def partitionby(seq):\n    return 'own'\n\n\nfrom .recipes import *\n",
+    "pkg/recipes.py": "def partitionby(seq):\n    return list(seq)\n",
+}
+
+
+def test_star_reexport_without_a_safe_spelling_is_refused(make_repo, tmp_path):
+    """The package binds `partitionby` itself, then the star import rebinds it to
+    recipes'. No import placed by the one layout keeps that order safely: an error in the
+    dry run (exit 1, as every error note), and apply exits 2 with nothing written."""
+    prep, cs = changes(make_repo, STAR_SHADOWED, [("pkg.recipes:partitionby", "pkg.part")])
+    (note,) = [n for n in cs.notes if n.pos.file == "pkg/__init__.py"]
+    assert note.severity == "error" and "cannot keep partitionby re-exported" in note.message
+    assert (note.pos.line, note.pos.col) == (5, 1)
+    repo = make_repo(STAR_SHADOWED)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(plan_yaml([("pkg.recipes:partitionby", "pkg.part")]))
+    head = git(repo, "rev-parse", "HEAD")
+    for args, code in (([str(plan), "--dry-run"], 1), (["apply", str(plan)], 2)):
+        res = subprocess.run(
+            [sys.executable, "-m", "migrate.cli", *args], cwd=repo, capture_output=True, text=True
+        )
+        assert res.returncode == code, res.stdout + res.stderr
+        assert "cannot keep partitionby re-exported" in res.stdout + res.stderr
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
+
+
+def test_an_implicit_submodule_binding_follows_the_move(make_repo, tmp_path):
+    """Importing `pkg.mod` in `pkg/__init__.py` binds `mod` there (toolz's
+    `del exceptions`): renamed with a move inside the package; a `del` of a submodule
+    that leaves the package is dropped, since nothing binds it any more (executed)."""
+    files, path, moves = golden_case("implicit-submodule")
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, module_of(path))
+    text = (out / "pkg/__init__.py").read_text()
+    assert "F = newmod.func\n" in text and text.endswith("\ndel newmod\n")
+    assert "gone" not in text.split("helper, other")[1]
+
+
+def test_a_read_of_an_implicit_submodule_that_leaves_is_an_error(make_repo):
+    """`exc.merge` read through the binding that importing `pkg.exc` made, when pkg.exc
+    moves out of the package: nothing binds `exc` there any more; no safe spelling."""
+    files = {
+        "pkg/__init__.py": "from .exc import merge\n\nX = exc.merge\n",
+        "pkg/exc.py": "def merge():\n    return 1\n",
+        "lib/__init__.py": "",
+    }
+    prep, cs = changes(make_repo, files, [("pkg.exc", "lib.exc")])
+    (note,) = [n for n in cs.notes if n.pos.file == "pkg/__init__.py"]
+    assert note.severity == "error" and (note.pos.line, note.pos.col) == (3, 5)
+    assert "cannot spell lib.exc" in note.message

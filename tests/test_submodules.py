@@ -297,3 +297,72 @@ def test_a_deinitialized_submodule_moves_and_checks_out_again_at_its_new_path(wo
     assert git(repo, "submodule", "status") == f" {sha} {NEW} (heads/main)\n"
     assert (repo / NEW / "lib.py").read_text() == "X = 1\n"
     assert git(repo / NEW, "status", "--porcelain") == ""
+
+
+def test_the_report_counts_the_moved_submodule_before_and_after_apply(world):
+    """`migrate report` (the dry run's preview and the applied range) counts the submodule
+    on its own row: it is neither a file nor a data file."""
+    import json
+
+    import jsonschema
+    from helpers import REPO_ROOT
+
+    repo, plan = world
+    schema = json.loads((REPO_ROOT / "docs/report-schema.json").read_text())
+    preview = run(str(plan), "--dry-run", "--format", "md", "--repo", str(repo))
+    assert "| submodules moved | 1 |" in preview.output, preview.output
+    base = git(repo, "rev-parse", "HEAD").strip()
+    assert run("apply", str(plan), "--repo", str(repo)).exit_code == 0
+    args = ["report", f"{base}..HEAD", "--repo", str(repo), "--plan", str(plan)]
+    res = run(*args, "--no-wheel-check", "--format", "json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    jsonschema.validate(doc, schema)
+    summary = doc["summary"]
+    assert (summary["submodules_moved"], summary["files_moved"]) == (1, 2)
+    assert summary["data_files_moved"] == 0
+    md = run(*args, "--no-wheel-check")
+    assert "| submodules moved | 1 |" in md.output and "| data files moved | 0 |" in md.output
+
+
+DELETE_PLAN = (
+    "version: 1\nmoves:\n  - from: pkg.old.mod\n    to: pkg.new.mod\ndelete:\n  - pkg.old\n"
+)
+
+
+def test_deleting_a_package_that_holds_a_submodule_is_a_plan_error(world):
+    """Deleting the package would leave the submodule behind in it (before: applied, the
+    "deleted" package kept its gitlink and checkout). Removing it instead would throw away
+    another repository's checkout, which may hold work of its own: refused, in the dry run
+    and in apply alike, with what to do."""
+    repo, plan = world
+    plan.write_text(DELETE_PLAN)
+    before = state(repo)
+    outputs = []
+    for args in ([str(plan), "--dry-run"], ["apply", str(plan)]):
+        res = run(*args, "--repo", str(repo))
+        assert res.exit_code == 2, res.output
+        line = next(x for x in res.output.splitlines() if "submodule" in x)
+        outputs.append(line)
+    assert outputs[0] == outputs[1]  # the same words
+    assert outputs[0].endswith(
+        f"plan.yaml:6:5: error: delete pkg.old: submodule {OLD} is inside it and the plan "
+        f"does not move it (remove it first with `git rm {OLD}`, or move it out with a "
+        "path move)"
+    )
+    assert state(repo) == before
+
+
+def test_deleting_a_package_whose_submodule_moves_out_is_applied(world):
+    """A path move that takes the submodule out of the deleted package is fine."""
+    repo, plan = world
+    plan.write_text(
+        "version: 1\nmoves:\n  - from: pkg.old.mod\n    to: pkg.new.mod\n"
+        f"  - from: {OLD}\n    to: third_party/vendored\ndelete:\n  - pkg.old\n"
+    )
+    res = run("apply", str(plan), "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    assert git(repo, "ls-tree", "HEAD", "third_party/vendored").split()[0] == "160000"
+    assert git(repo, "ls-tree", "-r", "HEAD", "pkg/old") == ""
+    assert (repo / "third_party/vendored/lib.py").read_text() == "X = 1\n"
+    assert git(repo, "status", "--porcelain") == ""

@@ -63,3 +63,28 @@ def test_a_name_the_target_already_binds_is_not_imported_again(make_repo, tmp_pa
     target = (out / "pkg/target.py").read_text()
     assert target.count("import math") == 1 and target.count("import helper") == 1
     assert (out / "pkg/mod.py").read_text() == ""
+
+
+def test_all_keeps_its_line_layout_when_names_leave(make_repo, tmp_path):
+    """Names leaving a wrapped `__all__` take their comma along, not the line break
+    after them (toolz's itertoolz: dropping the last name of a line joined two lines
+    into one of 118 characters); a name alone on its line takes the line. Two moves
+    out of one module to two targets make one edit (two overlapped and one was lost)."""
+    from rewrite_helpers import rewrite_and_run
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": (
+            "__all__ = ('a', 'b',\n"
+            "           'c',\n"
+            "           'd', 'e')\n\n\n"
+            + "".join(f"def {n}():\n    return {n!r}\n\n\n" for n in "abcde")
+        ),
+        "check.py": (
+            "from pkg.mod import *\n\n\ndef check():\n"
+            "    assert (a(), b(), c(), d(), e()) == tuple('abcde')\n"
+        ),
+    }
+    moves = [("pkg.mod:b", "pkg.one"), ("pkg.mod:c", "pkg.two")]
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, moves, "check")
+    assert (out / "pkg/mod.py").read_text().startswith("__all__ = ('a',\n           'd', 'e')\n")

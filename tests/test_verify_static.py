@@ -308,3 +308,29 @@ def test_a_split_that_drops_a_test_case_fails(make_repo, tmp_path):
     result = verify(repo, f"{base}..HEAD", str(plan_file), wheel_check=False, allow_foreign=True)
     chk = next(c for c in result.static_checks if c.name == "tests-kept")
     assert any("test_b" in f.message for f in chk.findings), chk.findings
+
+
+def test_a_del_of_a_submodule_name_the_package_no_longer_binds_fails(make_repo, tmp_path):
+    """toolz's shape: `from .exceptions import merge` binds `exceptions` in the package
+    `__init__`, which then does `del exceptions`. The module renamed and the import
+    re-spelled by hand, but the `del` left: a NameError on import that verify passed.
+    At BASE the implicit binding counts (no finding); at HEAD the `del` is an error."""
+    init = "from .exceptions import merge\n\nX = merge\ndel exceptions\n"
+    base_tree = {
+        "pkg/__init__.py": "",
+        "pkg/cur/__init__.py": init,
+        "pkg/cur/exceptions.py": "def merge():\n    return 1\n",
+    }
+    head = {
+        "pkg/cur/__init__.py": init.replace("from .exceptions", "from .dictops"),
+        "pkg/cur/dictops.py": base_tree["pkg/cur/exceptions.py"],
+    }
+    plan = "version: 1\nmoves:\n  - from: pkg.cur.exceptions\n    to: pkg.cur.dictops\n"
+    repo, base, plan_file = hand_migration(
+        make_repo, tmp_path, base_tree, head, plan, gone=["pkg/cur/exceptions.py"]
+    )
+    assert findings(repo, base, plan_file, "import-time-names") == {
+        ("pkg/cur/__init__.py", 4): "error"
+    }
+    assert unbound_at_import(ast.parse(init), "pkg.cur", True) == []
+    assert unbound_at_import(ast.parse(init), "pkg.cur", False) == [(4, "exceptions")]

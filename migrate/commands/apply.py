@@ -78,3 +78,4 @@ def command(
     click.echo(f"applied {len(result.commits)} commit(s){where} on {result.base[:12]}:")
     for c in result.commits:
         click.echo(f"  {c.sha[:12]} {c.subject}")
+    print_leftovers(result.left, [])

@@ -113,21 +113,23 @@ def parts_not_in_effect(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
             out.append(
                 Diagnostic(sp.pos, f"split of {sp.file} is not in effect: {sp.file} still exists")
             )
-    for name, pos in zip(plan.groups_add, plan.groups_add_pos, strict=False):
+    for name in plan.groups_add:
         if not index.is_package(f"{OPS}.{name}"):
             out.append(
-                Diagnostic(pos, f"group {name} is not in effect: {OPS}.{name} does not exist")
+                Diagnostic(name.pos, f"group {name} is not in effect: {OPS}.{name} does not exist")
             )
-    for name, pos in zip(plan.groups_remove, plan.groups_remove_pos, strict=False):
+    for name in plan.groups_remove:
         if index.is_package(f"{OPS}.{name}"):
             out.append(
                 Diagnostic(
-                    pos, f"removing group {name} is not in effect: {OPS}.{name} still exists"
+                    name.pos, f"removing group {name} is not in effect: {OPS}.{name} still exists"
                 )
             )
-    for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
+    for name in plan.delete:
         if index.is_package(name):
-            out.append(Diagnostic(pos, f"delete {name} is not in effect: the package still exists"))
+            out.append(
+                Diagnostic(name.pos, f"delete {name} is not in effect: the package still exists")
+            )
     return out
 
 

@@ -55,6 +55,7 @@ class ApplyResult:
     commits: list[StepCommit] = field(default_factory=list)
     reason: str = ""
     recovered: Recovery | None = None  # what an earlier, interrupted apply left
+    left: list[str] = field(default_factory=list)  # others' files the switch left as they are
 
 
 class ApplyRefused(Refused):
@@ -297,4 +298,4 @@ def _apply(
     else:  # each member under its own hash, and the chain's list of them
         shas = [load_plan(p)[0].sha256 for p in paths]
         keep_chain(repo_dir, paths, shas, prep.plan.sha256)
-    return ApplyResult("applied", base, tip, branch, commits)
+    return ApplyResult("applied", base, tip, branch, commits, left=tx.left)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from migrate.git import ZERO, GitError, git_path, run_git
+from migrate.git.index_stat import carry_stat
 from migrate.git.submodules import (
     checkout_problems,
     gitdir_value,
@@ -75,24 +76,17 @@ _RAW = re.compile(rb":(\d+) (\d+) (\w+) (\w+) [^\0]*\0([^\0]*)\0")
 
 def diff_entries(repo: Path, base: str, tip: str) -> list[Entry]:
     out = run_git(repo, "diff-tree", "-r", "-z", "--no-renames", base, tip)
+    modes: dict[bytes, int] = {}  # a handful of distinct modes: parsed once each
     return [
         Entry(
             path.decode("utf-8", "surrogateescape"),
-            int(bm, 8),
+            modes[bm] if bm in modes else modes.setdefault(bm, int(bm, 8)),
             bs.decode(),
-            int(tm, 8),
+            modes[tm] if tm in modes else modes.setdefault(tm, int(tm, 8)),
             ts.decode(),
         )
         for bm, tm, bs, ts, path in _RAW.findall(out)
     ]
-
-
-def _climb(path: str):
-    """The parent directories of `path`, deepest first."""
-    d = path.rpartition("/")[0]
-    while d:
-        yield d
-        d = d.rpartition("/")[0]
 
 
 def _ancestor_counts(paths) -> dict[str, int]:
@@ -150,6 +144,50 @@ def directory_renames(repo: Path, renames: list[list[str]], others: list[str]) -
     return chosen
 
 
+def _put_back_strays(top: str, old: str, new: str, moved: list[str], modes: dict) -> list[str]:
+    """Rename back whatever went along when directory `old` was renamed to `new` but is
+    none of the switch's moves (`moved`: their new paths): a file or directory created in
+    `old` after `prepare` looked (its directories are made again, with their recorded
+    modes). A line for each: where it is, or why it stays."""
+    dirs = set(_ancestor_counts(moved))
+    expected = set(moved)
+    strays, stack = [], [new]
+    while stack:
+        rel = stack.pop()
+        with os.scandir(os.path.join(top, rel)) as it:
+            for entry in it:
+                sub = f"{rel}/{entry.name}"
+                if sub in dirs and entry.is_dir(follow_symlinks=False):
+                    stack.append(sub)
+                elif sub not in expected:
+                    strays.append(sub)
+    back = []
+    for sub in sorted(strays):
+        dest = old + sub[len(new) :]
+        _make_dirs(top, dest.rpartition("/")[0], modes)
+        if os.path.lexists(os.path.join(top, dest)):  # made again meanwhile: never replaced
+            back.append(f"{sub}: went along with its directory; {dest} is taken, so left here")
+            continue
+        os.rename(os.path.join(top, sub), os.path.join(top, dest))
+        back.append(
+            f"{dest}: created while apply ran in a directory it moved; left where it was "
+            "(untracked)"
+        )
+    return back
+
+
+def _make_dirs(top: str, rel: str, modes: dict) -> None:
+    """Directory `rel` and its missing parents, each with its recorded mode if any."""
+    missing = []
+    while rel and _dir_mode(os.path.join(top, rel)) is None:
+        missing.append(rel)
+        rel = rel.rpartition("/")[0]
+    for d in reversed(missing):
+        os.mkdir(os.path.join(top, d))
+        if d in modes:
+            os.chmod(os.path.join(top, d), modes[d])
+
+
 def _holds_only(full: str, n: int, olds: dict[str, int], rel: str) -> bool:
     """Whether directory `full` (repo path `rel`) holds exactly `n` non-directories and
     only directories that hold some of them (`olds`: moved files per directory)."""
@@ -186,6 +224,8 @@ def pure_renames(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]
 def submodule_moves(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]:
     """[old, new] for each move of a gitlink to a new path (the same commit)."""
     gone = {e.path: e for e in entries if e.base_mode == GITLINK and not e.tip_mode}
+    if not gone:
+        return []
     came = {e.path: e for e in entries if e.tip_mode == GITLINK and not e.base_mode}
     out = []
     for old, new in sorted(moves.items()):
@@ -234,17 +274,17 @@ def preflight(
             continue
         if not e.tip_mode:
             continue
-        for d in _climb(e.path):
-            if d in kinds:
-                break
+        parent = d = e.path.rpartition("/")[0]
+        while d and d not in kinds:  # its parents, deepest first, up to one already seen
             kinds[d] = mode = _lstat_mode(top + d)
-            if mode is None or d in tracked or stat.S_ISDIR(mode):
-                continue
-            if stat.S_ISLNK(mode):
-                problems.append(f"{d}: a symlink where {e.path} needs a directory")
-            else:
-                problems.append(f"{d}: an untracked or ignored file where a directory is needed")
-        parent = e.path.rpartition("/")[0]
+            if mode is not None and d not in tracked and not stat.S_ISDIR(mode):
+                if stat.S_ISLNK(mode):
+                    problems.append(f"{d}: a symlink where {e.path} needs a directory")
+                else:
+                    problems.append(
+                        f"{d}: an untracked or ignored file where a directory is needed"
+                    )
+            d = d.rpartition("/")[0]
         if parent and kinds[parent] is None:
             continue  # its directory is not there, so neither is it
         full = top + e.path
@@ -386,6 +426,15 @@ def _dir_mode(path: str) -> int | None:
     return stat.S_IMODE(st.st_mode) if stat.S_ISDIR(st.st_mode) else None
 
 
+def _read_index(path: str) -> tuple[bytes, int] | None:
+    """The index's bytes and its mtime (ns), or None without one."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(), os.fstat(fh.fileno()).st_mtime_ns
+    except OSError:
+        return None
+
+
 def _fsync_dir(path: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)
@@ -407,6 +456,7 @@ class Transaction:
         self.head_ref = ref or None
         self.state = state_dir(self.dir)
         self.journal: Journal | None = None
+        self.left: list[str] = []  # what the switch left as someone else made it
 
     def prepare(self, tip: str, moves: dict[str, str] | None = None) -> None:
         """Check the way is free, then record everything the switch will touch.
@@ -446,21 +496,21 @@ class Transaction:
                 if e.base_mode != GITLINK:  # a submodule's checkout is moved, never copied
                     backup = _save_original(top + e.path, files, str(n), removed)
                 linked = linked or (bool(backup) and backup[0] == "file" and not removed)
-                for d in _climb(e.path):  # the modes of the directories it was in
-                    if d in left:  # so were its parents
-                        break
-                    left.add(d)
+                d = e.path.rpartition("/")[0]
+                while d and d not in left:  # the modes of the directories it was in (a
+                    left.add(d)  # directory seen: so were its parents)
                     mode = dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
                     if mode is not None:
                         j.dir_modes[d] = mode
+                    d = d.rpartition("/")[0]
             if e.tip_mode:
-                for d in _climb(e.path):  # the directories the switch makes for it
-                    if d in made:
-                        break
+                d = e.path.rpartition("/")[0]
+                while d and d not in made:  # the directories the switch makes for it
                     made.add(d)
                     mode = dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
                     if mode is None:
                         new_dirs.add(d)
+                    d = d.rpartition("/")[0]
             j.entries.append([e.path, e.base_mode, e.base_sha, e.tip_mode, e.tip_sha, backup])
         j.new_dirs = sorted(new_dirs, key=lambda d: d.count("/"), reverse=True)
         _fsync_dir(self.state / "files")
@@ -486,7 +536,11 @@ class Transaction:
             run_git(self.dir, "update-ref", "--no-deref", "-m", msg, "HEAD", tip, self.base)
         self.hook("ref")
         emptied = self._stash_removed() | self._rename_moved() | self._move_submodules()
+        index = os.fspath(git_path(self.dir, "index"))
+        before = _read_index(index)
         run_git(self.dir, "read-tree", "-m", self.base, tip)  # the index only
+        if before is not None:  # renamed files keep their stat data, as with `git mv`
+            carry_stat(index, before[0], before[1], j.renames, len(self.base) // 2)
         renamed = {new for _old, new in j.renames}
         written = [e[0] for e in j.entries if e[3] not in (0, GITLINK) and e[0] not in renamed]
         if written:
@@ -515,12 +569,15 @@ class Transaction:
 
     def _rename_moved(self) -> set[str]:
         """Rename every pure move in place (a whole directory in one rename where
-        `directory_renames` found one); the directories it left (to remove if empty)."""
+        `directory_renames` found one; anything created in it since is renamed back and
+        listed in `left`); the directories it left (to remove if empty)."""
         dirs, top, made = set(), str(self.dir), set()
         for old, new in self.journal.dir_renames:
             os.makedirs(os.path.dirname(os.path.join(top, new)), exist_ok=True)
             os.rename(os.path.join(top, old), os.path.join(top, new))
             dirs.add(old.rpartition("/")[0])
+            moved = [n for o, n in self.journal.renames if o.startswith(old + "/")]
+            self.left += _put_back_strays(top, old, new, moved, self.journal.dir_modes)
         inside = tuple(old + "/" for old, _new in self.journal.dir_renames)
         for old, new in self.journal.renames:
             if inside and old.startswith(inside):
@@ -558,7 +615,9 @@ class Transaction:
                     _restore_index(self.dir, self.state, Journal(self.base, "", None, None))
                 shutil.rmtree(self.state, ignore_errors=True)
             return RollbackReport()
-        return rollback(self.dir, self.journal, self.hook)
+        report = rollback(self.dir, self.journal, self.hook)
+        report.left[:0] = self.left
+        return report
 
 
 @dataclass
@@ -799,6 +858,7 @@ def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) 
     for d in j.new_dirs:
         with contextlib.suppress(OSError):
             os.rmdir(repo / d)  # only when empty: never a file we did not create
+    report.left += _strangers(repo, j.new_dirs, {e[0] for e in entries})
     for e in entries:  # then the originals, byte for byte, mode for mode
         path, base_mode, _bsha, tip_mode, _tsha, backup = e
         if not base_mode or not backup or path in settled:
@@ -824,6 +884,19 @@ def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) 
         with contextlib.suppress(OSError):
             if (repo / d).is_dir() and (repo / d).stat().st_mode & 0o7777 != mode:
                 os.chmod(repo / d, mode)
+
+
+def _strangers(repo: Path, new_dirs: list[str], known: set[str]) -> list[str]:
+    """What keeps a directory the switch made from going: entries none of the switch's
+    paths (someone made them there while apply ran), each left where it is."""
+    made, out = set(new_dirs), []
+    for d in sorted(made):
+        with contextlib.suppress(OSError), os.scandir(repo / d) as it:
+            for entry in it:
+                sub = f"{d}/{entry.name}"
+                if sub not in known and sub not in made:
+                    out.append(f"{sub}: made by someone else while apply ran; left where it is")
+    return sorted(out)
 
 
 def rollback(repo: Path, j: Journal, hook=None) -> RollbackReport:

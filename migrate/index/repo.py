@@ -68,6 +68,27 @@ def detect_newline(data: bytes) -> str:
     return "\r\n" if crlf > lf else "\n"
 
 
+_CHUNK = 1 << 16
+
+
+def _read_file(full: str) -> bytes:
+    """A file's bytes, read with plain `os.read` calls: a third of `open().read()`'s cost
+    for a small file (no buffer object, no fstat, isatty or seek), which is what a tree
+    of 30,000 small data files is made of. A short read of a regular file is its end."""
+    fd = os.open(full, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        data = os.read(fd, _CHUNK)
+        if len(data) < _CHUNK:
+            return data
+        parts = [data]
+        while data:
+            data = os.read(fd, 1 << 20)
+            parts.append(data)
+        return b"".join(parts)
+    finally:
+        os.close(fd)
+
+
 def root_of_path(roots, path: str) -> str | None:
     """The import root (of `roots`) that holds repo-relative `path`: the longest, or None."""
     inside = [r for r in roots if r in (".", "") or path.startswith(r.rstrip("/") + "/")]
@@ -102,8 +123,7 @@ class RepoIndex(TreeQueries):
             if info.is_symlink if info is not None else os.path.islink(full):
                 data = os.readlink(full).encode()
             else:
-                with open(full, "rb") as fh:
-                    data = fh.read()
+                data = _read_file(full)
             self._bytes[path] = data
         return data
 
@@ -113,6 +133,8 @@ class RepoIndex(TreeQueries):
 
     def codec_for(self, path: str) -> str | None:
         """The codec the plan's `encodings` give `path`, or None."""
+        if not self.encodings:
+            return None
         return next((c for g, c in self.encodings if repo_glob_match(g, path)), None)
 
     def encoding(self, path: str) -> str:
@@ -132,7 +154,8 @@ class RepoIndex(TreeQueries):
                 self._text[path] = None
             else:
                 try:
-                    self._text[path] = data.decode(self.encoding(path))
+                    codec = choose_encoding(path, data, self.codec_for(path))
+                    self._text[path] = data.decode(codec)
                 except (UnicodeDecodeError, LookupError):
                     self._text[path] = None
         return self._text[path]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from functools import cached_property
 from typing import Protocol
@@ -102,7 +103,9 @@ class TreeQueries(FactsCache):
 
     def files_under(self, directory: str) -> list[str]:
         prefix = directory.rstrip("/") + "/"
-        return [p for p in self.paths if p.startswith(prefix)]
+        paths = self.paths  # sorted: the paths under `prefix` are one run, found by bisection
+        start = bisect_left(paths, prefix)
+        return paths[start : bisect_left(paths, prefix[:-1] + "0", start)]  # "0" follows "/"
 
     def package_dir(self, name: str) -> str | None:
         """Repo-relative directory of package `name` (regular or namespace) under the first
@@ -113,8 +116,9 @@ class TreeQueries(FactsCache):
         rel = name.replace(".", "/")
         for root in self.roots:
             d = rel if root in (".", "") else f"{root}/{rel}"
-            prefix = d + "/"
-            if any(p.startswith(prefix) for p in self.paths):
+            prefix, paths = d + "/", self.paths
+            at = bisect_left(paths, prefix)  # sorted: the first path >= prefix, if any under it
+            if at < len(paths) and paths[at].startswith(prefix):
                 return d
         return None
 

@@ -5,6 +5,9 @@ lambda bodies, which run later.
 
 Deliberately generous about what is bound: any name stored anywhere at module level or in
 a class body, every import, every builtin; a module with a star import binds everything.
+A package `__init__` also binds `sub` by importing `pkg.sub` (`from .sub import x`), and a
+`del name` needs the name bound like a read does (toolz's `del exceptions` after its
+submodule was renamed was a `NameError` on import that verify did not see).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import ast
 import builtins
 
 from migrate.index.bindings import Visitor
+from migrate.index.imports import absolute
 
 _MODULE_NAMES = frozenset(
     ("__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
@@ -35,26 +39,35 @@ class _ImportTime(Visitor):
     """Collect Name loads and every binding of the code that runs at import time (the
     binding walk's fast visitor: contexts, operators and constants hold no name)."""
 
-    def __init__(self, lazy_annotations: bool):
+    def __init__(self, lazy_annotations: bool, module: str | None = None, is_package=False):
         self.lazy = lazy_annotations
         self.loads: list[tuple[int, str]] = []
         self.bound: set[str] = set()
         self.star = False
+        self.module, self.is_package = module, is_package
 
     def visit_Name(self, node: ast.Name):
-        if isinstance(node.ctx, ast.Load):
+        if isinstance(node.ctx, (ast.Load, ast.Del)):  # `del x` needs x bound too
             self.loads.append((node.lineno, node.id))
         else:
             self.bound.add(node.id)
 
+    def _submodule(self, name: str | None) -> None:
+        """Importing `pkg.sub` inside `pkg/__init__.py` binds `sub` there."""
+        if name and self.is_package and self.module and name.startswith(self.module + "."):
+            self.bound.add(name[len(self.module) + 1 :].split(".")[0])
+
     def visit_Import(self, node):
         self.bound.update(a.asname or a.name.split(".")[0] for a in node.names)
+        for a in node.names:
+            self._submodule(a.name)
 
     def visit_ImportFrom(self, node):
         for a in node.names:
             if a.name == "*":
                 self.star = True
             self.bound.add(a.asname or a.name)
+        self._submodule(absolute(node.module, node.level, self.module or "", self.is_package))
 
     def _annotation(self, node):
         if node is not None and not self.lazy:
@@ -120,9 +133,12 @@ class _ImportTime(Visitor):
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
 
-def unbound_at_import(tree: ast.Module) -> list[tuple[int, str]]:
-    """[(line, name)] of every import-time read of a name nothing binds."""
-    walker = _ImportTime(_future_annotations(tree))
+def unbound_at_import(
+    tree: ast.Module, module: str | None = None, is_package: bool = False
+) -> list[tuple[int, str]]:
+    """[(line, name)] of every import-time read (or `del`) of a name nothing binds
+    (`module`, `is_package`: where the file is, for the submodules a package binds)."""
+    walker = _ImportTime(_future_annotations(tree), module, is_package)
     for stmt in tree.body:
         walker.visit(stmt)
     if walker.star:

@@ -120,14 +120,10 @@ def compose(a: Plan, b: Plan, index: RepoIndex | None) -> Plan:
     op_ids = [o for o in op_ids if o.src != o.dst]
 
     add = [g for g in a.groups_add if g not in b.groups_remove] + list(b.groups_add)
-    removed = [(g, p) for g, p in zip(a.groups_remove, a.groups_remove_pos, strict=False)] + [
-        (g, p)
-        for g, p in zip(b.groups_remove, b.groups_remove_pos, strict=False)
-        if g not in a.groups_add
-    ]
-    both = set(add) & {g for g, _ in removed}
+    removed = list(a.groups_remove) + [g for g in b.groups_remove if g not in a.groups_add]
+    both = set(add) & set(removed)
     add = [g for g in dict.fromkeys(add) if g not in both]
-    removed = [(g, p) for g, p in removed if g not in both]
+    removed = [g for g in removed if g not in both]
 
     inverse_files = [(d, s) for s, d in a_all_paths]
     splits = [
@@ -150,11 +146,8 @@ def compose(a: Plan, b: Plan, index: RepoIndex | None) -> Plan:
         op_ids=tuple(OpIdRename(o.src, o.dst, o.pos) for o in op_ids),
         splits=tuple(splits),
         groups_add=tuple(add),
-        groups_remove=tuple(g for g, _ in removed),
-        groups_remove_pos=tuple(p for _, p in removed),
+        groups_remove=tuple(removed),
         delete=a.delete + tuple(d for d in b.delete if d not in a.delete),
-        delete_pos=a.delete_pos
-        + tuple(p for d, p in zip(b.delete, b.delete_pos, strict=False) if d not in a.delete),
         keep_prose=tuple(dict.fromkeys((*a.keep_prose, *b.keep_prose))),
         encodings=tuple(dict.fromkeys((*a.encodings, *b.encodings))),
     )

@@ -18,7 +18,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.layout.names import OPS_PKG as OPS
-from migrate.plan.model import Move, OpIdRename, Plan, Split, SplitOutput
+from migrate.plan.model import Move, OpIdRename, Plan, PlanName, Split, SplitOutput
 
 TOP_KEYS = {
     "version",
@@ -107,10 +107,10 @@ class _Reader:
             if m is not None:
                 yield f"{where}[{i}]", pos, m
 
-    def items(self, node, key, where: str, problem) -> tuple[list, list[Pos]]:
-        """(values, positions) of the items of the list `node[key]`; `problem(item)` says
-        what is wrong with one (a positioned error, the item left out) or None."""
-        values, positions = [], []
+    def items(self, node, key, where: str, problem) -> list[PlanName]:
+        """The string items of the list `node[key]`, each with its position; `problem(item)`
+        says what is wrong with one (a positioned error, the item left out) or None."""
+        values = []
         seq = self.seq(node, key, where)
         for i, item in enumerate(seq):
             pos = self.item_pos(seq, i)
@@ -118,9 +118,8 @@ class _Reader:
             if why:
                 self.error(pos, why)
             else:
-                values.append(item)
-                positions.append(pos)
-        return values, positions
+                values.append(PlanName(item, pos))
+        return values
 
     def string(self, node, key, where: str, pattern: re.Pattern | None = None, what: str = ""):
         if key not in node:
@@ -216,9 +215,9 @@ def _root_problem(root) -> str | None:
     return None
 
 
-def _roots(r: _Reader, top) -> tuple[list[str], list[Pos]]:
-    roots, roots_pos = r.items(top, "roots", "roots", _root_problem)
-    return [root.rstrip("/") or "." for root in roots], roots_pos
+def _roots(r: _Reader, top) -> list[PlanName]:
+    roots = r.items(top, "roots", "roots", _root_problem)
+    return [PlanName(root.rstrip("/") or ".", root.pos) for root in roots]
 
 
 def _moves(r: _Reader, top) -> list[Move]:
@@ -300,17 +299,17 @@ def _splits(r: _Reader, top) -> list[Split]:
     return splits
 
 
-def _groups(r: _Reader, top, moves: list[Move]):
-    """(add, add positions, remove, remove positions); `rename` is sugar: it appends the
-    group package's move to `moves` and the names to add and remove."""
-    groups_add, groups_add_pos, groups_remove, groups_remove_pos = [], [], [], []
+def _groups(r: _Reader, top, moves: list[Move]) -> tuple[list[PlanName], list[PlanName]]:
+    """(groups to add, groups to remove); `rename` is sugar: it appends the group
+    package's move to `moves` and the names to add and remove."""
+    groups_add, groups_remove = [], []
     if "groups" in top:
         g = r.mapping(
             top["groups"], "groups", r.value_pos(top, "groups"), {"add", "remove", "rename"}
         )
         if g is not None:
-            groups_add, groups_add_pos = _group_names(r, g, "add")
-            groups_remove, groups_remove_pos = _group_names(r, g, "remove")
+            groups_add = _group_names(r, g, "add")
+            groups_remove = _group_names(r, g, "remove")
             for where, ipos, m in r.entries(g, "rename", "groups.rename", {"from", "to"}):
                 what = "a lower_snake_case group name"
                 old = r.string(m, "from", where, GROUP, what)
@@ -319,11 +318,9 @@ def _groups(r: _Reader, top, moves: list[Move]):
                     # sugar: the group package moves, the old group goes, the new one comes
                     sp, dp = r.value_pos(m, "from"), r.value_pos(m, "to")
                     moves.append(Move(f"{OPS}.{old}", f"{OPS}.{new}", ipos, sp, dp))
-                    groups_remove.append(old)
-                    groups_remove_pos.append(sp)
-                    groups_add.append(new)
-                    groups_add_pos.append(dp)
-    return groups_add, groups_add_pos, groups_remove, groups_remove_pos
+                    groups_remove.append(PlanName(old, sp))
+                    groups_add.append(PlanName(new, dp))
+    return groups_add, groups_remove
 
 
 def _delete_problem(name) -> str | None:
@@ -334,15 +331,15 @@ def _delete_problem(name) -> str | None:
     return None
 
 
-def _delete(r: _Reader, top) -> tuple[list[str], list[Pos]]:
+def _delete(r: _Reader, top) -> list[PlanName]:
     return r.items(top, "delete", "delete", _delete_problem)
 
 
-def _keep_prose(r: _Reader, top) -> list[str]:
+def _keep_prose(r: _Reader, top) -> list[PlanName]:
     def problem(glob) -> str | None:
         return None if isinstance(glob, str) else "keep_prose entries must be path globs"
 
-    return r.items(top, "keep_prose", "keep_prose", problem)[0]
+    return r.items(top, "keep_prose", "keep_prose", problem)
 
 
 def _encodings(r: _Reader, top) -> list[tuple[str, str]]:
@@ -383,12 +380,12 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         raise MigrateError(r.errors)
 
     _check_version(r, top, file)
-    roots, roots_pos = _roots(r, top)
+    roots = _roots(r, top)
     moves = _moves(r, top)
     op_ids = _op_ids(r, top)
     splits = _splits(r, top)
-    groups_add, groups_add_pos, groups_remove, groups_remove_pos = _groups(r, top, moves)
-    delete, delete_pos = _delete(r, top)
+    groups_add, groups_remove = _groups(r, top, moves)
+    delete = _delete(r, top)
     keep_prose = _keep_prose(r, top)
     encodings = _encodings(r, top)
 
@@ -396,17 +393,13 @@ def parse_plan(text: str, file: str) -> tuple[Plan, list[Diagnostic]]:
         path=file,
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         version=1,
-        roots=tuple(roots) or (".",),
-        roots_pos=tuple(roots_pos),
+        roots=tuple(roots) or (PlanName("."),),
         moves=tuple(moves),
         op_ids=tuple(op_ids),
         splits=tuple(splits),
         groups_add=tuple(groups_add),
-        groups_add_pos=tuple(groups_add_pos),
         groups_remove=tuple(groups_remove),
-        groups_remove_pos=tuple(groups_remove_pos),
         delete=tuple(delete),
-        delete_pos=tuple(delete_pos),
         keep_prose=tuple(keep_prose),
         encodings=tuple(encodings),
     )
@@ -421,8 +414,8 @@ def _group_problem(name) -> str | None:
     return None
 
 
-def _group_names(r: _Reader, g, key: str) -> tuple[list[str], list[Pos]]:
-    """The names of `groups.<key>` and their positions, each a lower_snake_case identifier."""
+def _group_names(r: _Reader, g, key: str) -> list[PlanName]:
+    """The names of `groups.<key>` (with their positions), each a lower_snake_case identifier."""
     return r.items(g, key, f"groups.{key}", _group_problem)
 
 

@@ -7,6 +7,20 @@ from dataclasses import dataclass
 from migrate.errors import Pos
 
 
+class PlanName(str):
+    """A name the plan lists (a root, a group, a deleted package) that keeps the position
+    it was written at, so the position travels with the name through composition and
+    de-duplication instead of in a parallel tuple that can fall out of step with it.
+    Compares, hashes and prints as the plain string."""
+
+    pos: Pos | None = None  # None: not written in the plan (the default root ".")
+
+    def __new__(cls, value: str, pos: Pos | None = None) -> PlanName:
+        name = super().__new__(cls, value)
+        name.pos = pos
+        return name
+
+
 @dataclass(frozen=True)
 class Move:
     """One `moves:` entry: a module or package (dotted), a symbol (`module:name`) or a
@@ -57,17 +71,13 @@ class Plan:
     path: str
     sha256: str
     version: int
-    roots: tuple[str, ...] = (".",)
-    roots_pos: tuple[Pos, ...] = ()  # one per root given; none for the default (".",)
+    roots: tuple[PlanName, ...] = (PlanName("."),)
     moves: tuple[Move, ...] = ()
     op_ids: tuple[OpIdRename, ...] = ()
     splits: tuple[Split, ...] = ()
-    groups_add: tuple[str, ...] = ()
-    groups_add_pos: tuple[Pos, ...] = ()
-    groups_remove: tuple[str, ...] = ()
-    groups_remove_pos: tuple[Pos, ...] = ()
-    delete: tuple[str, ...] = ()
-    delete_pos: tuple[Pos, ...] = ()
+    groups_add: tuple[PlanName, ...] = ()
+    groups_remove: tuple[PlanName, ...] = ()
+    delete: tuple[PlanName, ...] = ()
     keep_prose: tuple[str, ...] = ()
     # (path glob, codec): how to read text files that are not UTF-8 and have no cookie
     encodings: tuple[tuple[str, str], ...] = ()

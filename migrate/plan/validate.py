@@ -12,8 +12,9 @@ from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.plan.load import keyword_part
 from migrate.plan.model import Plan
+from migrate.plan.shadowing import shadowing_problems
 from migrate.plan.validate_groups import group_removal_problems
-from migrate.relocate import build_relocation
+from migrate.relocate import Relocation, build_relocation
 
 
 def _did_you_mean(name: str, candidates) -> str:
@@ -142,19 +143,24 @@ def _check_moves(plan: Plan, index: RepoIndex, err) -> None:
             err(mv.dst_pos, f"move target {mv.dst} already exists")
 
 
-def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
+def validate_plan(plan: Plan, index: RepoIndex) -> tuple[list[Diagnostic], Relocation | None]:
+    """(every problem of `plan` against `index`, the relocation the checks ran on).
+
+    The relocation is built once, here, as soon as the moves are known to be sound; the
+    pipeline goes on with this one instead of building it again. It is None only when
+    there are problems that stop it from being built."""
     errors: list[Diagnostic] = []
 
     def err(pos: Pos, msg: str) -> None:
         errors.append(Diagnostic(pos, msg))
 
-    for root, pos in zip(plan.roots, plan.roots_pos, strict=False):
+    for root in plan.roots:
         if root != "." and not any(p.startswith(root + "/") for p in index.files):
-            err(pos, f"root {root!r} holds no files")
+            err(root.pos, f"root {root!r} holds no files")
 
     errors.extend(_check_name_limits(plan, index))
     if errors:  # an over-long name cannot even be looked up on disk
-        return errors
+        return errors, None
 
     _check_moves(plan, index, err)
     rel = None
@@ -162,6 +168,7 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
         rel = build_relocation(plan, index)
         errors.extend(_check_file_collisions(plan, index, rel))
         errors.extend(_check_modules_stay_importable(plan, index, rel))
+        errors.extend(shadowing_problems(plan, index, rel))
         errors.extend(_check_target_limits(plan, index, rel))
 
     op_from: dict[str, Pos] = {}
@@ -185,14 +192,17 @@ def validate_plan(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
                 err(out.pos, f"split output {out.path} already exists")
             outputs[out.path] = out.pos
 
-    for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
+    for name in plan.delete:
         if not index.is_package(name):
-            err(pos, f"delete target {name} is not a package" + _did_you_mean(name, index.packages))
+            err(
+                name.pos,
+                f"delete target {name} is not a package" + _did_you_mean(name, index.packages),
+            )
     if not errors and plan.delete and rel is not None:
         errors.extend(_check_deletes_emptied(plan, index, rel))
     if rel is not None:
         errors.extend(group_removal_problems(plan, index, rel))
-    return errors
+    return errors, rel
 
 
 def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
@@ -339,14 +349,17 @@ def _move_pos_for(plan: Plan, path: str, index: RepoIndex) -> Pos:
 
 def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
     """A deleted legacy package must hold nothing but `__init__.py` files once moves ran
-    (a file that symbol moves leave with nothing of its own counts as moved)."""
+    (a file that symbol moves leave with nothing of its own counts as moved), and no
+    submodule the plan leaves in it: deleting it would discard another repository's
+    checkout, and leaving it would keep the package."""
+    from migrate.git.reads import gitlinks
     from migrate.rewrite.symbols import emptied_by_symbol_moves
 
     split_sources = {sp.file for sp in plan.splits}
     if plan.delete and rel.symbols:
         split_sources |= emptied_by_symbol_moves(index, rel)
     out = []
-    for name, pos in zip(plan.delete, plan.delete_pos, strict=False):
+    for name in plan.delete:
         d = index.package_dir(name)
         left = [
             f
@@ -360,11 +373,21 @@ def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
             shown = ", ".join(left[:8]) + (f" and {len(left) - 8} more" if len(left) > 8 else "")
             out.append(
                 Diagnostic(
-                    pos,
+                    name.pos,
                     f"delete {name}: {len(left)} file(s) would be lost "
                     f"(no move covers them): {shown}",
                 )
             )
+        for link in sorted(gitlinks(index.root)):
+            if link.startswith(d + "/") and rel.path(link) in (None, link):
+                out.append(
+                    Diagnostic(
+                        pos,
+                        f"delete {name}: submodule {link} is inside it and the plan does not "
+                        f"move it (remove it first with `git rm {link}`, or move it out with "
+                        "a path move)",
+                    )
+                )
     return out
 
 

@@ -59,14 +59,14 @@ def group_removal_problems(plan: Plan, index: RepoIndex, rel, ops: str = OPS) ->
         return [Diagnostic(Pos(plan.path, 1, 1), f"groups.remove needs a literal {ops}._GROUPS")]
     out = []
     split_sources = {sp.file for sp in plan.splits}
-    for name, pos in zip(plan.groups_remove, plan.groups_remove_pos, strict=False):
+    for name in plan.groups_remove:
         if name not in groups:
             match = difflib.get_close_matches(name, groups, n=1, cutoff=0.75)
             hint = f" (did you mean {match[0]}?)" if match else ""
-            out.append(Diagnostic(pos, f"cannot remove group {name!r}: not in _GROUPS{hint}"))
+            out.append(Diagnostic(name.pos, f"cannot remove group {name!r}: not in _GROUPS{hint}"))
             continue
         if name in plan.groups_add:
-            out.append(Diagnostic(pos, f"group {name!r} is both added and removed"))
+            out.append(Diagnostic(name.pos, f"group {name!r} is both added and removed"))
         d = index.package_dir(f"{ops}.{name}")
         left = [
             f
@@ -80,7 +80,7 @@ def group_removal_problems(plan: Plan, index: RepoIndex, rel, ops: str = OPS) ->
         if left:
             out.append(
                 Diagnostic(
-                    pos,
+                    name.pos,
                     f"remove group {name}: {len(left)} file(s) of {ops}.{name} are neither "
                     f"moved nor deleted by the plan: {_shown(left)}",
                 )

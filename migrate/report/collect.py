@@ -14,7 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from migrate.errors import MigrateError
-from migrate.git import exported, parse_trailers, resolve_range
+from migrate.git import parse_trailers, resolve_range, snapshot
 from migrate.git.plans import kept_chain
 from migrate.git.reads import RevReader, grep_files, ls_names, messages
 from migrate.git.trailers import chain_ref, chain_refs
@@ -255,14 +255,17 @@ def _attempt(fn, *args) -> tuple[object, str]:
 
 
 def _replay_plan(data: ReportData, repo: Path, base: str, plan_path: str | None, engine: Engine):
-    """Prepare the plan against BASE and fill the plan facts; plan problems become data."""
+    """Prepare the plan against BASE and fill the plan facts; plan problems become data.
+
+    BASE is the snapshot verify replays on (its exact blobs, and an index that lists its
+    gitlinks, so moved submodules are counted as the dry run counted them)."""
     from migrate.pipeline import prepare
 
     if plan_path is None:
         data.plan_errors.append("no plan: give --plan or commits with a Migrate-Plan trailer")
         return None
     try:
-        with exported(repo, base) as base_dir:
+        with snapshot(repo, base) as base_dir:
             prep = prepare(plan_path, base_dir)
             cs = engine(prep)
     except MigrateError as exc:

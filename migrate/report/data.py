@@ -8,8 +8,12 @@ whose producer did not run says so in `status` instead of holding a made-up resu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from migrate.findings import Finding
+from migrate.findings import CheckResult, Finding
+
+if TYPE_CHECKING:  # the inventory diff's own record (tests_split is heavy to import)
+    from migrate.tests_split.inventory_diff import SuiteDiff
 
 # Section status: what the reader may conclude from an empty list.
 OK = "ok"  # the producer ran; its results are here (an empty list means "none")
@@ -34,6 +38,7 @@ class Summary:
     packages_moved: int = 0
     symbols_moved: int = 0
     data_files_moved: int = 0
+    submodules_moved: int = 0  # gitlinks moved with their package (not files)
     files_moved: int = 0
     files_touched: int = 0
     edits: dict[str, int] = field(default_factory=lambda: {"code": 0, "string": 0, "prose": 0})
@@ -77,17 +82,9 @@ class CommitInfo:
 
 
 @dataclass
-class StaticCheck:
-    name: str
-    status: str  # a `migrate.findings` outcome: PASS | FAIL | SKIP | COULD-NOT-RUN
-    findings: list[Finding] = field(default_factory=list)
-    summary: str = ""  # the check's own one-line summary; for COULD-NOT-RUN, why
-
-
-@dataclass
 class VerifySection:
     status: str = NOT_RUN
-    static_checks: list[StaticCheck] = field(default_factory=list)
+    static_checks: list[CheckResult] = field(default_factory=list)
     error: str = ""  # why verify could not run, when it was asked to
     base: str = ""  # the range the result is for (checked against the report's range)
     head: str = ""
@@ -97,17 +94,6 @@ class VerifySection:
 class RulesSection:
     status: str = NOT_RUN
     findings: list[Finding] = field(default_factory=list)
-
-
-@dataclass
-class SuiteDiff:
-    suite: str
-    files_before: int = 0
-    files_after: int = 0
-    cases_before: int = 0
-    cases_after: int = 0
-    est_time_before: float = 0.0
-    est_time_after: float = 0.0
 
 
 @dataclass

@@ -61,6 +61,7 @@ def summarize(cs: ChangeSet, plan=None, relocation=None) -> Summary:
         packages_moved=kinds["package"],
         symbols_moved=len(relocation.symbols) if relocation is not None else 0,
         data_files_moved=kinds["data"],
+        submodules_moved=len(cs.submodules),
         files_moved=len(cs.moves),
         files_touched=len(touched),
         edits=edits,

@@ -90,6 +90,7 @@ def summary(d: ReportData) -> list[str]:
         ["packages moved", str(s.packages_moved)],
         ["symbols moved", str(s.symbols_moved)],
         ["data files moved", str(s.data_files_moved)],
+        ["submodules moved", str(s.submodules_moved)],
         ["files touched", str(s.files_touched)],
         ["edits", edits],
         ["edits marked for review", str(s.edits_review)],

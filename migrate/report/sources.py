@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from migrate.findings import Finding
+from migrate.findings import CheckResult, Finding
 from migrate.report.data import (
     OK,
     InventorySection,
@@ -18,8 +18,6 @@ from migrate.report.data import (
     ParityOp,
     ParitySection,
     RulesSection,
-    StaticCheck,
-    SuiteDiff,
     VerifySection,
 )
 
@@ -46,7 +44,7 @@ def verify_section(result) -> tuple[VerifySection, dict[str, tuple[str, str]]]:
     d = stage_dict(result)
     per_commit = {c["sha"]: (c["status"], c.get("residual_diff", "")) for c in d["commits"]}
     checks = [
-        StaticCheck(
+        CheckResult(
             s["name"], s["status"], [finding(f) for f in s["findings"]], s.get("summary", "")
         )
         for s in d["static_checks"]
@@ -57,6 +55,8 @@ def verify_section(result) -> tuple[VerifySection, dict[str, tuple[str, str]]]:
 
 def inventory_section(result) -> InventorySection:
     """An inventory diff (`DiffResult`): per-suite files/cases/est_time, lost items."""
+    from migrate.tests_split.inventory_diff import SuiteDiff
+
     d = stage_dict(result)
     suites = [SuiteDiff(**s) for s in d.get("suites", [])]
     lost = [_lost_from_text("case", item) for item in d.get("lost_cases", [])]

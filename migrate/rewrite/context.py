@@ -42,6 +42,12 @@ class Context:
     # Old spellings without their root package -> the full old name (text_files decides):
     # Python comments and strings naming one get a review note.
     rootless: tuple[tuple[str, str], ...] = ()
+    # Module losing symbols -> {symbol: new module} for the moved symbols its star export
+    # gave (its literal `__all__`, else its public names): every `from module import *`
+    # re-exported them, and must go on doing so.
+    star_exports: dict[str, dict[str, str]] = field(default_factory=dict)
+    # (new module, symbol) pairs that a star import of the new module gives after the plan.
+    star_given: frozenset[tuple[str, str]] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -79,10 +79,12 @@ def _run_job(job: FileJob) -> FileResult:
 
 def rewrite_python_files(jobs: list[FileJob], ctx: Context, regex, workers: int | None = None):
     """FileResults in job order; parallel when there are many files."""
-    from migrate.rewrite.pyfile import rewrite_python  # libcst: only when there is Python
-
     workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
     progress.phase("parse", total=len(jobs), label="candidate files")
+    if not jobs:  # nothing to parse: libcst is not even imported (a pure data move)
+        return []
+    from migrate.rewrite.pyfile import rewrite_python  # libcst: only when there is Python
+
     if len(jobs) < POOL_MIN_FILES or workers <= 1:
         return [_stepped(rewrite_python(job, ctx, regex)) for job in jobs]
     return pool_map(_run_job, jobs, workers, _init_worker, (ctx, regex), done=_stepped_n)

@@ -283,7 +283,7 @@ def removal_changes(
     benchmark dirs' `__init__.py`), as removals; anything else left there is a warning."""
     removals, notes = {}, []
     new_paths = set(relocation.files.values())
-    for name, pos in zip(plan.groups_remove, plan.groups_remove_pos, strict=False):
+    for name in plan.groups_remove:
         dirs = [f"{ops_dir}/{name}", *_test_dirs(index, name, ops_dir)]
         for d in dirs:
             left = [f for f in index.files_under(d) if f not in relocation.files]
@@ -293,7 +293,7 @@ def removal_changes(
             if rest and d != dirs[0]:
                 notes.append(
                     Diagnostic(
-                        pos,
+                        name.pos,
                         f"group {name} is removed but {d}/ keeps {len(rest)} file(s) no move "
                         f"covers: {', '.join(rest[:8])}",
                         "warning",

@@ -85,6 +85,7 @@ def _simulate(entry: str, mods: _Modules) -> _Failed | None:
     done: set[str] = set()
     running: set[str] = set()
     defined: dict[str, set[str]] = {}
+    unknown: set[str] = set()  # modules whose names a star import of a module not ours bound
 
     def load(name: str) -> None:
         parts = name.split(".")
@@ -106,11 +107,17 @@ def _simulate(entry: str, mods: _Modules) -> _Failed | None:
                 load(ev.module)
                 for n, local in ev.names:
                     sub = f"{ev.module}.{n}"
+                    if n == "*":  # what the star gives: the public names bound so far
+                        if ev.module not in mods.paths or ev.module in unknown:
+                            unknown.add(m)
+                        given = defined.get(ev.module, set())
+                        defined[m].update(g for g in given if not g.startswith("_"))
+                        continue
                     if sub in mods.paths:
                         load(sub)
                     elif (
                         ev.module in running
-                        and n != "*"
+                        and ev.module not in unknown
                         and n not in defined.get(ev.module, set())
                         and not ev.guarded
                     ):

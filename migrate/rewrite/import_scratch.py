@@ -44,7 +44,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
-from migrate.rewrite.import_drop import drop_names
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
 MAX_LINE = 100  # SGLang's ruff line length: a longer import statement is wrapped
@@ -60,6 +59,7 @@ class _Add:
     reason: str
     before: bool = False
     merge_reason: str = ""
+    not_before: bool = False  # never placed above the anchor (it must bind no earlier)
 
 
 @dataclass(frozen=True)
@@ -84,10 +84,20 @@ class ImportScratch:
     relists: list[tuple[ast.ImportFrom, tuple[str, ...], str]] = field(default_factory=list)
     new_module: bool = False  # `text` is empty: the file does not exist yet
 
-    def add(self, stmt: str, anchor: tuple[int, int], indent: str, reason: str, placed: str):
+    def add(
+        self,
+        stmt: str,
+        anchor: tuple[int, int],
+        indent: str,
+        reason: str,
+        placed: str,
+        not_before: bool = False,
+    ):
         """Schedule `stmt` beside the import at `anchor`; `placed`: the reason when it
-        lands at its sorted place or merges into a statement of the block."""
-        self.adds.append(_Add(stmt, anchor, indent, reason, merge_reason=placed))
+        lands at its sorted place or merges into a statement of the block; `not_before`:
+        a sorted place above the anchor is not taken (a name a star import bound must be
+        bound no earlier than it was: the modules above may be what its module needs)."""
+        self.adds.append(_Add(stmt, anchor, indent, reason, False, placed, not_before))
 
     def add_before(self, stmt: str, at: int, indent: str, reason: str) -> None:
         """Schedule `stmt` in front of the statement starting at offset `at`."""
@@ -154,6 +164,8 @@ class ImportScratch:
             line = self.text.count("\n", 0, anchor[0]) + 1
             for a in adds:
                 hit = self._place(tree, starts, line, a.stmt, merged) if tree else None
+                if hit is not None and a.not_before and hit[0] < anchor[1]:
+                    hit = None
                 if hit is None:
                     after.append(a)
                     continue
@@ -163,6 +175,8 @@ class ImportScratch:
                     merged.add(s)
                     gone = drops.pop((s, e), None)
                     if gone:
+                        from migrate.rewrite.import_drop import drop_names  # libcst: lazily
+
                         new = drop_names(new, gone) or new
                         why += f"; `{', '.join(sorted(gone))}` has no use left"
                 out.append((s, e, new, why))
@@ -223,6 +237,8 @@ class ImportScratch:
     def _drop(self, stmt: tuple[int, int], gone: set[str]) -> tuple[int, int, str] | None:
         """The statement without the `gone` locals, or its lines when none is left and
         it has them to itself (else None: left alone)."""
+        from migrate.rewrite.import_drop import drop_names  # libcst: lazily
+
         s, e = stmt
         rest = drop_names(self.text[s:e], gone)
         if rest:
@@ -421,6 +437,8 @@ def _removal(text: str, starts: list[int], node: ast.stmt, gone) -> tuple[int, i
     dropped = {_local(node, a) for a in gone}
     if dropped & {_local(node, a) for a in names if a not in gone}:
         return None  # `import a.b, a.c`: one local for both, and one stays
+    from migrate.rewrite.import_drop import drop_names  # libcst, only when one is edited
+
     rest = drop_names(text[s:e], dropped)  # the statement's own layout, comments and all
     return (s, e, rest) if rest and rest != text[s:e] else None
 

@@ -71,7 +71,7 @@ def rewrite_module_uses(job: FileJob, ctx: Context, scratch: ImportScratch) -> U
     for mod, sym in ctx.relocation.symbols:
         stars.setdefault(mod, set()).add(sym)
     uses = find_uses(model, tree, job.text, mods, stars)
-    if not uses:
+    if not uses and not any(b.value in ctx.star_exports for b in model.scopes[0].stars):
         return res
     facts = dataclasses.replace(model, uses=uses)
     _Speller(job, ctx, facts, tree, res, scratch).run()
@@ -89,6 +89,7 @@ def untouched_import(job: FileJob, ctx: Context, node: ast.ImportFrom) -> bool:
 
 _PLACED = "an import for names that moved, placed as isort would"
 _AFTER = "names used through this import moved to another module"
+_STAR = "names this star import gave moved to another module: imported from there"
 
 
 class _Speller:
@@ -103,7 +104,8 @@ class _Speller:
         self.imported = {
             a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
         }
-        self.star_names: dict[tuple[tuple[int, int], str], set[str]] = {}
+        # (star statement, new module) -> (its binding, moved names it must import)
+        self.star_names: dict[tuple[tuple[int, int], str], tuple[ModuleBinding, set[str]]] = {}
         self.tree = tree
         self.starts = line_starts(self.text)
         self.rewritten: set[int] = set()  # offsets of binding names a use edit replaced
@@ -115,17 +117,52 @@ class _Speller:
             if dst is None:
                 continue
             if use.kind == "star":
-                key = (use.binding.stmt, dst)
-                self.star_names.setdefault(key, set()).add(use.attr)
+                self._star_name(use.binding, dst, use.attr)
                 continue
             self._use(use, dst)
-        for (stmt, dst), names in self.star_names.items():
-            b = next(u.binding for u in self.facts.uses if u.binding.stmt == stmt)
+        self._star_reexports()
+        for (_, dst), (b, names) in self.star_names.items():
             spelled = self._from_module(dst, b)
-            self._insert(b, f"from {spelled} import {', '.join(sorted(names))}")
+            stmt = f"from {spelled} import {', '.join(sorted(names))}"
+            self.scratch.add(stmt, b.stmt, b.indent, _STAR, _PLACED, not_before=True)
         for stmt, gone in self._unused_bindings().items():
             self.scratch.drop(stmt, gone)
         self._fallbacks()
+
+    def _star_name(self, b: ModuleBinding, dst: str, name: str) -> None:
+        self.star_names.setdefault((b.stmt, dst), (b, set()))[1].add(name)
+
+    # -- star re-exports ------------------------------------------------------------
+    def _star_reexports(self) -> None:
+        """A module-level `from mod import *` bound every name mod's star export gave,
+        used here or not: the module (a package `__init__` above all) re-exported them.
+        Each moved one gets `from <new module> import <name>` beside the star import,
+        unless the module binds the name itself after it (its own binding won there, and
+        still does), imports the very symbol by name, is the new module, or star-imports
+        the new module, which gives the name. A name the module binds only before the
+        star import (which overrode it) has no safe spelling: an error."""
+        scope = self.facts.scopes[0]
+        rel = self.ctx.relocation
+        starred = {rel.module(b.value) or b.value for b in scope.stars}
+        for b in scope.stars:
+            for name, dst in self.ctx.star_exports.get(b.value, {}).items():
+                if dst == self.job.new_module or (
+                    dst in starred and (dst, name) in self.ctx.star_given
+                ):
+                    continue
+                events = scope.events.get(name, [])
+                symbol = f"{b.value}.{name}"
+                if any(e.pos > b.stmt[0] or _binds_value(e, symbol) for e in events):
+                    continue
+                if events:
+                    why = (
+                        f"cannot keep {name} re-exported: `from {b.value} import *` here "
+                        f"bound it over the module's own earlier binding, and {name} moves "
+                        f"to {dst}; bind it by hand"
+                    )
+                    self.res.notes.append(note_at(self.job.new_path, self.text, b.stmt[0], why))
+                    continue
+                self._star_name(b, dst, name)
 
     def _add(self, s: int, e: int, new: str, reason: str) -> None:
         self.res.edits.append(make_edit(self.job.new_path, self.text, s, e, new, "code", reason))
@@ -349,6 +386,11 @@ class _Speller:
                 if hits:
                     out.append(hits[-1])
         return out
+
+
+def _binds_value(event, value: str) -> bool:
+    """Whether a binding event imports exactly `value` (`from mod import name`)."""
+    return event.binding is not None and event.binding.value == value
 
 
 def _stmt_binds(stmt: ast.stmt) -> set[str]:

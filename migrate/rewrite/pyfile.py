@@ -18,6 +18,7 @@ from migrate.rewrite import import_time, relative
 from migrate.rewrite.attributes import rewrite_chains
 from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.cstfacts import gather
+from migrate.rewrite.implicit_submodules import implicit_submodule_edits
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.imports import rewrite_imports
 from migrate.rewrite.module_uses import rewrite_module_uses, untouched_import
@@ -157,7 +158,9 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
     result = FileResult(job.new_path)
     scratch = ImportScratch(job.new_path, job.text, partial(untouched_import, job, ctx))
     uses = rewrite_module_uses(job, ctx, scratch)
-    result.notes = list(uses.notes)
+    implicit, implicit_notes = implicit_submodule_edits(job, ctx)
+    uses.edits += implicit
+    result.notes = [*uses.notes, *implicit_notes]
     if not needs_libcst(job, ctx, regex):
         result.edits = [*uses.edits, *(() if scratch.empty else scratch.finalise(job.ast))]
         return result

@@ -1,8 +1,9 @@
 """Old names inside free text (string bodies, comments, docstrings): find and relocate.
 
-The scan regex finds a token-bounded old name; the token is then extended to the whole
-dotted name (`a.b.c`, `a.b:attr.x`) or path it starts, and relocated as a whole. Only
-whole names move: `can_use_hicache_jit_kernel` never matches.
+The `OldNames` regex finds a token-bounded old name; the token is then extended to the
+whole dotted name (`a.b.c`, `a.b:attr.x`) or path it starts by the scanner's own rule
+(`oldnames.path_at`, `dotted_at`), so the rewriter and verify read the same name, and
+relocated as a whole. Only whole names move: `can_use_hicache_jit_kernel` never matches.
 """
 
 from __future__ import annotations
@@ -11,13 +12,11 @@ import re
 from dataclasses import dataclass
 
 from migrate.changes import Edit
+from migrate.oldnames import dotted_at, path_at
 from migrate.rewrite.context import Context
 from migrate.rewrite.literals import HOLE, Literal
 from migrate.rewrite.names import is_gone, relocate, relocate_target
 from migrate.rewrite.spans import make_edit
-
-_DOTTED_TAIL = re.compile(r"[\w.]*(?::[A-Za-z_][\w.]*)?")
-_PATH_TAIL = re.compile(r"[\w.\-/]*")
 
 
 @dataclass
@@ -60,8 +59,7 @@ def find_refs(text: str, regex: re.Pattern, ctx: Context) -> list[Ref]:
             pos = m.end()  # `from parent import`: imports.py owns it
             continue
         if "/" in token:
-            end = _PATH_TAIL.match(text, m.end()).end()
-            tok = text[start:end].rstrip(".")
+            tok = path_at(text, m)
             end = start + len(tok)
             refs.append(Ref(start, end, tok, relocate_path(tok, ctx), path=True))
             pos = max(end, start + 1)
@@ -69,8 +67,7 @@ def find_refs(text: str, regex: re.Pattern, ctx: Context) -> list[Ref]:
         if text[m.start() - 1 : m.start()] in ("'", '"') and token in ctx.op_ids:
             pos = m.end()  # an op id: op_ids.py owns it
             continue
-        raw_end = _DOTTED_TAIL.match(text, m.end()).end()
-        tok = text[start:raw_end].rstrip(".:")
+        tok, raw_end = dotted_at(text, start, m.end(), targets=True)
         end = start + len(tok)
         dynamic = raw_end > end and text[raw_end : raw_end + 1] == HOLE
         new = relocate_target(tok, ctx) if ":" in tok else relocate(tok, ctx)

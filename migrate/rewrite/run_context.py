@@ -134,8 +134,44 @@ def imported_names(index: RepoIndex, rel: Relocation) -> set[str]:
     return out
 
 
+def _star_gives(facts, name: str) -> bool:
+    """Whether `from <module> import *` binds `name` (module facts `facts`): listed in a
+    literal `__all__`; without one, or with one that cannot be read, any public name."""
+    if facts is not None and facts.all_names is not None:
+        return name in facts.all_names
+    return not name.startswith("_")
+
+
+def star_exports(index: RepoIndex, rel: Relocation) -> dict[str, dict[str, str]]:
+    """Module losing symbols -> {symbol: new module} for the moved symbols that a star
+    import of the module gave (empty without symbol moves)."""
+    out: dict[str, dict[str, str]] = {}
+    for (mod, sym), dst in sorted(rel.symbols.items()):
+        if (mod, sym) in rel.reexports:
+            continue  # a lazy export: it follows its table (exports_follow.py)
+        path = index.modules.get(mod)
+        if path is not None and _star_gives(index.facts(path), sym):
+            out.setdefault(mod, {})[sym] = dst
+    return out
+
+
+def star_given(index: RepoIndex, rel: Relocation, exports: dict) -> set[tuple[str, str]]:
+    """(new module, symbol) of the moved symbols a star import of their new module gives:
+    a new module has no `__all__`; an existing one gives it only if its `__all__` (when
+    literal) lists it already (this pass adds nothing to it)."""
+    out = set()
+    for names in exports.values():
+        for sym, dst in names.items():
+            old = next((o for o, n in rel.moved_modules.items() if n == dst), dst)
+            path = index.modules.get(old)
+            if path is None or _star_gives(index.facts(path), sym):
+                out.add((dst, sym))
+    return out
+
+
 def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) -> Context:
     gone = gone_names(index, rel, plan)
+    stars = star_exports(index, rel)
     return Context(
         relocation=rel,
         op_ids={o.src: o.dst for o in plan.op_ids},
@@ -149,4 +185,6 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         deleted_paths=frozenset(_deleted_paths(index, plan)),
         imported_names=frozenset(imported_names(index, rel)),
         rootless=tuple(sorted(rootless_spellings(index, rel, plan).items())),
+        star_exports=stars,
+        star_given=frozenset(star_given(index, rel, stars)),
     )

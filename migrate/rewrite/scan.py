@@ -87,11 +87,11 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
 
 def computed_op_id_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[str]:
     """Python files with an f-string built on a renamed op id's prefix."""
-    from migrate.rewrite.op_id_tables import has_computed_op_id
-
     op_ids = {o.src: o.dst for o in getattr(plan, "op_ids", ())} | dict(relocation.op_ids)
     if not op_ids:
         return set()
+    from migrate.rewrite.op_id_tables import has_computed_op_id  # libcst: only when needed
+
     out = set()
     for path, info in index.files.items():
         if info.is_python and not info.is_symlink:
@@ -131,6 +131,8 @@ def rootless_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[s
 def table_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
     """Python files with an f-string built on an unmoved ancestor of a moved module
     (`f"pkg.ops.attention.{_mod}:{_fn}"`): their table rows may name moved modules."""
+    if not relocation.moved_modules:  # no ancestor to name (and libcst left unimported)
+        return set()
     from migrate.rewrite.registry import ancestor_tables, names_ancestor_table
 
     ancestors = ancestor_tables(relocation)

@@ -251,11 +251,29 @@ def _all_edits(text: str, tree: ast.Module, gone: set[str]) -> list[tuple[int, i
         last_kept = kept[-1]
         for i in drop:
             if i < last_kept:
-                out.append((off(elts[i]), off(elts[i + 1]), "", why))
+                out.append((*_element_cut(text, off(elts[i]), off(elts[i + 1])), "", why))
         tail = [i for i in drop if i > last_kept]
         if tail:
             out.append((off(elts[last_kept], True), off(elts[tail[-1]], True), "", why))
     return out
+
+
+def _element_cut(text: str, s: int, nxt: int) -> tuple[int, int]:
+    """The span that drops one element of a literal list starting at `s` (the next one
+    starts at `nxt`): the element and what follows it, when the next one is on the same
+    line; else the element, its comma and the blanks before it, so the line break stays
+    (the whole line when the element had it to itself)."""
+    gap = text[s:nxt]
+    if "\n" not in gap:
+        return s, nxt
+    e = s + gap.index(",") + 1 if "," in gap else s + len(gap.split("\n", 1)[0])
+    start = s
+    while start > 0 and text[start - 1] in " \t":
+        start -= 1
+    line_end = text.find("\n", e)
+    if (start == 0 or text[start - 1] == "\n") and not text[e:line_end].strip():
+        return start, line_end + 1  # the element's whole line
+    return start, e
 
 
 def _unused_import_edits(text, tree, staying, moving_nodes) -> list[tuple[int, int, str, str]]:
@@ -334,8 +352,12 @@ def plan_symbol_moves(index: RepoIndex, rel: Relocation) -> SymbolPlan:
     for (mod, sym), dst in sorted(rel.symbols.items()):
         if (mod, sym) not in rel.reexports:  # a lazy export: its entry follows, not a def
             groups.setdefault((mod, dst), []).append(sym)
+    leaving: dict[str, set[str]] = {}  # module -> every name leaving it, whatever target
+    for (mod, _), syms in groups.items():
+        leaving.setdefault(mod, set()).update(syms)
     for (mod, dst), syms in sorted(groups.items()):
-        _plan_group(index, rel, mod, dst, syms, plan)
+        # one `__all__` edit per module, for every target (two would overlap and one lost)
+        _plan_group(index, rel, mod, dst, syms, plan, leaving.pop(mod, set()))
     _clip_spans(index, plan.moves)
     return plan
 
@@ -366,7 +388,7 @@ def _clip_spans(index: RepoIndex, moves: list[SymbolMove]) -> None:
             mv.spans[i] = (s, e)
 
 
-def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPlan) -> None:
+def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPlan, gone) -> None:
     src_path = index.modules[mod]
     text = index.text(src_path) or ""
     tree = ast.parse(text)
@@ -431,7 +453,7 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
         exists,
         future=_future_lines(tree, text),
         type_checking=tc_needed,
-        source_edits=_all_edits(text, tree, set(syms))
+        source_edits=_all_edits(text, tree, gone)
         + _unused_import_edits(text, tree, staying, moving_nodes),
     )
     mv.local_imports = _local_relative_imports(text, moving_nodes, package, dst, rel)

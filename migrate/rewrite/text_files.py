@@ -91,7 +91,9 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
     roots = tuple(r for r in index.roots if r not in (".", ""))
     splits = {sp.file: tuple(o.path for o in sp.into) for sp in plan.splits}
     # a file its moved directory covers is matched through the directory (and its tail)
-    moved = {f for f in relocation.files if relocation.covering_prefix(f) is None}
+    moved = {
+        f for f, head in relocation.covering_prefixes(relocation.files).items() if head is None
+    }
     full = moved | set(relocation.path_prefixes) | set(deleted_dirs)
     full |= set(splits)
     paths = set(full)

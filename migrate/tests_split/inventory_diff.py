@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from migrate.errors import Diagnostic, Pos
@@ -17,6 +17,19 @@ from migrate.index import RepoIndex
 from migrate.tests_split.inventory import Inventory, build_inventory
 
 Mapping = dict[str, "str | Sequence[str]"]
+
+
+@dataclass
+class SuiteDiff:
+    """One CI suite before and after: files, cases and est_time (the report's table)."""
+
+    suite: str  # "backend:suite", with " (nightly)" for a nightly one
+    files_before: int = 0
+    files_after: int = 0
+    cases_before: int = 0
+    cases_after: int = 0
+    est_time_before: float = 0.0
+    est_time_after: float = 0.0
 
 
 @dataclass
@@ -29,7 +42,7 @@ class DiffResult:
     added_cases: list[str] = field(default_factory=list)  # after node ids with no origin
     lost_registrations: list[str] = field(default_factory=list)
     budgets: dict[tuple, tuple[float, float]] = field(default_factory=dict)  # key -> (b, a)
-    _suites: list[dict] = field(default_factory=list, repr=False)  # per-suite before/after
+    suites: list[SuiteDiff] = field(default_factory=list, repr=False)  # per CI suite
     orphaned_timing_keys: list[str] = field(default_factory=list)
 
     @property
@@ -43,7 +56,7 @@ class DiffResult:
             # strings of to_json(); the report parses them into file, name and detail.
             **self.to_json(),
             "ok": self.ok,
-            "suites": self._suites,
+            "suites": [asdict(s) for s in self.suites],
             "lost_cases": list(self.missing_cases),
             "problems": [str(n) for n in self.notes if n.severity == "error"],
         }
@@ -152,16 +165,16 @@ def _check_budgets(before: Inventory, after: Inventory, res: DiffResult):
     for key in sorted(set(a) | set(b), key=str):
         res.budgets[key] = (b.get(key, 0), a.get(key, 0))
         nb, na = tb.get(key), ta.get(key)
-        res._suites.append(
-            {
-                "suite": f"{key[0]}:{key[1]}" + (" (nightly)" if key[2] else ""),
-                "files_before": nb.files if nb else 0,
-                "files_after": na.files if na else 0,
-                "cases_before": nb.cases if nb else 0,
-                "cases_after": na.cases if na else 0,
-                "est_time_before": b.get(key, 0),
-                "est_time_after": a.get(key, 0),
-            }
+        res.suites.append(
+            SuiteDiff(
+                suite=f"{key[0]}:{key[1]}" + (" (nightly)" if key[2] else ""),
+                files_before=nb.files if nb else 0,
+                files_after=na.files if na else 0,
+                cases_before=nb.cases if nb else 0,
+                cases_after=na.cases if na else 0,
+                est_time_before=b.get(key, 0),
+                est_time_after=a.get(key, 0),
+            )
         )
         if b.get(key, 0) != a.get(key, 0):
             res.notes.append(

@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 
 from migrate.findings import COULD_NOT_RUN as NOT_RUN
 from migrate.findings import EXIT_CODES as EXIT
-from migrate.findings import FAIL, PASS, SKIP, Finding, overall
+from migrate.findings import FAIL, PASS, SKIP, CheckResult, Finding, overall
 
 __all__ = [
     "BROKEN_AT_BASE",
@@ -24,24 +24,6 @@ __all__ = [
     "Finding",
     "against_base",
 ]
-
-
-@dataclass
-class CheckResult:
-    name: str
-    status: str  # PASS | FAIL | SKIP | COULD-NOT-RUN
-    findings: list[Finding] = field(default_factory=list)
-    summary: str = ""
-
-    @classmethod
-    def of(cls, name: str, findings: list[Finding], summary: str = "") -> CheckResult:
-        return cls(name, FAIL if findings else PASS, findings, summary)
-
-    @classmethod
-    def judged(cls, name: str, findings: list[Finding], summary: str = "") -> CheckResult:
-        """FAIL when any finding is an error; warnings (what BASE had already) pass."""
-        status = FAIL if any(f.severity == "error" for f in findings) else PASS
-        return cls(name, status, findings, summary)
 
 
 BROKEN_AT_BASE, SO_AT_BASE = "already broken at BASE", "already so at BASE"

@@ -1,5 +1,5 @@
 from pkg.mod import *
-from pkg.newmod import func
+from pkg.newmod import Cls, deco, func
 
 
 def check():

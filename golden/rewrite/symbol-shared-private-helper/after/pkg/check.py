@@ -1,6 +1,6 @@
 from pkg import keyfuncs
-from pkg.keyfuncs import hashkey
 from pkg.keys import *
+from pkg.keyfuncs import hashkey, typedkey
 
 
 def check():

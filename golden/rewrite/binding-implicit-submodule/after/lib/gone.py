@@ -1,0 +1,6 @@
+def helper():
+    return "helper"
+
+
+def other():
+    return "other"

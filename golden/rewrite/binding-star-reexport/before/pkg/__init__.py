@@ -1,0 +1,5 @@
+from .recipes import *
+
+from .extra import *
+
+from functools import partial

@@ -1,0 +1,2 @@
+def shrink(x):
+    return x - 1

@@ -1,0 +1,127 @@
+"""Carry the index's stat data over to renamed paths, as `git mv` does.
+
+`read-tree -m base tip` gives every path new at the tip an index entry without stat
+data, so the refresh after the switch reads and hashes each renamed file again (30,000
+of them for a big data directory). A pure rename keeps the file's blob, mode and inode;
+`git mv` copies the old entry's stat data to the new name. `carry_stat` does the same on
+the index `read-tree` wrote: for each [old, new] rename whose new entry has the old
+entry's blob and mode, the new entry takes the old one's stat fields. It is only a cache:
+the refresh that follows still `lstat`s every path and hashes any whose stat differs
+(a file renamed on its own has a new ctime), so a wrong carry costs a hash, never a
+wrong status. Entries that were racily clean in the old index (changed in the second the
+index was written or later: git's rule, with the ctime too) are not carried.
+
+Only the plain formats are patched: index versions 2 and 3, SHA-1 or SHA-256 entries,
+no split index, sparse index or fsmonitor data; anything else is left to the refresh.
+The index is rewritten under git's `index.lock` protocol (skipped when it is taken).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import struct
+
+_STAT = 40  # ctime s/ns, mtime s/ns, dev, ino, mode, uid, gid, size: ten 32-bit fields
+_SKIP_EXTENSIONS = (b"link", b"sdir", b"FSMN")  # split / sparse index, fsmonitor
+
+
+def _entries(data: bytes, hash_len: int) -> tuple[dict[bytes, int], int] | None:
+    """{name: offset} of each stage-0 entry, and the offset after the last entry; None
+    for a format this module does not patch."""
+    if data[:4] != b"DIRC" or int.from_bytes(data[4:8], "big") not in (2, 3):
+        return None
+    out: dict[bytes, int] = {}
+    pos, fixed, find = 12, _STAT + hash_len, data.index
+    for _ in range(int.from_bytes(data[8:12], "big")):
+        at = pos + fixed
+        flags = data[at] << 8 | data[at + 1]
+        at += 4 if flags & 0x4000 else 2  # version 3: extended flags
+        end = find(b"\0", at)
+        if not flags & 0x3000:  # stage 0 only (a conflicted path is never renamed)
+            out[data[at:end]] = pos
+        pos += (end - pos + 8) & ~7  # NUL-padded to a multiple of 8
+    return out, pos
+
+
+def _extensions(data: bytes, pos: int, hash_len: int) -> list[bytes] | None:
+    """The signatures of the extensions after the entries (None: not well formed)."""
+    names, stop = [], len(data) - hash_len
+    while pos + 8 <= stop:
+        names.append(data[pos : pos + 4])
+        pos += 8 + struct.unpack_from(">L", data, pos + 4)[0]
+    return names if pos == stop else None
+
+
+def carry_stat(
+    index_path: str, old_index: bytes, old_mtime_ns: int, renames: list[list[str]], hash_len: int
+) -> int:
+    """Give each renamed path's entry in the index at `index_path` the stat data of its
+    old path's entry in `old_index` (the index before the switch, last written at
+    `old_mtime_ns`); how many it carried. `hash_len`: 20 (SHA-1) or 32 (SHA-256)."""
+    if not renames:
+        return 0
+    try:
+        with open(index_path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return 0
+    new, old = _parsed(data, hash_len), _parsed(old_index, hash_len)
+    if new is None or old is None:
+        return 0
+    out, carried = bytearray(data), 0
+    racy_from = old_mtime_ns // 10**9  # git's rule, to the second: mtime >= the index's
+    for o, n in renames:
+        a = old.get(o.encode("utf-8", "surrogateescape"))
+        b = new.get(n.encode("utf-8", "surrogateescape"))
+        if a is None or b is None:
+            continue
+        if old_index[a + 24 : a + 28] != data[b + 24 : b + 28] or (
+            old_index[a + _STAT : a + _STAT + hash_len] != data[b + _STAT : b + _STAT + hash_len]
+        ):
+            continue  # not the same blob and mode: nothing to carry
+        stat_data = old_index[a : a + _STAT]
+        ctime, mtime = int.from_bytes(stat_data[0:4], "big"), int.from_bytes(stat_data[8:12], "big")
+        if max(ctime, mtime) >= racy_from or not any(stat_data[36:40]):
+            continue  # racily clean in the old index, or smudged (size 0): hashed
+        out[b : b + _STAT] = stat_data
+        carried += 1
+    if not carried:
+        return 0
+    if any(data[-hash_len:]):  # an all-zero trailer is `index.skipHash`: none to keep
+        digest = hashlib.sha1 if hash_len == 20 else hashlib.sha256
+        out[-hash_len:] = digest(bytes(out[:-hash_len])).digest()
+    return carried if _replace_locked(index_path, bytes(out)) else 0
+
+
+def _parsed(data: bytes, hash_len: int):
+    """The entries of an index this module patches (see the module doc), else None."""
+    try:
+        found = _entries(data, hash_len)
+        if found is None:
+            return None
+        names = _extensions(data, found[1], hash_len)
+    except (struct.error, ValueError, IndexError):
+        return None
+    if names is None or any(x in _SKIP_EXTENSIONS for x in names):
+        return None
+    return found[0]
+
+
+def _replace_locked(index_path: str, data: bytes) -> bool:
+    """Write `data` as the index the way git does: through `index.lock`, renamed over."""
+    lock = index_path + ".lock"
+    try:
+        fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError:
+        return False  # someone holds the index: leave it, the refresh hashes instead
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(lock, index_path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+        raise
+    return True

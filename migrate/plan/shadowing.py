@@ -1,0 +1,99 @@
+"""A new module must not take the name of something its package already binds.
+
+Importing a submodule `pkg.x` sets the attribute `x` of `pkg` when it loads. If the
+plan creates `pkg.x` (a module move or a symbol move to a module that did not exist)
+while `pkg/__init__.py` binds `x` to something else (a def, an assignment, an import, or
+a star import that gives `x`), the package's `x` becomes the module as soon as the new
+submodule is imported: toolz 1.0.0 with `toolz.recipes:partitionby -> toolz.partition`
+replaced the function `toolz.partition` (from `from .itertoolz import *`) by the new
+module, and `toolz.curry(toolz.partition)` raised at import. Refused at plan time, with
+the binding named. A binding that imports the name out of the new module itself
+(`from .x import x`, also what a moved symbol's own re-export becomes) loads the
+submodule first and then rebinds the name: that is the usual pattern, and it is kept.
+"""
+
+from __future__ import annotations
+
+from migrate.errors import Diagnostic, Pos
+from migrate.index.repo import RepoIndex
+from migrate.plan.model import Plan
+from migrate.relocate import Relocation
+
+
+def _new_modules(index: RepoIndex, rel: Relocation) -> dict[str, str]:
+    """Module the plan creates -> the plan source that creates it."""
+    out = {}
+    for old, new in rel.moved_modules.items():
+        if new not in index.modules:
+            out.setdefault(new, old)
+    for (mod, sym), dst in rel.symbols.items():
+        if dst not in index.modules and dst not in rel.moved_modules.values():
+            out.setdefault(dst, f"{mod}:{sym}")
+    return out
+
+
+def _star_gives(index: RepoIndex, module: str, seen: set[str]) -> dict[str, str]:
+    """name -> the module whose star export gives it, for `from module import *`
+    (through the star imports of the tree's own modules, each read once)."""
+    if module in seen:
+        return {}
+    seen.add(module)
+    path = index.modules.get(module)
+    facts = index.facts(path) if path else None
+    if facts is None:
+        return {}
+    names = {n: module for n in facts.bindings}
+    for star in facts.star_imports:
+        given = _star_gives(index, star, seen)
+        names.update({n: src for n, src in given.items() if n not in names})
+    if facts.all_names is not None:
+        return {n: names.get(n, module) for n in facts.all_names}
+    return {n: src for n, src in names.items() if not n.startswith("_")}
+
+
+def _parents(source: str, src: str) -> tuple[str, ...]:
+    """`src` when it is a package holding module `source` (a package move carries it)."""
+    return (src,) if source.startswith(src + ".") else ()
+
+
+def _old_name(rel: Relocation, new: str) -> str:
+    return next((o for o, n in rel.moved_modules.items() if n == new), new)
+
+
+def shadowing_problems(plan: Plan, index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
+    out = []
+    for new, source in sorted(_new_modules(index, rel).items()):
+        package, _, leaf = new.rpartition(".")
+        path = index.modules.get(_old_name(rel, package)) if package else None
+        facts = index.facts(path) if path and path.endswith("__init__.py") else None
+        if facts is None:
+            continue
+        why = None
+        binding = facts.bindings.get(leaf)
+        if binding is not None:
+            target = binding.target
+            moved = rel.dotted(target) or target if target else ""
+            if not (moved == new or moved.startswith(new + ".")):
+                why = f"binds `{leaf}` at line {binding.line} ({binding.kind})"
+        else:
+            for star in facts.star_imports:
+                giver = _star_gives(index, star, set()).get(leaf)
+                if giver is not None and rel.symbols.get((giver, leaf)) != new:
+                    via = f" (from {giver})" if giver != star else ""
+                    why = f"binds `{leaf}` by `from {star} import *`{via}"
+                    break
+        if why is None:
+            continue
+        pos = next(
+            (mv.dst_pos for mv in plan.moves if source in (mv.src, *_parents(source, mv.src))),
+            Pos(plan.path, 1, 1),
+        )
+        out.append(
+            Diagnostic(
+                pos,
+                f"moving {source} to {new}: {path} {why}; importing the new submodule "
+                f"{new} would replace that value of {package}.{leaf} by the module: "
+                "choose another module name",
+            )
+        )
+    return out

@@ -1,0 +1,86 @@
+"""A module the plan creates must not take a name its package already binds: importing
+the submodule would replace the package's value by the module (toolz 1.0.0:
+`toolz.recipes:partitionby -> toolz.partition` replaced the function `toolz.partition`,
+given by `from .itertoolz import *`, and `toolz.curry(toolz.partition)` raised at import).
+Refused at plan time, exit 2, nothing written; the usual `from .x import x` pattern is not.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from helpers import git
+from rewrite_helpers import changes, plan_yaml, rewrite_and_run
+
+from migrate.errors import MigrateError
+
+RECIPES = "def partitionby(seq):\n    return list(seq)\n"
+STAR = {  # toolz's shape: the package's `partition` comes from a star import
+    "pkg/__init__.py": "from .itertoolz import *\nfrom .recipes import *\n",
+    "pkg/itertoolz.py": "__all__ = ('partition',)\n\n\ndef partition(n, seq):\n    return n\n",
+    "pkg/recipes.py": RECIPES,
+}
+OWN = {  # the package defines the name itself; a module move takes it
+    "pkg/__init__.py": "from . import helpers\n\n\ndef run():\n    return helpers.go()\n",
+    "pkg/helpers.py": "def go():\n    return 1\n",
+}
+CHECK = "import pkg\n\n\ndef check():\n    assert pkg.partition(2, 'ab') == 2, pkg.partition\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "move", "said"),
+    [
+        (STAR, ("pkg.recipes:partitionby", "pkg.partition"), "by `from pkg.itertoolz import *`"),
+        (OWN, ("pkg.helpers", "pkg.run"), "binds `run` at line 4 (def)"),
+    ],
+    ids=["star-import-gives-it", "package-defines-it"],
+)
+def test_a_new_module_named_like_a_package_binding_is_refused(
+    make_repo, tmp_path, files, move, said
+):
+    with pytest.raises(MigrateError) as exc:
+        changes(make_repo, files, [move])
+    (d,) = exc.value.diagnostics
+    assert said in d.message and "choose another module name" in d.message
+    assert (d.pos.line, d.pos.col) == (4, 9)  # the move's `to:` value
+    repo = make_repo(files)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(plan_yaml([move]))
+    head = git(repo, "rev-parse", "HEAD")
+    for args in ([str(plan), "--dry-run"], ["apply", str(plan)]):
+        res = subprocess.run(
+            [sys.executable, "-m", "migrate.cli", *args], cwd=repo, capture_output=True, text=True
+        )
+        assert res.returncode == 2 and said in res.stdout + res.stderr, res.stdout + res.stderr
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
+
+
+def test_the_refused_result_really_breaks_the_package(tmp_path):
+    """The oracle: the tree the star case would give, written by hand: `pkg.partition`
+    is the new module, no longer the function."""
+    tree = dict(STAR, **{"pkg/partition.py": RECIPES, "pkg/recipes.py": "", "check.py": CHECK})
+    tree["pkg/__init__.py"] += "from .partition import partitionby\n"
+    for rel, text in tree.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    res = subprocess.run(
+        [sys.executable, "-c", "import check; check.check()"], cwd=tmp_path, capture_output=True
+    )
+    assert res.returncode == 1 and b"'module' object is not callable" in res.stderr
+
+
+def test_importing_the_name_from_the_new_module_itself_is_kept(make_repo, tmp_path):
+    """`from .recipes import partitionby` -> `from .partitionby import partitionby`: the
+    submodule loads, then the package rebinds the name (the usual pattern): not refused,
+    and `pkg.partitionby` is the function (executed)."""
+    files = {
+        "pkg/__init__.py": "from .recipes import partitionby\n",
+        "pkg/recipes.py": RECIPES,
+        "check.py": CHECK.replace("partition(2, 'ab') == 2", "partitionby('ab') == ['a', 'b']"),
+    }
+    _, _, out = rewrite_and_run(
+        make_repo, tmp_path, files, [("pkg.recipes:partitionby", "pkg.partitionby")], "check"
+    )
+    assert (out / "pkg/__init__.py").read_text() == "from .partitionby import partitionby\n"
