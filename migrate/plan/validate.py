@@ -382,7 +382,7 @@ def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
             if link.startswith(d + "/") and rel.path(link) in (None, link):
                 out.append(
                     Diagnostic(
-                        pos,
+                        name.pos,
                         f"delete {name}: submodule {link} is inside it and the plan does not "
                         f"move it (remove it first with `git rm {link}`, or move it out with "
                         "a path move)",
