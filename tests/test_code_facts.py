@@ -260,3 +260,71 @@ def test_one_binding_walk_serves_the_facts_verify_and_the_rewriter(make_repo):
     uses = find_uses(model, job.ast, job.text, frozenset({"pkg.mod", "pkg.other"}))
     found = {(u.module, u.attr, ONE_WALK[u.span[0] : u.span[1]]) for u in uses}
     assert found == {("pkg.other", "h", "other"), ("pkg.mod", "x", "mod")}
+
+
+RICH = """\
+import a.b as c, d
+from .. import e as f
+from g import *
+@dec(x, *y, **z)
+async def h(p, /, q: int = 1, *r, s=lambda t=2: t, **u) -> "ret":
+    global G
+    async with m() as (v, w):
+        async for i in aiter(): yield i
+    await n
+    nonlocal_names = [k async for k in x if k]
+    return {**u, "a": 1}, {1, 2}, (y := 3), x[1:2, ::3], not -x, a < b <= c, a and b
+class K(B, metaclass=M):
+    x: int = 1
+    def m(self):
+        nonlocal_var = 1
+        def inner():
+            nonlocal nonlocal_var
+            del nonlocal_var
+try:
+    pass
+except* (E, F) as err:
+    raise X from err
+else:
+    assert q, "msg"
+finally:
+    pass
+match cmd:
+    case [1, *rest] | {"k": v, **kw} if v: pass
+    case Point(x=0, y=_) as pt: pass
+    case None | True | 1.5 | -1 | b"x" | "s" "t": pass
+f"{a!r:>{w}} {b=}"
+x = yield_ = (lambda: (yield))
+while x: break
+else: pass
+for (a, *b) in c: continue
+@property
+def p(): return ...
+"""
+
+
+def test_the_walk_reads_every_field_that_holds_a_node(make_repo):
+    """`Visitor.generic_visit` reads only the fields the ASDL signature types as nodes:
+    on real sources and every syntax form above, no other field holds one."""
+    import pathlib
+
+    from migrate.index.bindings import _INERT, node_fields
+
+    roots = [pathlib.Path(__file__).parent.parent / d for d in ("migrate", "kernels_sample")]
+    texts = [RICH] + [p.read_text() for r in roots for p in sorted(r.rglob("*.py"))]
+    seen = set()
+    for text in texts:
+        for node in ast.walk(ast.parse(text)):
+            cls = type(node)
+            seen.add(cls)
+            read = {name for name, _ in node_fields(cls, ())}
+            for name in set(cls._fields) - read:
+                value = getattr(node, name, None)
+                values = value if isinstance(value, list) else [value]
+                assert not any(isinstance(v, ast.AST) for v in values), (cls.__name__, name)
+            kept = {name for name, _ in node_fields(cls, _INERT)}
+            for name in read - kept:  # typed as a skipped kind: only skipped nodes there
+                value = getattr(node, name)
+                values = value if isinstance(value, list) else [value]
+                assert all(isinstance(v, _INERT) for v in values), (cls.__name__, name)
+    assert {ast.MatchClass, ast.TryStar, ast.NamedExpr, ast.FormattedValue} <= seen

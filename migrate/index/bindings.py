@@ -137,10 +137,41 @@ def node_key(node: ast.AST) -> tuple:
 _INERT = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant)
 
 
+_BUILTIN_TYPES = frozenset(("identifier", "string", "int", "constant"))
+
+
+def node_fields(cls: type, skip: tuple[type, ...]) -> tuple[tuple[str, bool], ...] | None:
+    """(field, is a list) of the fields of node class `cls` that can hold a node a walk
+    skipping `skip` visits, in `_fields` order, read from the class's ASDL signature
+    (`ast.Name.__doc__` is `Name(identifier id, expr_context ctx)`): a field of a builtin
+    type (identifier, string, int, constant) never holds a node, one typed `expr_context`
+    only a skipped one. None when the signature does not name every field (walk them all)."""
+    doc = (cls.__doc__ or "").strip()
+    if doc == cls.__name__ and not cls._fields:
+        return ()
+    if not (doc.startswith(cls.__name__ + "(") and doc.endswith(")")):
+        return None
+    parts = [p.split() for p in doc[len(cls.__name__) + 1 : -1].split(",")]
+    if any(len(p) != 2 for p in parts) or [n for _, n in parts] != list(cls._fields):
+        return None
+    out = []
+    for typ, name in parts:
+        base = typ.rstrip("*?")
+        if base in _BUILTIN_TYPES:
+            continue
+        node_type = getattr(ast, base, None)
+        if not (isinstance(node_type, type) and issubclass(node_type, ast.AST)):
+            return None
+        if not issubclass(node_type, skip):
+            out.append((name, typ.endswith("*")))
+    return tuple(out)
+
+
 class Visitor(ast.NodeVisitor):
     """`ast.NodeVisitor` with its dispatch cached per node class and leaves that hold no
     names (contexts, operators, constants: `skip`) skipped: the walk runs on every file's
-    facts. A subclass that reads constants sets its own `skip`."""
+    facts. A subclass that reads constants sets its own `skip`. `generic_visit` reads only
+    the fields that can hold a node (`node_fields`, cached per node class)."""
 
     skip: tuple[type, ...] = _INERT
 
@@ -157,6 +188,26 @@ class Visitor(ast.NodeVisitor):
         return method(self, node)
 
     def generic_visit(self, node: ast.AST) -> None:
+        table = type(self).__dict__.get("_fields_table")
+        if table is None:
+            table = {}
+            type(self)._fields_table = table
+        fields = table.get(node.__class__, False)
+        if fields is False:
+            fields = table[node.__class__] = node_fields(node.__class__, self.skip)
+        if fields is None:
+            return self._visit_all_fields(node)
+        skip = self.skip
+        for name, many in fields:
+            value = getattr(node, name, None)
+            if many:
+                for item in value or ():
+                    if item is not None and not isinstance(item, skip):
+                        self.visit(item)
+            elif value is not None and not isinstance(value, skip):
+                self.visit(value)
+
+    def _visit_all_fields(self, node: ast.AST) -> None:
         skip = self.skip
         for name in node._fields:
             value = getattr(node, name, None)

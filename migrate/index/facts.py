@@ -436,7 +436,10 @@ POOL_MIN_FILES = 48  # below this, parsing in a pool costs more than it saves
 
 
 def _facts_job(job: tuple[str, str | None, bool]) -> CodeFacts | None:
-    return code_facts(*job)
+    facts = code_facts(*job)
+    if facts is not None:
+        facts.text = None  # the parent has the text: it is not sent back
+    return facts
 
 
 def _facts_worker() -> None:
@@ -482,7 +485,7 @@ def prefetch_facts(tree, paths, workers: int | None = None) -> None:
             gc.enable()
     for path, text, facts in zip(where, (j[0] for j in jobs), found, strict=True):
         if facts is not None:
-            facts.text = text  # this tree's own copy: the worker's is dropped
+            facts.text = text  # this tree's own copy (the worker's was not sent back)
         cache[path] = facts  # item by item: a cache may be a dict subclass that records
 
 

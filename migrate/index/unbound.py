@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import builtins
 
+from migrate.index.bindings import Visitor
 from migrate.index.imports import absolute
 
 _MODULE_NAMES = frozenset(
@@ -34,8 +35,9 @@ def _future_annotations(tree: ast.Module) -> bool:
     )
 
 
-class _ImportTime(ast.NodeVisitor):
-    """Collect Name loads and every binding of the code that runs at import time."""
+class _ImportTime(Visitor):
+    """Collect Name loads and every binding of the code that runs at import time (the
+    binding walk's fast visitor: contexts, operators and constants hold no name)."""
 
     def __init__(self, lazy_annotations: bool, module: str | None = None, is_package=False):
         self.lazy = lazy_annotations
