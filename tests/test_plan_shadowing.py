@@ -84,3 +84,19 @@ def test_importing_the_name_from_the_new_module_itself_is_kept(make_repo, tmp_pa
         make_repo, tmp_path, files, [("pkg.recipes:partitionby", "pkg.partitionby")], "check"
     )
     assert (out / "pkg/__init__.py").read_text() == "from .partitionby import partitionby\n"
+
+
+def test_a_shadowing_the_tree_already_has_is_carried_not_refused(make_repo):
+    """SGLang 0.5.15's `jit_kernel/dsa/__init__.py` binds the function
+    `cutedsl_paged_mqa_logits` and then imports the submodule of that name: moving the
+    whole package keeps that name in the same namespace, which the plan does not create."""
+    init = "from .paged import cute\nfrom .cute import Runner\n"
+    files = {
+        "a/__init__.py": "",
+        "a/dsa/__init__.py": init,
+        "a/dsa/paged.py": "def cute():\n    return 1\n",
+        "a/dsa/cute.py": "class Runner:\n    pass\n",
+        "b/__init__.py": "",
+    }
+    _, cs = changes(make_repo, files, [("a.dsa", "b.dsa")])
+    assert {m.new for m in cs.moves} >= {"b/dsa/cute.py", "b/dsa/__init__.py"}

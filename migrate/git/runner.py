@@ -40,6 +40,15 @@ def run_git(
     return res.stdout
 
 
+def git_paths(repo_dir: str | Path, *names: str) -> list[Path]:
+    """`git_path` of each of `names`, from one `rev-parse` (it prints one line each)."""
+    args = [a for name in names for a in ("--git-path", name)]
+    lines = run_git(repo_dir, "rev-parse", *args).decode().splitlines()
+    if len(lines) != len(names):
+        return [git_path(repo_dir, name) for name in names]
+    return [p if p.is_absolute() else Path(repo_dir) / p for p in map(Path, lines)]
+
+
 def git_path(repo_dir: str | Path, name: str) -> Path:
     """`git rev-parse --git-path NAME`, absolute (worktree-aware)."""
     out = run_git(repo_dir, "rev-parse", "--git-path", name).decode().strip()

@@ -154,9 +154,7 @@ def blame_commit(
 
 
 def _check_repo(repo_dir: Path, branch: str | None) -> None:
-    top = run_git(repo_dir, "rev-parse", "--show-toplevel", check=False).decode().strip()
-    if not top or Path(top).resolve() != repo_dir:
-        raise ApplyRefused([f"{repo_dir} is not the top of a git work tree"])
+    """Why apply must not start (after `_check_top`: `repo_dir` is a work tree's top)."""
     if not run_git(repo_dir, "rev-parse", "-q", "--verify", "HEAD", check=False).strip():
         raise ApplyRefused(["the repository has no commit to apply on"])
     reasons = problems(repo_dir)

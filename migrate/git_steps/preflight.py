@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from migrate.git import git_path, run_git
+from migrate.git.runner import git_paths
 
 
 def unmerged_files(repo_dir: str | Path) -> list[str]:
@@ -21,7 +22,8 @@ def in_progress(repo_dir: str | Path) -> list[str]:
         "CHERRY_PICK_HEAD": "cherry-pick",
         "REVERT_HEAD": "revert",
     }
-    return sorted({op for name, op in marks.items() if git_path(repo_dir, name).exists()})
+    found = git_paths(repo_dir, *marks)  # one git call for all of them
+    return sorted({op for (_n, op), p in zip(marks.items(), found, strict=True) if p.exists()})
 
 
 def dirty_files(repo_dir: str | Path) -> list[str]:

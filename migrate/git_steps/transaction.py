@@ -457,6 +457,7 @@ class Transaction:
         self.state = state_dir(self.dir)
         self.journal: Journal | None = None
         self.left: list[str] = []  # what the switch left as someone else made it
+        self.index: Path | None = None  # the index file (`prepare` asks git where)
 
     def prepare(self, tip: str, moves: dict[str, str] | None = None) -> None:
         """Check the way is free, then record everything the switch will touch.
@@ -479,7 +480,7 @@ class Transaction:
         if self.state.exists():
             shutil.rmtree(self.state)  # a dead run's leftovers, after `recover` saw them
         (self.state / "files").mkdir(parents=True)
-        index = git_path(self.dir, "index")
+        self.index = index = git_path(self.dir, "index")
         j.had_index = index.exists()
         if j.had_index:
             shutil.copyfile(index, self.state / "index")
@@ -536,7 +537,7 @@ class Transaction:
             run_git(self.dir, "update-ref", "--no-deref", "-m", msg, "HEAD", tip, self.base)
         self.hook("ref")
         emptied = self._stash_removed() | self._rename_moved() | self._move_submodules()
-        index = os.fspath(git_path(self.dir, "index"))
+        index = os.fspath(self.index)  # as `prepare` found it
         before = _read_index(index)
         run_git(self.dir, "read-tree", "-m", self.base, tip)  # the index only
         if before is not None:  # renamed files keep their stat data, as with `git mv`

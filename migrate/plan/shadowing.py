@@ -24,6 +24,9 @@ def _new_modules(index: RepoIndex, rel: Relocation) -> dict[str, str]:
     """Module the plan creates -> the plan source that creates it."""
     out = {}
     for old, new in rel.moved_modules.items():
+        (old_pkg, _, old_leaf), (new_pkg, _, new_leaf) = old.rpartition("."), new.rpartition(".")
+        if old_leaf == new_leaf and old_pkg and rel.module(old_pkg) == new_pkg:
+            continue  # carried along with its package: the same name in the same namespace
         if new not in index.modules:
             out.setdefault(new, old)
     for (mod, sym), dst in rel.symbols.items():
@@ -51,16 +54,12 @@ def _star_gives(index: RepoIndex, module: str, seen: set[str]) -> dict[str, str]
     return {n: src for n, src in names.items() if not n.startswith("_")}
 
 
-def _parents(source: str, src: str) -> tuple[str, ...]:
-    """`src` when it is a package holding module `source` (a package move carries it)."""
-    return (src,) if source.startswith(src + ".") else ()
-
-
 def _old_name(rel: Relocation, new: str) -> str:
     return next((o for o, n in rel.moved_modules.items() if n == new), new)
 
 
-def shadowing_problems(plan: Plan, index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
+def shadowing_problems(plan: Plan, index: RepoIndex, rel: Relocation, pos_for) -> list[Diagnostic]:
+    """`pos_for(path)`: the plan position of the move carrying the file at `path`."""
     out = []
     for new, source in sorted(_new_modules(index, rel).items()):
         package, _, leaf = new.rpartition(".")
@@ -84,10 +83,9 @@ def shadowing_problems(plan: Plan, index: RepoIndex, rel: Relocation) -> list[Di
                     break
         if why is None:
             continue
-        pos = next(
-            (mv.dst_pos for mv in plan.moves if source in (mv.src, *_parents(source, mv.src))),
-            Pos(plan.path, 1, 1),
-        )
+        pos = next((mv.dst_pos for mv in plan.moves if mv.src == source), None)
+        if pos is None:
+            pos = pos_for(index.modules[source]) if source in index.modules else Pos(plan.path)
         out.append(
             Diagnostic(
                 pos,

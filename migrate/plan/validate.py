@@ -168,7 +168,9 @@ def validate_plan(plan: Plan, index: RepoIndex) -> tuple[list[Diagnostic], Reloc
         rel = build_relocation(plan, index)
         errors.extend(_check_file_collisions(plan, index, rel))
         errors.extend(_check_modules_stay_importable(plan, index, rel))
-        errors.extend(shadowing_problems(plan, index, rel))
+        errors.extend(
+            shadowing_problems(plan, index, rel, lambda p: _move_dst_pos_for(plan, p, index))
+        )
         errors.extend(_check_target_limits(plan, index, rel))
 
     op_from: dict[str, Pos] = {}
