@@ -38,7 +38,9 @@ def test_the_stub_of_a_moved_module_is_renamed_with_it_and_verify_passes(make_re
     assert res.exit_code == 0, res.output
     assert not (repo / "pkg/mod.pyi").exists()
     assert (repo / "pkg/newmod.pyi").read_bytes() == STUB
-    renames = git(repo, "log", "-M", "--diff-filter=R", "--name-status", "--format=", f"{base}..HEAD")
+    renames = git(
+        repo, "log", "-M", "--diff-filter=R", "--name-status", "--format=", f"{base}..HEAD"
+    )
     assert "R100\tpkg/mod.pyi\tpkg/newmod.pyi" in renames
     ver = _run("verify", f"{base}..HEAD", "--repo", str(repo), "--no-wheel")
     assert ver.exit_code == 0, ver.output
