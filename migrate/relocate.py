@@ -184,6 +184,7 @@ def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
     rel = Relocation(op_ids={o.src: o.dst for o in plan.op_ids})
     rules: dict[str, str] = {}  # source path (file or directory) -> target path
     path_rules: set[str] = set()  # the rules that path moves made
+    stub_rules: dict[str, str] = {}  # `mod.pyi` beside a moved `mod.py`: moves with it
     for mv in plan.moves:
         if mv.is_symbol:
             mod, sym = mv.src.split(":")
@@ -202,8 +203,15 @@ def build_relocation(plan: Plan, index: RepoIndex) -> Relocation:
                 rel.path_prefixes[src_dir] = dst_dir
                 rules[src_dir] = dst_dir
             else:
-                rules[index.modules[mv.src]] = module_to_path(mv.dst, root, package=False)
+                src_path = index.modules[mv.src]
+                dst_path = module_to_path(mv.dst, root, package=False)
+                rules[src_path] = dst_path
+                stub = src_path[:-3] + ".pyi"  # a module's stub is part of the module
+                if src_path.endswith(".py") and stub in index.files:
+                    stub_rules[stub] = dst_path[:-3] + ".pyi"
 
+    for stub, dst in stub_rules.items():
+        rules.setdefault(stub, dst)  # a move that names the stub itself wins
     for name in plan.delete:
         d = index.package_dir(name)
         if d is not None and _prefix_lookup(rules, d, "/") is not None:
