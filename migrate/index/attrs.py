@@ -1,6 +1,6 @@
 """Where a module's code reaches into another module by attribute, from one `ast` walk.
 
-`attribute_facts(tree, module, is_package, model)` gives, for one file:
+`walk_attributes(tree, model, AttrWalker, module, is_package)` gives, for one file:
 - `refs`: every `name.attr[.attr...]` chain (and `getattr(name, "attr")`,
   `patch.object(name, "attr")`, `monkeypatch.setattr(name, "attr", ...)`) whose root
   `name` is bound by an import, with the dotted name the import binds it to, plus every
@@ -221,14 +221,11 @@ def _dynamic_node(node: ast.AST) -> bool:
     return False
 
 
-def attribute_facts(tree: ast.Module, module: str, is_package: bool, model: Bindings) -> AttrFacts:
-    """The attribute facts of `tree`, whose binding walk is `model` (`scope_model`)."""
-    return walk_attributes(tree, AttrFacts(), model, AttrWalker, module, is_package)
-
-
-def walk_attributes(tree: ast.Module, facts: AttrFacts, model: Bindings, walker_class, *args):
-    """Run `walker_class` (`AttrWalker` or a subclass reading more on the same walk,
-    `facts._FactsWalk`) over `tree`'s statements, filling `facts`."""
+def walk_attributes(tree: ast.Module, model: Bindings, walker_class, *args) -> AttrFacts:
+    """The attribute facts of `tree`, whose binding walk is `model` (`scope_model`), from
+    one run of `walker_class` (`AttrWalker`, or a subclass reading more on the same walk:
+    `facts._FactsWalk`) over its statements."""
+    facts = AttrFacts()
     scope = import_only(model, 0, {})
     facts.bindings = dict(scope)
     walker = walker_class(facts, model, scope, *args)

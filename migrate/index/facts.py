@@ -427,7 +427,7 @@ def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | N
     reader = _Reader(facts)
     reader.top(tree.body)
     reader.finish()
-    facts.attrs = walk_attributes(tree, AttrFacts(), model, _FactsWalk, facts)
+    facts.attrs = walk_attributes(tree, model, _FactsWalk, facts)
     facts.unbound = unbound_at_import(tree, module, is_package)
     return facts
 
