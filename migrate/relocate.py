@@ -163,6 +163,11 @@ class Relocation:
             )
         return out
 
+    def old_module(self, new: str) -> str | None:
+        """The module that moved to `new`, or None (not cached: `build_relocation` fills
+        `moved_modules` as it goes)."""
+        return next((o for o, n in self.moved_modules.items() if n == new), None)
+
     def op_id(self, op_id: str) -> str | None:
         """The new id of a registered op id the plan renames, else None."""
         return self.op_ids.get(op_id)

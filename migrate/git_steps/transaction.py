@@ -538,7 +538,7 @@ class Transaction:
         self.hook("ref")
         emptied = self._stash_removed() | self._rename_moved() | self._move_submodules()
         index = os.fspath(self.index)  # as `prepare` found it
-        before = _read_index(index)
+        before = _read_index(index) if j.renames else None  # only renames carry stat
         run_git(self.dir, "read-tree", "-m", self.base, tip)  # the index only
         if before is not None:  # renamed files keep their stat data, as with `git mv`
             carry_stat(index, before[0], before[1], j.renames, len(self.base) // 2)

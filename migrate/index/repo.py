@@ -154,8 +154,7 @@ class RepoIndex(TreeQueries):
                 self._text[path] = None
             else:
                 try:
-                    codec = choose_encoding(path, data, self.codec_for(path))
-                    self._text[path] = data.decode(codec)
+                    self._text[path] = data.decode(self.encoding(path))
                 except (UnicodeDecodeError, LookupError):
                     self._text[path] = None
         return self._text[path]

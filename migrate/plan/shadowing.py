@@ -54,16 +54,12 @@ def _star_gives(index: RepoIndex, module: str, seen: set[str]) -> dict[str, str]
     return {n: src for n, src in names.items() if not n.startswith("_")}
 
 
-def _old_name(rel: Relocation, new: str) -> str:
-    return next((o for o, n in rel.moved_modules.items() if n == new), new)
-
-
 def shadowing_problems(plan: Plan, index: RepoIndex, rel: Relocation, pos_for) -> list[Diagnostic]:
     """`pos_for(path)`: the plan position of the move carrying the file at `path`."""
     out = []
     for new, source in sorted(_new_modules(index, rel).items()):
         package, _, leaf = new.rpartition(".")
-        path = index.modules.get(_old_name(rel, package)) if package else None
+        path = index.modules.get(rel.old_module(package) or package) if package else None
         facts = index.facts(path) if path and path.endswith("__init__.py") else None
         if facts is None:
             continue

@@ -360,6 +360,7 @@ def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
     split_sources = {sp.file for sp in plan.splits}
     if plan.delete and rel.symbols:
         split_sources |= emptied_by_symbol_moves(index, rel)
+    links = sorted(gitlinks(index.root)) if plan.delete else []
     out = []
     for name in plan.delete:
         d = index.package_dir(name)
@@ -380,7 +381,7 @@ def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
                     f"(no move covers them): {shown}",
                 )
             )
-        for link in sorted(gitlinks(index.root)):
+        for link in links:
             if link.startswith(d + "/") and rel.path(link) in (None, link):
                 out.append(
                     Diagnostic(

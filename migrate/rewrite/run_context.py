@@ -162,7 +162,7 @@ def star_given(index: RepoIndex, rel: Relocation, exports: dict) -> set[tuple[st
     out = set()
     for names in exports.values():
         for sym, dst in names.items():
-            old = next((o for o, n in rel.moved_modules.items() if n == dst), dst)
+            old = rel.old_module(dst) or dst
             path = index.modules.get(old)
             if path is None or _star_gives(index.facts(path), sym):
                 out.add((dst, sym))

@@ -100,13 +100,11 @@ class Sparse:
     blanked: str  # the same text with cold lines blanked in place (libcst's error report)
 
 
-def sparse_text(
-    text: str, tree: ast.Module, regex: re.Pattern, whole: FileFacts | None = None
-) -> Sparse:
-    """The text without its cold top-level statements; `whole`: `file_facts(tree)` when
-    the caller has it. A cold line left as blanks would still cost libcst a node to parse
-    and to position, so it is left out, and `lines` maps positions back."""
-    relative = (whole or file_facts(tree)).relative
+def sparse_text(text: str, tree: ast.Module, regex: re.Pattern, whole: FileFacts) -> Sparse:
+    """The text without its cold top-level statements (`whole`: `file_facts(tree)`). A
+    cold line left as blanks would still cost libcst a node to parse and to position, so
+    it is left out, and `lines` maps positions back."""
+    relative = whole.relative
     lines = text.splitlines(keepends=True)
     starts = line_starts(text)
     hit_lines = set()

@@ -144,10 +144,10 @@ def _module_imports(tree: ast.Module, package: str) -> set[str]:
 
 
 def _target_path(index: RepoIndex, rel: Relocation, dst: str, src_path: str):
-    for old, new in rel.moved_modules.items():
-        if new == dst:
-            old_path = index.modules[old]
-            return rel.files.get(old_path, old_path), True
+    old = rel.old_module(dst)
+    if old is not None:
+        old_path = index.modules[old]
+        return rel.files.get(old_path, old_path), True
     if dst in index.modules:
         path = index.modules[dst]
         return rel.files.get(path, path), True
