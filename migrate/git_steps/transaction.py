@@ -949,11 +949,23 @@ def rollback(repo: Path, j: Journal, hook=None) -> RollbackReport:
     hook = hook or (lambda point: None)
     state = state_dir(repo)
     report = RollbackReport()
+    moved: list[str] = []  # what the refs step found moved by someone else
+
+    def refs() -> None:
+        moved.extend(_restore_refs(repo, j))
+        report.left.extend(moved)
+
+    def index() -> None:
+        if moved:  # someone committed meanwhile: the index is theirs, not ours to undo
+            report.left.append("the index: left as it is (the branch was moved meanwhile)")
+        else:
+            _restore_index(repo, state, j)
+
     with signals_held():
         _wait_for_index_lock(repo)
         steps = [
-            ("refs", lambda: report.left.extend(_restore_refs(repo, j)), "git update-ref"),
-            ("index", lambda: _restore_index(repo, state, j), f"cp {state / 'index'} .git/index"),
+            ("refs", refs, "git update-ref"),
+            ("index", index, f"cp {state / 'index'} .git/index"),
             ("files", lambda: _restore_files(repo, state, j, report), "migrate recover"),
         ]
         for name, step, how in steps:
