@@ -86,3 +86,55 @@ def test_an_index_lock_in_a_linked_worktree_is_refused(make_repo, tmp_path):
     assert run("apply", str(plan), "--repo", str(wt)).exit_code == 0
     assert git(wt, "status", "--porcelain") == ""
     assert git(repo, "log", "-1", "--format=%s", "main") == "base\n"  # only wt's branch moved
+
+
+def _apply_with_env(plan, repo, monkeypatch, **env):
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    try:
+        return run("apply", str(plan), "--repo", str(repo))
+    finally:
+        for name in env:
+            monkeypatch.delenv(name)
+
+
+def test_git_dir_set_to_another_repository_is_refused_by_name(make_repo, tmp_path, monkeypatch):
+    """A caller's GIT_DIR/GIT_WORK_TREE (a hook, a wrapper script) point every git call at
+    another repository: refused, both unchanged, and the message names the variables.
+    (Before: "<repo> is not the top of a git work tree", which it is.)"""
+    repo, plan = sample(make_repo, tmp_path)
+    other = make_repo({"other.txt": "x\n"})
+    before, other_before = strip_stat(snapshot(repo)), strip_stat(snapshot(other))
+    res = _apply_with_env(
+        plan, repo, monkeypatch, GIT_DIR=str(other / ".git"), GIT_WORK_TREE=str(other)
+    )
+    assert res.exit_code == 3, res.output
+    assert f"GIT_DIR={other / '.git'}" in res.output and "GIT_WORK_TREE" in res.output
+    assert "Traceback" not in res.output
+    assert strip_stat(snapshot(repo)) == before
+    assert strip_stat(snapshot(other)) == other_before
+
+
+def test_git_dir_set_to_the_repository_itself_applies(make_repo, tmp_path, monkeypatch):
+    """A guard: the same variables naming `--repo`'s own git dir and work tree are fine."""
+    repo, plan = sample(make_repo, tmp_path)
+    res = _apply_with_env(
+        plan, repo, monkeypatch, GIT_DIR=str(repo / ".git"), GIT_WORK_TREE=str(repo)
+    )
+    assert res.exit_code == 0, res.output
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "pkg/new") != ""
+
+
+def test_a_foreign_index_file_is_refused_by_name(make_repo, tmp_path, monkeypatch):
+    """GIT_INDEX_FILE (set in git hooks) at another index: apply would read and write that
+    one, not the repository's. Refused by name, nothing changed. (Before: refused as a
+    dirty work tree, listing every file as untracked.)"""
+    repo, plan = sample(make_repo, tmp_path)
+    before = strip_stat(snapshot(repo))
+    res = _apply_with_env(plan, repo, monkeypatch, GIT_INDEX_FILE=str(tmp_path / "other-index"))
+    assert res.exit_code == 3, res.output
+    assert f"GIT_INDEX_FILE={tmp_path / 'other-index'}" in res.output
+    assert "?? pkg/user.py" not in res.output
+    assert strip_stat(snapshot(repo)) == before
+    assert not (tmp_path / "other-index").exists()
