@@ -138,3 +138,49 @@ def test_a_foreign_index_file_is_refused_by_name(make_repo, tmp_path, monkeypatc
     assert "?? pkg/user.py" not in res.output
     assert strip_stat(snapshot(repo)) == before
     assert not (tmp_path / "other-index").exists()
+
+
+FAKE_GPG = """#!/bin/sh
+# signs anything (a fixed signature), verifies nothing
+case "$*" in
+  *-bsau*) cat >/dev/null; echo "[GNUPG:] SIG_CREATED D 1 8 00 0 0" >&2
+    printf -- '-----BEGIN PGP SIGNATURE-----\\n\\nZmFrZQ==\\n-----END PGP SIGNATURE-----\\n';;
+  *) echo "[GNUPG:] ERRSIG" >&2; echo "gpg: cannot verify" >&2; exit 2;;
+esac
+"""
+
+
+def test_commit_gpgsign_signs_the_step_commits(make_repo, tmp_path):
+    """`commit.gpgSign=true`: the step commits are signed as `git commit` would sign them
+    (`commit-tree` does not read the setting itself), and verify still reads the range
+    with `log.showSignature=true`. (Before: every step commit was unsigned, silently.)"""
+    repo, plan = sample(make_repo, tmp_path)
+    gpg = tmp_path / "gpg"
+    gpg.write_text(FAKE_GPG)
+    gpg.chmod(0o755)
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "config", "commit.gpgSign", "true")
+    git(repo, "config", "gpg.program", str(gpg))
+    git(repo, "config", "log.showSignature", "true")
+    res = run("apply", str(plan), "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    commits = git(repo, "rev-list", f"{base}..HEAD").split()
+    assert len(commits) >= 3
+    for sha in commits:
+        assert "\ngpgsig -----BEGIN PGP SIGNATURE-----" in git(repo, "cat-file", "commit", sha)
+    res = run("verify", f"{base}..HEAD", "--no-wheel", "-q", "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+
+
+def test_commit_gpgsign_without_gpg_changes_nothing(make_repo, tmp_path):
+    """Signing is asked for and gpg cannot sign: nothing is changed and git's reason is
+    said, as `git commit` would fail. (Before: unsigned commits, exit 0.)"""
+    repo, plan = sample(make_repo, tmp_path)
+    git(repo, "config", "commit.gpgSign", "true")
+    git(repo, "config", "gpg.program", str(tmp_path / "no-such-gpg"))
+    before = strip_stat(snapshot(repo))
+    res = run("apply", str(plan), "--repo", str(repo))
+    assert res.exit_code == 1, res.output
+    assert "gpg failed to sign" in res.output and "nothing was changed" in res.output
+    assert "Traceback" not in res.output
+    assert strip_stat(snapshot(repo)) == before
