@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from click.testing import CliRunner
 from helpers import git
 from test_apply_atomic import snapshot, strip_stat
@@ -184,3 +185,35 @@ def test_commit_gpgsign_without_gpg_changes_nothing(make_repo, tmp_path):
     assert "gpg failed to sign" in res.output and "nothing was changed" in res.output
     assert "Traceback" not in res.output
     assert strip_stat(snapshot(repo)) == before
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs to give the repository to another owner")
+def test_a_repository_git_will_not_use_is_refused_with_gits_reason(make_repo, tmp_path):
+    """A checkout owned by another user (a mounted volume in a container): git refuses it
+    ("dubious ownership", `safe.directory`) and apply says so, nothing changed. (Before:
+    "<repo> is not the top of a git work tree".)"""
+    repo, plan = sample(make_repo, tmp_path)
+    before = strip_stat(snapshot(repo))
+    for dirpath, dirnames, filenames in os.walk(repo):
+        for name in [dirpath, *(os.path.join(dirpath, n) for n in dirnames + filenames)]:
+            os.lchown(name, 65534, 65534)
+    try:
+        res = run("apply", str(plan), "--repo", str(repo))
+        assert res.exit_code == 3, res.output
+        assert "dubious ownership" in res.output and "safe.directory" in res.output
+        assert "Traceback" not in res.output
+    finally:
+        for dirpath, dirnames, filenames in os.walk(repo):
+            for name in [dirpath, *(os.path.join(dirpath, n) for n in dirnames + filenames)]:
+                os.lchown(name, 0, 0)
+    assert strip_stat(snapshot(repo)) == before
+
+
+def test_a_directory_that_is_no_repository_is_refused_with_gits_reason(tmp_path):
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (tmp_path / "plan.yaml").write_text(PLAN)
+    res = run("apply", str(tmp_path / "plan.yaml"), "--repo", str(plain))
+    assert res.exit_code == 3, res.output
+    assert "not a git repository" in res.output and "Traceback" not in res.output
+    assert os.listdir(plain) == []
