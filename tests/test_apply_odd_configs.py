@@ -7,10 +7,12 @@ broke the promise once (or guard a refusal message)."""
 from __future__ import annotations
 
 import os
+import signal
+import sys
 
 import pytest
 from click.testing import CliRunner
-from helpers import git
+from helpers import git, start_paused
 from test_apply_atomic import snapshot, strip_stat
 
 from migrate.cli import main
@@ -217,3 +219,30 @@ def test_a_directory_that_is_no_repository_is_refused_with_gits_reason(tmp_path)
     assert res.exit_code == 3, res.output
     assert "not a git repository" in res.output and "Traceback" not in res.output
     assert os.listdir(plain) == []
+
+
+def test_recover_under_a_foreign_git_dir_touches_neither(make_repo, tmp_path, monkeypatch):
+    """`migrate recover` with GIT_DIR/GIT_WORK_TREE at another repository that holds an
+    interrupted apply's journal: that journal is not `--repo`'s, so nothing is rolled back
+    anywhere and the variables are named. (Before: it rolled the other repository's journal
+    back onto `--repo`'s files.)"""
+    repo, plan = sample(make_repo, tmp_path)
+    other = make_repo(FILES)
+    proc = start_paused(
+        [sys.executable, "-m", "migrate", "apply", str(plan), "--repo", str(other)],
+        "checkout:30",
+    )
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    before, other_before = strip_stat(snapshot(repo)), strip_stat(snapshot(other))
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(other))
+    res = run("recover", "--repo", str(repo))
+    monkeypatch.delenv("GIT_DIR")
+    monkeypatch.delenv("GIT_WORK_TREE")
+    assert res.exit_code == 3, res.output
+    assert f"GIT_DIR={other / '.git'}" in res.output
+    assert strip_stat(snapshot(repo)) == before
+    assert strip_stat(snapshot(other)) == other_before
+    assert (other / ".git/migrate-journal").is_dir()  # still there for its own recover
+    assert run("recover", "--repo", str(other)).exit_code == 0

@@ -66,16 +66,23 @@ def git_ok(cwd: str | Path, *args: str) -> bool:
 LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")
 
 
-def redirected_by_env(repo_dir: str | Path, at_top: bool) -> list[str]:
+def redirected_by_env(repo_dir: str | Path, at_top: bool | None = None) -> list[str]:
     """Why git, run by us in `repo_dir`, would not work on `repo_dir`'s own repository:
     a caller's environment (a git hook, a wrapper script) that points it elsewhere. Each
-    line names the variable. `at_top`: whether git already says `repo_dir` is its top.
+    line names the variable. `at_top`: whether git already says `repo_dir` is its top
+    (None: asked here, only when one of the variables is set).
 
     GIT_DIR/GIT_WORK_TREE/GIT_COMMON_DIR are fine when they lead to `repo_dir` itself;
     GIT_INDEX_FILE when it is the repository's own index; GIT_NAMESPACE never (refs would
     be read and moved in a namespace). Empty (and no git call) when none is set."""
     env = os.environ
     out = []
+    watched = (*LOCATION_VARS, "GIT_INDEX_FILE", "GIT_NAMESPACE")
+    if at_top is None:
+        if not any(env.get(v) for v in watched):
+            return out
+        top = run_git(repo_dir, "rev-parse", "--show-toplevel", check=False).decode().strip()
+        at_top = bool(top) and Path(top).resolve() == Path(repo_dir).resolve()
     if not at_top:
         out += [
             f"{v}={env[v]} is set: git would work on that repository, not on {repo_dir}; "
