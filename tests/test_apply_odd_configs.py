@@ -246,3 +246,17 @@ def test_recover_under_a_foreign_git_dir_touches_neither(make_repo, tmp_path, mo
     assert strip_stat(snapshot(other)) == other_before
     assert (other / ".git/migrate-journal").is_dir()  # still there for its own recover
     assert run("recover", "--repo", str(other)).exit_code == 0
+
+
+def test_the_dry_run_under_a_foreign_git_dir_names_it(make_repo, tmp_path, monkeypatch):
+    """The dry run refuses what apply refuses, in the same words. (Before: "could not run:
+    git init -q --bare failed: fatal: GIT_WORK_TREE ... not allowed without ... GIT_DIR".)"""
+    repo, plan = sample(make_repo, tmp_path)
+    other = make_repo({"other.txt": "x\n"})
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(other))
+    res = run(str(plan), "--dry-run", "--repo", str(repo))
+    monkeypatch.delenv("GIT_DIR")
+    monkeypatch.delenv("GIT_WORK_TREE")
+    assert res.exit_code == 3, res.output
+    assert f"GIT_DIR={other / '.git'} is set" in res.output

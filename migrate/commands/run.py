@@ -9,7 +9,7 @@ import sys
 import click
 
 from migrate import progress
-from migrate.cli_errors import PROBLEMS, handle_errors
+from migrate.cli_errors import PROBLEMS, REFUSED, handle_errors
 from migrate.cli_options import repo_option
 
 # Dry-run output formats: the summary, the same facts as JSON, the reviewer's Markdown preview.
@@ -59,10 +59,17 @@ def command(
 
         ctx.invoke(apply, plan=plan, repo=repo)
         return
+    from migrate.git.runner import redirected_by_env
     from migrate.git_steps.engine import engine_of, refusals  # the same engine and gate as apply's
     from migrate.pipeline import prepare
     from migrate.present import summary, to_json, unified_diff
 
+    redirected = redirected_by_env(repo)  # apply refuses these: so does its preview
+    if redirected:
+        click.echo("migrate run: refusing to start:", err=True)
+        for line in redirected:
+            click.echo(f"  {line}", err=True)
+        sys.exit(REFUSED)
     prep = prepare(plan[0] if len(plan) == 1 else list(plan), repo)
     changes = engine_of(ctx.obj)(prep, durations=durations)
     from migrate.rules.load import introduced_error_notes
