@@ -21,7 +21,7 @@ from migrate.changes import Edit
 from migrate.errors import Diagnostic
 from migrate.index.imports import bound_submodule, imports_of
 from migrate.rewrite.context import Context, FileJob
-from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at, whole_lines
 
 
 def _imported_leaves(tree: ast.Module, package: str) -> dict[str, int]:
@@ -125,9 +125,7 @@ def _drop_del(job: FileJob, node: ast.Delete, hit, off, moved, renamed) -> list[
         ]
         text = "del " + ", ".join(spelled)
         return [make_edit(job.new_path, job.text, off(node), off(node, True), text, "code", why)]
-    line_start = job.text.rfind("\n", 0, off(node)) + 1
-    line_end = job.text.find("\n", off(node, True))
-    line_end = len(job.text) if line_end == -1 else line_end + 1
-    if job.text[line_start : off(node)].strip() or job.text[off(node, True) : line_end].strip():
+    lines = whole_lines(job.text, off(node), off(node, True))
+    if lines is None:  # shares its line: the statement stays, as `pass`
         return [make_edit(job.new_path, job.text, off(node), off(node, True), "pass", "code", why)]
-    return [make_edit(job.new_path, job.text, line_start, line_end, "", "code", why)]
+    return [make_edit(job.new_path, job.text, *lines, "", "code", why)]

@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
-from migrate.rewrite.spans import ast_offset, line_starts, make_edit
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit, whole_lines
 
 MAX_LINE = 100  # SGLang's ruff line length: a longer import statement is wrapped
 _SKIP = re.compile(r"#\s*isort:\s*skip")
@@ -265,12 +265,11 @@ class ImportScratch:
         if rest:
             self._folded.update(id(o) for o in inner)
             return s, e, rest
-        line_end = _line_end(self.text, e)
-        tail = self.text[e:line_end].strip()
-        if indent.strip() or (tail and not tail.startswith("#")):
+        lines = whole_lines(self.text, s, e, comment=True)
+        if lines is None:
             return None  # shares a line with another statement: left alone
-        self._folded.update(id(o) for o in self._inside(line_start, line_end))  # moot now
-        return line_start, line_end, ""
+        self._folded.update(id(o) for o in self._inside(*lines))  # moot now
+        return *lines, ""
 
     def _removal(self, starts, node: ast.stmt, gone) -> tuple[int, int, str] | None:
         """The edit dropping `gone` from import `node`: the whole lines (its trailing
@@ -281,13 +280,11 @@ class ImportScratch:
         names = [a for a in node.names if a.name != "*"]
         s = ast_offset(text, starts, node.lineno, node.col_offset)
         e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
-        line_start = starts[node.lineno - 1]
-        line_end = starts[node.end_lineno] if node.end_lineno < len(starts) else len(text)
-        tail = text[e:line_end].strip()
-        whole_lines = not text[line_start:s].strip() and (not tail or tail.startswith("#"))
-        if len(gone) == len(names) and not whole_lines:
+        lines = whole_lines(text, s, e, comment=True)
+        if len(gone) == len(names) and lines is None:
             return None  # shares its line with another statement: left alone
         if len(gone) == len(names):
+            line_start, line_end = lines
             prev_blank = node.lineno == 1 or not text[starts[node.lineno - 2] : line_start].strip()
             nxt = text.find("\n", line_end)
             nxt = len(text) if nxt == -1 else nxt + 1

@@ -23,7 +23,7 @@ from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.overlaps import settled
-from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at, whole_lines
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -273,10 +273,7 @@ def _element_cut(text: str, s: int, nxt: int) -> tuple[int, int]:
     start = s
     while start > 0 and text[start - 1] in " \t":
         start -= 1
-    line_end = text.find("\n", e)
-    if (start == 0 or text[start - 1] == "\n") and not text[e:line_end].strip():
-        return start, line_end + 1  # the element's whole line
-    return start, e
+    return whole_lines(text, s, e) or (start, e)  # the element's whole line, if its own
 
 
 def _unused_imports(tree, staying, moving_nodes) -> list[tuple[ast.stmt, list[ast.alias]]]:
