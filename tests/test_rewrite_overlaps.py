@@ -273,3 +273,29 @@ def test_imports_only_moved_code_used_leave_a_statement_another_form_rewrites(
     for _ in range(2):
         res = cli("fix", str(plan), "--repo", str(repo), "--dry-run")
         assert res.exit_code == 0 and res.output.startswith("0 edit(s)"), res.output
+
+
+def test_a_comment_rewritten_inside_the_all_entries_a_move_drops_goes_with_them(
+    make_repo, tmp_path
+):
+    """The symbol pass drops the moved name from `__all__`; the prose pass respells the
+    module named in the comment on that entry. The `__all__` edit was skipped without a
+    word: `intcomma` stayed listed, and `from pkg.number import *` raised AttributeError.
+    The comment's rewrite lies inside what the `__all__` edit drops: moot, withdrawn."""
+    number = '__all__ = [\n    "intcomma",  # see pkg.time\n]\n\n\n' + BASE["pkg/number.py"]
+    user = "from pkg.number import *\nfrom pkg import number\n\n\n"
+    user += "def check():\n    assert number.other() == 1\n"
+    repo = make_repo({**BASE, "pkg/number.py": number, "pkg/extra.py": user})
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN)
+    base = git(repo, "rev-parse", "HEAD").strip()
+    res = cli("apply", str(plan), "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    ran = _run_check(repo)
+    assert ran.returncode == 0, ran.stderr
+    assert (repo / "pkg/number.py").read_text().startswith("__all__ = []\n")
+    res = cli("verify", f"{base}..HEAD", "--repo", str(repo), "--no-wheel")
+    assert res.exit_code == 0, res.output
+    for _ in range(2):
+        res = cli("fix", str(plan), "--repo", str(repo), "--dry-run")
+        assert res.exit_code == 0 and res.output.startswith("0 edit(s)"), res.output

@@ -561,9 +561,16 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         for s, e, new, reason in mv.source_edits:
             if not new:  # a deletion may end where a cut begins
                 e = min([e] + [cs for cs, ce in mv.spans if s < cs < e])
-            if any(bs < e and s < be for bs, be in busy):  # dropping either is a broken file
+            hits = [x for x in cs.edits if x.path == src_new and x.start < e and s < x.end]
+            # a comment's rewrite inside what the edit drops goes with it (moot); any
+            # other overlap has no composition: dropping either edit breaks the file
+            moot = [x for x in hits if s <= x.start and x.end <= e and x.kind == "prose"]
+            if len(moot) < len(hits):
                 why = f"{reason}: another rewrite of these lines cannot be combined with it"
                 raise MigrateError(note_at(src_new, text, s, why))
+            if moot:
+                gone = {id(x) for x in moot}
+                cs.edits = [x for x in cs.edits if id(x) not in gone]
             cs.edits.append(make_edit(src_new, text, s, e, new, "code", reason))
             busy.append((s, e))
         if mv.back_import:
