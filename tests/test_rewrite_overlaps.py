@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from helpers import git
-from rewrite_helpers import dedent
+from rewrite_helpers import dedent, run_golden_case
 
 from migrate.changes import Edit
 from migrate.cli import main
@@ -299,3 +299,12 @@ def test_a_comment_rewritten_inside_the_all_entries_a_move_drops_goes_with_them(
     for _ in range(2):
         res = cli("fix", str(plan), "--repo", str(repo), "--dry-run")
         assert res.exit_code == 0 and res.output.startswith("0 edit(s)"), res.output
+
+
+def test_the_golden_case_runs(make_repo, tmp_path):
+    """golden/rewrite/binding-drop-and-respell: a parenthesized statement with comments and
+    a function-local one, each composed; executed, and a second run changes nothing."""
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, "binding-drop-and-respell")
+    text = (out / "app/check.py").read_text()
+    assert "from pkg.dates import (  # the helpers\n    time,  # clocks\n)" in text
+    assert "    from pkg.dates import time\n" in text and "number" not in text

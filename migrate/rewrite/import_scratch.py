@@ -203,14 +203,14 @@ class ImportScratch:
         for stmt, gone in drops.items():
             hit = self._drop(stmt, gone)
             if hit is not None:
-                out.append((*hit, f"`{', '.join(sorted(gone))}` has no use left"))
+                out.append((*hit, self._why(hit, f"`{', '.join(sorted(gone))}` has no use left")))
         for a in self.adds:
             if a.before:
                 out.append((a.anchor[0], a.anchor[0], f"{a.stmt}{nl}{a.indent}", a.reason))
         for node, names, reason in self.removals:
             hit = self._removal(starts, node, names)
             if hit is not None:
-                out.append((*hit, reason))
+                out.append((*hit, self._why(hit, reason)))
         for node, names, reason in self.relists:
             out.append((*_relisted(self.text, starts, node, names), reason))
         if self.tops:
@@ -297,6 +297,11 @@ class ImportScratch:
             return None  # `import a.b, a.c`: one local for both, and one stays
         hit = self._drop((s, e), dropped)  # the statement's own layout, comments and all
         return hit if hit is not None and hit[2] != text[s:e] else None
+
+    def _why(self, hit: tuple[int, int, str], reason: str) -> str:
+        """`reason`, after the reasons of the edits composed into `hit` (they are its)."""
+        folded = [o.reason for o in self._inside(hit[0], hit[1]) if id(o) in self._folded]
+        return "; ".join(dict.fromkeys([*folded, reason]))
 
     def _inside(self, s: int, e: int) -> list[Edit]:
         """The other forms' edits within `text[s:e]`."""
