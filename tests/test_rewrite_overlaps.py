@@ -71,6 +71,13 @@ CASES = {
         def check():
             assert number.intcomma(1) + clock.naturaltime(1) == "1t"
         """,
+    "plain-import-aliased": """
+        import pkg.number as n, pkg.time as t
+
+
+        def check():
+            assert n.intcomma(1) + t.naturaltime(1) == "1t"
+        """,
     "kept-name-too": """
         from pkg import number, time
 
