@@ -338,8 +338,10 @@ def test_a_del_of_a_submodule_name_the_package_no_longer_binds_fails(make_repo, 
 
 
 def test_names_read_later_that_nothing_binds():
-    """Function bodies, lazy and string annotations; not a `Literal`'s strings nor an
-    `Annotated`'s metadata; `global` and `:=` names count as bound."""
+    """Function bodies, lazy and string annotations; not a `Literal`'s strings, an
+    `Annotated`'s metadata (also through an alias: SGLang's `A`) nor the strings of a
+    call's arguments inside an annotation (`Arg(help=...)`); `global` and `:=` names
+    count as bound."""
     src = (
         "from __future__ import annotations\n"  # 1
         "from typing import Annotated, Literal\n"  # 2
@@ -350,6 +352,9 @@ def test_names_read_later_that_nothing_binds():
         "def g(z: Annotated[int, 'meta data']) -> 'list[Later]':\n"  # 7
         "    return lambda: G + lost\n"  # 8
         "VALUE = f\n"  # 9
+        "from typing import Annotated as A\n"  # 10
+        "from elsewhere import Arg\n"  # 11
+        "def h(a: A[int, 'meta'], b: Arg[str, Arg(help='verbose')]) -> 'Gone': ...\n"  # 12
     )
     tree = ast.parse(src)
     model = scope_model(tree, src, "pkg.mod", False)
@@ -359,6 +364,7 @@ def test_names_read_later_that_nothing_binds():
         (6, "gone"),
         (7, "Later"),
         (8, "lost"),
+        (12, "Gone"),
     }
     assert unbound_at_import(tree) == []  # none of them runs on import
 

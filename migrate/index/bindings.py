@@ -728,12 +728,32 @@ class _Reads(_Uses):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         self.generic_visit(node)
 
-    visit_Call = visit_Attribute
+    def visit_Call(self, node: ast.Call) -> None:
+        """A call inside an annotation (`A[str, Arg(help="...")]`) passes values, not
+        types: its arguments' strings are not read as annotations."""
+        self.visit(node.func)
+        depth, self.in_annotation = self.in_annotation, 0
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            self.visit(arg)
+        self.in_annotation = depth
+
+    def _special(self, head: ast.expr) -> str | None:
+        """`Literal` or `Annotated` when `head` is bound to one (`from typing import
+        Annotated as A` too), spelled as an attribute (`typing.Literal`), or spelled so
+        and bound by nothing in the file."""
+        if isinstance(head, ast.Attribute):
+            return head.attr if head.attr in _SPECIAL_FORMS else None
+        if not isinstance(head, ast.Name):
+            return None
+        bound = self.lookup(head.id, (self.at or (0, self.b.off(head)))[1])[1]
+        if isinstance(bound, ModuleBinding) and bound.value:
+            leaf = bound.value.rpartition(".")[2]
+            return leaf if leaf in _SPECIAL_FORMS else None
+        return head.id if head.id in _SPECIAL_FORMS and bound is False else None
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        head = node.value.attr if isinstance(node.value, ast.Attribute) else None
-        head = node.value.id if isinstance(node.value, ast.Name) else head
-        if not self.in_annotation or head not in _SPECIAL_FORMS:
+        head = self._special(node.value) if self.in_annotation else None
+        if head is None:
             return self.generic_visit(node)
         self.visit(node.value)
         if head == "Annotated":
