@@ -18,7 +18,9 @@ from dataclasses import dataclass, field, replace
 
 from migrate.changes import ChangeSet, Edit, apply_edits
 from migrate.errors import Diagnostic, MigrateError, Pos
+from migrate.index.bindings import name_reads
 from migrate.index.repo import RepoIndex
+from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
 from migrate.rewrite.import_scratch import ImportScratch
@@ -416,15 +418,22 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
                     "(a `from: mod:name` entry) or make it public",
                 )
             )
-    used = set().union(*(_uses(n) for n in moving_nodes))
+    starts = line_starts(text)
+    spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
+    facts = index.facts(src_path)
+    needs = _needs(facts, tree, text, spans, moving)
+    used = set(needs)
     needed = _merge_from(list(dict.fromkeys(ln for n, ln in imports.items() if n in used)))
-    tc_needed = _merge_from(
-        list(dict.fromkeys(ln for n, ln in tc_imports.items() if n in used and n not in imports))
-    )
-    publics = sorted(n for n in used if n in defs and n not in moving)
+    tc_lines = [ln for n, ln in tc_imports.items() if n in used and n not in imports]
+    carried = set(imports) | set(tc_imports) | moving
+    publics = sorted(n for n in used if n not in carried and needs[n] == "runtime")
+    typing_only = sorted(n for n in used if n not in carried and needs[n] == "typing")
     new_src = rel.module(mod) or mod
     if publics:
         needed.append(f"from {new_src} import {', '.join(publics)}")
+    if typing_only:  # bound under `if TYPE_CHECKING:` only: for the type checker there too
+        tc_lines.append(f"from {new_src} import {', '.join(typing_only)}")
+    tc_needed = _merge_from(list(dict.fromkeys(tc_lines)))
     back = [sym for sym in syms if any(sym in _uses(n) for n in staying)]
     dst_path, exists = _target_path(index, rel, dst, src_path)
     if publics and (back or _imports_dst(index, src_path, tree, package, dst, rel)):
@@ -437,8 +446,6 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
                 + ": an import cycle; move those names too or choose another target",
             )
         )
-    starts = line_starts(text)
-    spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
     mv = SymbolMove(
         mod,
         list(syms),
@@ -460,6 +467,46 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
     for sym in syms:
         plan.moving[(mod, sym)] = tuple(sorted(moving - {sym}))
     plan.touched.add(src_path)
+
+
+def _needs(facts, tree: ast.Module, text: str, spans, moving: set[str]) -> dict[str, str]:
+    """name -> how the module binds it ("runtime", or "typing" when only under
+    `if TYPE_CHECKING:`), for every module-level name the code in `spans` reads (its
+    string annotations and the annotations `from __future__ import annotations` leaves
+    unevaluated included), resolved through the module's one binding walk. A name the
+    module binds by no statement of its own but may get from a star import is "runtime"
+    (the module has it); a builtin or a name nothing could bind is not needed."""
+    model = facts.scope_model if facts is not None else None
+    if model is None:
+        return {}
+    module = model.scopes[0].events
+    checking = _type_checking_ranges(tree, text)
+    star = bool(facts.star_imports) or facts.star_unresolved
+    out: dict[str, str] = {}
+    for read in name_reads(model, tree, text):
+        name = read.name
+        if read.home not in (0, None) or name in moving or name in out:
+            continue
+        if not any(s <= read.pos < e for s, e in spans):
+            continue
+        if read.home == 0:
+            inside = all(any(s <= ev.pos < e for s, e in checking) for ev in module[name])
+            out[name] = "typing" if inside else "runtime"
+        elif star and name not in BUILTINS:
+            out[name] = "runtime"
+    return out
+
+
+def _type_checking_ranges(tree: ast.Module, text: str) -> list[tuple[int, int]]:
+    """Offsets of the bodies of top-level `if TYPE_CHECKING:` blocks (not their `else`)."""
+    starts = line_starts(text)
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.If) and _is_type_checking(node.test) and node.body:
+            first, last = node.body[0], node.body[-1]
+            s = ast_offset(text, starts, first.lineno, first.col_offset)
+            out.append((s, ast_offset(text, starts, last.end_lineno, last.end_col_offset)))
+    return out
 
 
 def _merge_from(lines: list[str]) -> list[str]:

@@ -20,6 +20,7 @@ from migrate.pipeline import Prepared, plan_paths, prepare
 from migrate.verify.checks import (
     attributes,
     cycles,
+    deferred_names,
     duplicates,
     git_integrity,
     imports,
@@ -43,6 +44,7 @@ CHECKS = (
     imports,
     attributes,
     unbound_names,
+    deferred_names,
     registry,
     organization,
     shims,
