@@ -314,3 +314,23 @@ def test_a_package_binding_reaches_its_moved_submodule_by_the_new_name(
     binding (it was left as it was: AttributeError at run time; executed here)."""
     _, _, out = rewrite_and_run(make_repo, tmp_path, PARENT, moves, "pkg.use")
     assert spelled in (out / "pkg/use.py").read_text()
+
+
+def test_a_forward_reference_through_a_package_binding_follows_the_move(make_repo, tmp_path):
+    """tenacity's `retry: "t.Union[RetryBaseT, tasyncio.retry.RetryBaseT]"`: a string
+    annotation is code that type checkers and `typing.get_type_hints` evaluate; its chain
+    through the package binding follows the moved submodule (executed: the hints resolve)."""
+    files = dict(PARENT)
+    files["pkg/use.py"] = (
+        "import typing as t\n\nfrom . import sub as s\n\n\n"
+        'def f(x: "s.cond.Base", y: "t.Optional[s.cond.Base]") -> "s.cond.Base":\n'
+        "    return x\n\n\n"
+        "def check():\n"
+        "    hints = t.get_type_hints(f)\n"
+        "    assert hints['x'] is hints['return'] is s.conditions.Base\n"
+    )
+    moves = [("pkg.sub", "pkg.contrib.sub"), ("pkg.sub.cond", "pkg.contrib.sub.conditions")]
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, moves, "pkg.use")
+    text = (out / "pkg/use.py").read_text()
+    assert 'x: "s.conditions.Base", y: "t.Optional[s.conditions.Base]"' in text
+    assert '-> "s.conditions.Base":' in text

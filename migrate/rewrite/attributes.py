@@ -73,7 +73,11 @@ def rewrite_chains(
             continue
         if binding.root and any(full == r or full.startswith(r + ".") for r in imports.refused):
             continue
-        if not binding.root and (new == binding.new or new.startswith(binding.new + ".")):
+        under = not binding.root and (new == binding.new or new.startswith(binding.new + "."))
+        if chain.quoted and not under:
+            continue  # a forward reference is respelled through its binding only (the
+            # strings pass owns a dotted old name spelled in it)
+        if under:
             # still reachable through the (rewritten) binding: `sub.cond.X` with `sub`
             # bound to the package whose submodule `cond` became `conditions` reads
             # `sub.conditions.X`, through the same local name (no import added: the
