@@ -334,3 +334,28 @@ def test_a_forward_reference_through_a_package_binding_follows_the_move(make_rep
     text = (out / "pkg/use.py").read_text()
     assert 'x: "s.conditions.Base", y: "t.Optional[s.conditions.Base]"' in text
     assert '-> "s.conditions.Base":' in text
+
+
+def test_two_bindings_of_the_package_import_the_moved_submodule_once(make_repo, tmp_path):
+    """`import pkg.sub as ps` and `from pkg import sub`, both reading `cond`, which moves
+    out of the package: the chains are spelled `lib.cond...` and `import lib.cond` is
+    added once (it was added before each binding); a function-local binding gets its own."""
+    files = {
+        "pkg/__init__.py": "",
+        "lib/__init__.py": "",
+        "pkg/sub/__init__.py": "from . import cond\n",
+        "pkg/sub/cond.py": "class Base:\n    pass\n\n\ndef make():\n    return Base()\n",
+        "pkg/use.py": (
+            "import pkg.sub as ps\nfrom pkg import sub\n\n\n"
+            "def local():\n    from pkg import sub as s2\n\n    return s2.cond.Base\n\n\n"
+            "def check():\n"
+            "    assert isinstance(sub.cond.make(), ps.cond.Base)\n"
+            "    assert local() is ps.cond.Base\n"
+        ),
+    }
+    _, _, out = rewrite_and_run(
+        make_repo, tmp_path, files, [("pkg.sub.cond", "lib.cond")], "pkg.use"
+    )
+    text = (out / "pkg/use.py").read_text()
+    assert text.count("import lib.cond\n") == 2, text  # module level once, and in local()
+    assert "    import lib.cond\n    from pkg import sub as s2\n" in text

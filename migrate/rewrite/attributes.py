@@ -59,6 +59,9 @@ def rewrite_chains(
     imports the chains now need are scheduled on `scratch`."""
     res = ChainResult()
     instead: dict[str, list[str]] = {}  # stale `import deleted.pkg` -> modules chains need
+    # modules this pass imports: at module level (indent "") that covers every scope,
+    # else the binding's own statement
+    added: set[tuple[str, int | None]] = set()
     for chain in facts.chains:
         if chain.start in done:
             continue
@@ -108,9 +111,12 @@ def rewrite_chains(
         if (
             module is None
             or module in imports.imported
+            or (module, None) in added
+            or (module, binding.site.stmt_start) in added
             or _imported_via_root(module, binding, imports)
         ):
             continue
+        added.add((module, None if binding.site.indent == "" else binding.site.stmt_start))
         scratch.add_before(
             f"import {module}",
             site.stmt_start,
