@@ -359,3 +359,27 @@ def test_two_bindings_of_the_package_import_the_moved_submodule_once(make_repo, 
     text = (out / "pkg/use.py").read_text()
     assert text.count("import lib.cond\n") == 2, text  # module level once, and in local()
     assert "    import lib.cond\n    from pkg import sub as s2\n" in text
+
+
+def test_a_reload_of_a_module_that_loses_symbols_is_warned_about(make_repo):
+    """packaging 24.2: a test patches `struct.calcsize`, reloads `tags` and reads
+    `tags._32_BIT_INTERPRETER`; moved, the name is computed once in the new module and the
+    reload no longer recomputes it (the test failed, silently). Each reload of such a
+    module (`importlib.reload(m)`, `reload(m)`, dotted) is a warning naming what moved."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/tags.py": "import struct\n\nBITS = struct.calcsize('P') * 8\n\n\ndef f():\n    pass\n",
+        "pkg/test_t.py": (
+            "import importlib\nfrom importlib import reload\n\nimport pkg.tags\n"
+            "from pkg import tags\n\n\n"
+            "def test():\n    importlib.reload(tags)\n    reload(pkg.tags)\n    return tags.BITS\n"
+        ),
+    }
+    prep, cs = changes(make_repo, files, [("pkg.tags:BITS", "pkg.bits")])
+    notes = [n for n in cs.notes if n.pos.file == "pkg/test_t.py"]
+    assert [(n.pos.line, n.pos.col, n.severity) for n in notes] == [
+        (9, 5, "warning"),
+        (10, 5, "warning"),
+    ]
+    assert "reloading pkg.tags no longer re-runs" in notes[0].message
+    assert "BITS (now in pkg.bits)" in notes[0].message

@@ -348,7 +348,7 @@ def gather(
         facts.name_counts = whole.name_counts
         facts.all_chains = whole.chains
     else:
-        facts.all_chains = [c.dotted for c in facts.chains]
+        facts.all_chains = [c.dotted for c in facts.chains if not c.quoted]
     return module, facts
 
 
