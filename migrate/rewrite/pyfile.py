@@ -26,6 +26,7 @@ from migrate.rewrite.names import is_gone, relocate
 from migrate.rewrite.op_id_tables import has_computed_op_id, rewrite_op_id_tables
 from migrate.rewrite.op_ids import rewrite_op_ids
 from migrate.rewrite.overlaps import settled
+from migrate.rewrite.parent_chains import reads_moved_child
 from migrate.rewrite.python_prose import rewrite_prose
 from migrate.rewrite.python_rootless import rootless_notes
 from migrate.rewrite.registry import has_ancestor_table, rewrite_ancestor_tables, rewrite_tables
@@ -148,15 +149,18 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
     implicit, implicit_notes = implicit_submodule_edits(job, ctx)
     uses.edits += implicit
     result.notes = [*uses.notes, *implicit_notes]
-    if not needs_libcst(job, ctx, regex):
+    child_reads = reads_moved_child(job, ctx)
+    if not child_reads and not needs_libcst(job, ctx, regex):
         edits = uses.edits if scratch.empty else scratch.finalise(job.ast, uses.edits)
         result.edits, overlaps = settled(job.new_path, job.text, edits)
         result.notes += overlaps
         return result
-    # A chain through an alias (`nm.sym`) of a module that lost a symbol does not spell
-    # an old name: such files are parsed whole.
+    # A chain through an alias (`nm.sym`) of a module that lost a symbol, or through a
+    # package whose submodule moved (`sub.cond`), does not spell an old name: such files
+    # are parsed whole.
     whole = (
-        any(mod in job.text for mod, _ in ctx.relocation.symbols)
+        child_reads
+        or any(mod in job.text for mod, _ in ctx.relocation.symbols)
         or has_ancestor_table(job.text, ctx)
         or has_computed_op_id(job.text, ctx.op_ids)
     )
