@@ -202,7 +202,7 @@ def test_reexport_through_the_package_init_keeps_working(make_repo, tmp_path):
     files, path, moves = golden_case("reexport-init")
     _, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, module_of(path))
     assert (out / "pkg/__init__.py").read_text() == (
-        "from .newmod import func\nfrom .mod import other\n"
+        "from .mod import other\nfrom .newmod import func\n"
     )
     assert (out / path).read_text() == files[path]
 

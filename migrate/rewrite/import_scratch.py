@@ -46,6 +46,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
+from migrate.rewrite.import_order import key as _key
+from migrate.rewrite.import_order import name_key
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit, whole_lines
 
 MAX_LINE = 100  # SGLang's ruff line length: a longer import statement is wrapped
@@ -367,21 +369,6 @@ def _body_of(tree: ast.AST, line: int) -> list[ast.stmt] | None:
             if any(s.lineno == line for s in h.body):
                 return h.body
     return None
-
-
-def _key(node: ast.stmt) -> tuple:
-    """isort/ruff order: `import` lines first, then `from` lines by module, absolute before
-    relative (farther parents first); statements of one module by their first name."""
-    if isinstance(node, ast.Import):
-        return (0, 0, 0, node.names[0].name.lower(), ())
-    level = node.level or 0
-    return (1, 1 if level else 0, -level, (node.module or "").lower(), name_key(node.names[0].name))
-
-
-def name_key(name: str) -> tuple:
-    """ruff/isort `order-by-type`: CONSTANTS, Classes, then the rest; case-insensitive."""
-    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
-    return (kind, name.lower())
 
 
 def _isort_off(text: str, offset: int) -> bool:
