@@ -178,14 +178,14 @@ class Visitor(ast.NodeVisitor):
     skip: tuple[type, ...] = _INERT
 
     def visit(self, node: ast.AST):
-        method = _tables(type(self))[0].get(node.__class__)
+        method = (_DISPATCH.get(type(self)) or _tables(type(self)))[0].get(node.__class__)
         if method is None:
             method = _method(type(self), node.__class__)
         return method(self, node)
 
     def generic_visit(self, node: ast.AST) -> None:
         cls = type(self)
-        methods, children, fields_of, inline = _tables(cls)
+        _methods, children, fields_of, inline = _DISPATCH.get(cls) or _tables(cls)
         fields = fields_of.get(node.__class__, False)
         if fields is False:
             fields = fields_of[node.__class__] = node_fields(node.__class__, self.skip)
@@ -229,6 +229,9 @@ _DEPRECATED_CONSTANT_VISITS = (
 )
 
 
+_DISPATCH: dict[type, tuple[dict, dict, dict, bool]] = {}  # walker class -> `_tables`
+
+
 def _SKIPPED(_self, _node) -> None:
     """A child `generic_visit` does not visit (its class is one of `skip`)."""
 
@@ -237,10 +240,9 @@ def _tables(cls: type) -> tuple[dict, dict, dict, bool]:
     """`cls`'s dispatch caches: node class -> visit method, node class -> what
     `generic_visit` does with such a child, node class -> `node_fields`, and whether the
     walker keeps `Visitor.visit` (so `generic_visit` may call the method directly)."""
-    tables = cls.__dict__.get("_dispatch")
+    tables = _DISPATCH.get(cls)
     if tables is None:
-        tables = ({}, {}, {}, cls.visit is Visitor.visit)
-        cls._dispatch = tables
+        tables = _DISPATCH[cls] = ({}, {}, {}, cls.visit is Visitor.visit)
     return tables
 
 
