@@ -156,14 +156,22 @@ def directory_renames(repo: Path, renames: list[list[str]], others: list[str]) -
     return chosen
 
 
-def _put_back_strays(top: str, old: str, new: str, moved: list[str], modes: dict) -> list[str]:
+def _put_back_strays(
+    top: str, old: str, new: str, moved: list[str], modes: dict, before_ns: int | None = None
+) -> list[str]:
     """Rename back whatever went along when directory `old` was renamed to `new` but is
     none of the switch's moves (`moved`: their new paths): a file or directory created in
     `old` after `prepare` looked (its directories are made again, with their recorded
-    modes). A line for each: where it is, or why it stays."""
+    modes). A line for each: where it is, or why it stays.
+
+    `before_ns` (a rollback's): only entries whose ctime is before it, the time the renames
+    began; one made or changed in `new` since is the user's there, and stays."""
     expected = set(moved)
     strays = [
-        sub for sub, _entry in _walk(top, new, set(_ancestor_counts(moved))) if sub not in expected
+        sub
+        for sub, entry in _walk(top, new, set(_ancestor_counts(moved)))
+        if sub not in expected
+        and (before_ns is None or entry.stat(follow_symlinks=False).st_ctime_ns < before_ns)
     ]
     back = []
     for sub in sorted(strays):
@@ -178,6 +186,39 @@ def _put_back_strays(top: str, old: str, new: str, moved: list[str], modes: dict
             "(untracked)"
         )
     return back
+
+
+RENAMING = "renaming"  # in the state dir: made just before the first directory rename
+
+
+def _mark_renaming(state: Path) -> None:
+    """Note, on the work tree's clock (a file's mtime), when the directory renames begin:
+    what a rename carried along was made before it (see `_put_back_carried`). Not synced:
+    after a power loss without it, a rollback only names what it would have moved."""
+    os.close(os.open(state / RENAMING, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644))
+
+
+def _put_back_carried(repo: Path, state: Path, j: Journal, report: RollbackReport) -> None:
+    """Put back what a directory rename carried along when the switch stopped before its
+    own put-back (a SIGKILL, a failure): each entry in a renamed directory that is none of
+    the moves and was made before the renames began (its ctime). One made in the new
+    directory since is the user's there: `_strangers` names it."""
+    try:
+        before_ns = os.stat(state / RENAMING).st_mtime_ns
+    except OSError:
+        return  # no directory was renamed
+    top = os.fspath(repo)
+    for old, new in j.dir_renames:
+        if _dir_mode(os.path.join(top, new)) is None:
+            continue
+        moved = [n for o, n in j.renames if o.startswith(old + "/")]
+        try:
+            report.left += _put_back_strays(top, old, new, moved, j.dir_modes, before_ns)
+        except OSError as exc:
+            report.failed.append(
+                f"{new}: could not put back what went along with it from {old} "
+                f"({exc.strerror or exc}); move what is none of the plan's back by hand"
+            )
 
 
 def _make_dirs(top: str, rel: str, modes: dict) -> None:
@@ -583,10 +624,13 @@ class Transaction:
         `directory_renames` found one; anything created in it since is renamed back and
         listed in `left`); the directories it left (to remove if empty)."""
         dirs, top, made = set(), str(self.dir), set()
+        if self.journal.dir_renames:
+            _mark_renaming(self.state)
         for old, new in self.journal.dir_renames:
             os.makedirs(os.path.dirname(os.path.join(top, new)), exist_ok=True)
             os.rename(os.path.join(top, old), os.path.join(top, new))
             dirs.add(old.rpartition("/")[0])
+            self.hook("dir-rename")
             moved = [n for o, n in self.journal.renames if o.startswith(old + "/")]
             self.left += _put_back_strays(top, old, new, moved, self.journal.dir_modes)
         inside = tuple(old + "/" for old, _new in self.journal.dir_renames)
@@ -848,6 +892,7 @@ def _undo_submodules(repo: Path, j: Journal, report: RollbackReport) -> None:
 def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) -> None:
     entries = j.entries
     ours = _as_switched(repo, entries)
+    _put_back_carried(repo, state, j, report)
     settled = _undo_renames(repo, j, report)
     _undo_submodules(repo, j, report)
     targets = {new for _old, new in j.renames} | {rec[1] for rec in j.submodules}
@@ -917,11 +962,23 @@ def rollback(repo: Path, j: Journal, hook=None) -> RollbackReport:
     hook = hook or (lambda point: None)
     state = state_dir(repo)
     report = RollbackReport()
+    moved: list[str] = []  # what the refs step found moved by someone else
+
+    def refs() -> None:
+        moved.extend(_restore_refs(repo, j))
+        report.left.extend(moved)
+
+    def index() -> None:
+        if moved:  # someone committed meanwhile: the index is theirs, not ours to undo
+            report.left.append("the index: left as it is (the branch was moved meanwhile)")
+        else:
+            _restore_index(repo, state, j)
+
     with signals_held():
         _wait_for_index_lock(repo)
         steps = [
-            ("refs", lambda: report.left.extend(_restore_refs(repo, j)), "git update-ref"),
-            ("index", lambda: _restore_index(repo, state, j), f"cp {state / 'index'} .git/index"),
+            ("refs", refs, "git update-ref"),
+            ("index", index, f"cp {state / 'index'} .git/index"),
             ("files", lambda: _restore_files(repo, state, j, report), "migrate recover"),
         ]
         for name, step, how in steps:
