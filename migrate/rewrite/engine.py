@@ -5,9 +5,9 @@ moves and the candidate scan: python forms (every Python candidate rewritten in 
 libcst pass, a process pool when there are many) -> text files -> packaging -> followed
 op ids -> symbol moves -> groups -> import layout -> new packages (missing
 `__init__.py`) -> split tests -> delete. Each pass reads the ChangeSet so far and
-returns a `Contribution` (edits, writes, removals, notes, and the earlier edits it
-folds into its own output); `plan_changes` adds them in order and checks the result
-against the ChangeSet contract. Unparsable files stop the run unless `skip_unparsable`.
+returns a `Contribution` (edits, writes, removals, notes, and the earlier edits it folds
+into its own output); `plan_changes` adds them in order and checks the result against
+the ChangeSet contract. Unparsable files stop the run unless `skip_unparsable`.
 """
 
 from __future__ import annotations
