@@ -9,9 +9,11 @@ the block's statements were in isort order before (sections in order, and each s
 sorted: `import_order.py`), the statements the edits left untouched keep their order and
 every statement they changed or added goes to its sorted place, in its section (a new
 section a blank line apart), or is merged into a `from M import ...` of the same module
-(no aliases, no comments), as isort combines them. An unsorted block, a block with any
-`isort:` pragma or under `isort: off`, a block whose edits reach past it into code, and a
-statement with a comment are left as the edits have them. The block's edits are folded
+(no aliases, no comments), as isort combines them, unless the file keeps one name per
+statement. An unsorted group, a block with any `isort:` pragma or under `isort: off`, a
+block with a star import (moving past it changes which binding wins), a block whose
+edits reach past it into code, and a statement with a comment above it are left as the
+edits have them. The block's edits are folded
 into one edit of the block, so the dry run shows exactly what apply writes.
 """
 
@@ -126,6 +128,8 @@ def _relay(text, starts, block, edits: list[Edit], first_party):
         return None
     old_chunks, _ = old
     new_chunks, tail = new
+    if any(_star(c.node) for c in old_chunks):
+        return None  # moving a statement past a star import changes which binding wins
     unsorted = _unsorted(old_chunks, first_party)
     if unsorted is None:
         return None
@@ -261,8 +265,8 @@ def _place(
             continue
         key = full_key(c.node, first_party)
         at = next((k for k, o in enumerate(out) if full_key(o.node, first_party) > key), len(out))
-        if any(_star(o.node) for o in out[at:]):
-            return None  # above a star import: a name it bound must be bound no earlier
+        if _star(c.node):
+            return None  # an added star import: as the edits put it
         out.insert(at, c)
     return out
 
