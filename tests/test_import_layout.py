@@ -208,3 +208,43 @@ def _ruff_isort_findings_of(root, files: dict) -> str:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     return _ruff_isort_findings(root)
+
+
+def _relaid(text: str, old: str, new: str) -> str:
+    """`text` with `old` (one occurrence) respelled to `new` by a form's edit, then the
+    layout pass over it (first party: pkg)."""
+    from migrate.changes import apply_edits
+    from migrate.rewrite.import_layout import relaid
+    from migrate.rewrite.spans import make_edit
+
+    at = text.index(old)
+    edit = make_edit("m.py", text, at, at + len(old), new, "code", "respelled")
+    placed, folded = relaid("m.py", text, [edit], frozenset({"pkg"}))
+    gone = {id(e) for e in folded}
+    return apply_edits(text, [e for e in [edit] if id(e) not in gone] + placed)
+
+
+def test_the_layout_pass_sorts_only_what_it_may():
+    """A respelled statement moves to its sorted place only in a sorted group; an
+    unsorted group, an `isort:` pragma, a star import it would pass, and a file keeping
+    one name per statement (no merge) leave it where the edit put it."""
+    sorted_block = "import os\n\nfrom pkg.a import A\nfrom pkg.b import B\nfrom pkg.c import C\n"
+    assert _relaid(sorted_block, "pkg.a", "pkg.z") == (
+        "import os\n\nfrom pkg.b import B\nfrom pkg.c import C\nfrom pkg.z import A\n"
+    )
+    # a new section gets its own group, a blank line apart
+    assert _relaid(sorted_block, "from pkg.c import C", "from typing import C") == (
+        "import os\nfrom typing import C\n\nfrom pkg.a import A\nfrom pkg.b import B\n"
+    )
+    unsorted = "from pkg.b import B\nfrom pkg.a import A\nfrom pkg.c import C\n"
+    assert _relaid(unsorted, "pkg.b", "pkg.z") == unsorted.replace("pkg.b", "pkg.z")
+    skip = sorted_block.replace("import A\n", "import A  # isort: skip\n")
+    assert _relaid(skip, "pkg.a", "pkg.z") == skip.replace("pkg.a", "pkg.z")
+    star = "from pkg.a import A\nfrom pkg.c import *\n"
+    assert _relaid(star, "pkg.a", "pkg.z") == star.replace("pkg.a", "pkg.z")
+    single = "from pkg.a import A\nfrom pkg.a import B\nfrom pkg.c import C\n"
+    assert _relaid(single, "from pkg.c", "from pkg.a") == (
+        "from pkg.a import A\nfrom pkg.a import B\nfrom pkg.a import C\n"
+    )
+    combined = "from pkg.a import A\nfrom pkg.b import B\n"
+    assert _relaid(combined, "from pkg.b", "from pkg.a") == "from pkg.a import A, B\n"

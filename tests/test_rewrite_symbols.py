@@ -49,6 +49,7 @@ def test_symbol_moves_into_new_module_with_helper_and_imports(make_repo):
         dedent(
             """
             import math
+
             from pkg.old.util import helper
 
 

@@ -30,7 +30,8 @@ from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.data_paths import data_path_problems
 from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.import_cycles import cycle_problems
-from migrate.rewrite.import_layout import relaid
+from migrate.rewrite.import_layout import kept_blank_lines, relaid
+from migrate.rewrite.import_order import first_party_names
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.run_context import build_context
@@ -404,26 +405,11 @@ def _symbols_pass(run: EngineRun) -> Contribution:
     )
 
 
-def _first_party(prep) -> frozenset[str]:
-    """The repository's own top-level names, as ruff finds them (`src = [".", "src"]`
-    and the plan's roots): the modules and packages at the top of each root, and the
-    top-level packages of every module the index and the plan know."""
-    roots = [""] + [f"{r.rstrip('/')}/" for r in (*prep.plan.roots, "src") if r not in ("", ".")]
-    out = {m.split(".")[0] for m in [*prep.index.modules, *prep.relocation.moved_modules.values()]}
-    for path in prep.index.files:
-        for root in roots:
-            if path.endswith(".py") and path.startswith(root):
-                top = path[len(root) :].split("/")[0].removesuffix(".py")
-                if top.isidentifier():
-                    out.add(top)
-    return frozenset(out)
-
-
 def _layout_pass(run: EngineRun) -> Contribution:
     """Imports the passes before added, split or respelled go where isort/ruff would put
     them (`import_layout.py`); each touched block's edits fold into one edit."""
     prep = run.prep
-    first_party = _first_party(prep)
+    first_party = first_party_names(prep.index, prep.relocation)
     by_path: dict[str, list[Edit]] = {}
     for e in run.cs.edits:
         if e.path.endswith(".py") and e.path not in run.cs.writes:
@@ -432,8 +418,11 @@ def _layout_pass(run: EngineRun) -> Contribution:
     for path, edits in sorted(by_path.items()):
         if not any(e.kind == "code" for e in edits):
             continue
-        new, folded = relaid(path, _text_at(prep, path), edits, first_party)
-        out.edits += new
+        text = _text_at(prep, path)
+        new, folded = relaid(path, text, edits, first_party)
+        gone = {id(e) for e in folded}
+        kept = [e for e in edits if id(e) not in gone] + new
+        out.edits += new + kept_blank_lines(path, text, kept)
         out.withdrawn += folded
     return out
 

@@ -9,9 +9,11 @@ the block's statements were in isort order before (sections in order, and each s
 sorted: `import_order.py`), the statements the edits left untouched keep their order and
 every statement they changed or added goes to its sorted place, in its section (a new
 section a blank line apart), or is merged into a `from M import ...` of the same module
-(no aliases, no comments), as isort combines them. An unsorted block, a block with any
-`isort:` pragma or under `isort: off`, a block whose edits reach past it into code, and a
-statement with a comment are left as the edits have them. The block's edits are folded
+(no aliases, no comments), as isort combines them, unless the file keeps one name per
+statement. An unsorted group, a block with any `isort:` pragma or under `isort: off`, a
+block with a star import (moving past it changes which binding wins), a block whose
+edits reach past it into code, and a statement with a comment above it are left as the
+edits have them. The block's edits are folded
 into one edit of the block, so the dry run shows exactly what apply writes.
 """
 
@@ -21,7 +23,7 @@ import ast
 import textwrap
 from dataclasses import dataclass, replace
 
-from migrate.changes import Edit
+from migrate.changes import Edit, apply_edits
 from migrate.rewrite.import_order import full_key, name_key, section
 from migrate.rewrite.import_scratch import MAX_LINE, _isort_off
 from migrate.rewrite.spans import line_starts, make_edit
@@ -126,12 +128,14 @@ def _relay(text, starts, block, edits: list[Edit], first_party):
         return None
     old_chunks, _ = old
     new_chunks, tail = new
+    if any(_star(c.node) for c in old_chunks):
+        return None  # moving a statement past a star import changes which binding wins
     unsorted = _unsorted(old_chunks, first_party)
     if unsorted is None:
         return None
     edited = _edited(lo, region, old_chunks, inside)
-    if edited & unsorted:
-        return None  # a statement of an unsorted group: it stays where it was
+    if _edited(lo, region, old_chunks, [e for e in inside if e.new]) & unsorted:
+        return None  # a statement of an unsorted group respelled: it stays where it was
     unsorted = {section(old_chunks[i].node, first_party) for i in unsorted}
     combine = not _combinable(old_chunks)  # a file that keeps one name per statement
     if _sorted(new_chunks, first_party) and not (combine and _combinable(new_chunks)):
@@ -261,8 +265,8 @@ def _place(
             continue
         key = full_key(c.node, first_party)
         at = next((k for k, o in enumerate(out) if full_key(o.node, first_party) > key), len(out))
-        if any(_star(o.node) for o in out[at:]):
-            return None  # above a star import: a name it bound must be bound no earlier
+        if _star(c.node):
+            return None  # an added star import: as the edits put it
         out.insert(at, c)
     return out
 
@@ -340,3 +344,56 @@ def _render(chunks: list[_Chunk], first_party) -> str:
         nl = "\r\n" if c.lines[-1].endswith("\r\n") else "\n"
         out.append(nl * sep + c.text)
     return "".join(out)
+
+
+_E302 = "keeps the two blank lines before a top-level definition"
+
+
+def kept_blank_lines(path: str, text: str, edits: list[Edit]) -> list[Edit]:
+    """Insertions giving back the blank lines a cut or a removed import took from in
+    front of a top-level `def`/`class` that the edits leave in place: the file's count
+    (two at most, as pycodestyle's E302 wants), never more than it had."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return []
+    starts = line_starts(text)
+    spans = sorted((e.start, e.end, len(e.new) - (e.end - e.start)) for e in edits)
+    try:
+        new = apply_edits(text, edits)
+    except ValueError:
+        return []
+    out: list[Edit] = []
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    for prev, node in zip(tree.body, tree.body[1:], strict=False):
+        if not isinstance(node, defs):
+            continue
+        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        while first - 1 > prev.end_lineno and text[starts[first - 2] :].lstrip(" \t")[:1] == "#":
+            first -= 1  # the comment block right above belongs to it
+        at = starts[first - 1]
+        had = sum(1 for n in range(prev.end_lineno, first - 1) if not _line(text, starts, n))
+        if any(s < at < e or (s == at and e > at) for s, e, _ in spans):
+            continue  # the definition itself is edited (or cut)
+        if not any(e <= at and e > starts[prev.end_lineno - 1] for s, e, _ in spans):
+            continue  # nothing changed in front of it
+        shift = sum(d for s, e, d in spans if e <= at and not (s == e == at))
+        pos = at + shift
+        have = 0
+        k = pos
+        while k > 0 and new[new.rfind("\n", 0, k - 1) + 1 : k].strip() == "":
+            k = new.rfind("\n", 0, k - 1) + 1
+            have += 1
+            if k == 0:
+                break
+        want = min(had, 2)
+        if k > 0 and have < want:
+            nl = "\r\n" if "\r\n" in text else "\n"
+            out.append(make_edit(path, text, at, at, nl * (want - have), "code", _E302))
+    return out
+
+
+def _line(text: str, starts: list[int], n: int) -> str:
+    """Line `n` (0-based) stripped."""
+    end = starts[n + 1] if n + 1 < len(starts) else len(text)
+    return text[starts[n] : end].strip()

@@ -16,6 +16,23 @@ import sys
 FUTURE, STDLIB, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
 
 
+def first_party_names(index, relocation) -> frozenset[str]:
+    """The repository's own top-level names, as ruff finds them (`src = [".", "src"]`
+    and the import roots): the modules and packages at the top of each root, and the
+    top-level packages of every module the index and the relocation know."""
+    roots = {""} | {f"{r.strip('/')}/" for r in (*index.roots, "src") if r not in ("", ".")}
+    out = {m.split(".")[0] for m in [*index.modules, *relocation.moved_modules.values()]}
+    for path in index.files:
+        if not path.endswith(".py"):
+            continue
+        for root in roots:
+            if path.startswith(root):
+                top = path[len(root) :].split("/")[0].removesuffix(".py")
+                if top.isidentifier():
+                    out.add(top)
+    return frozenset(out)
+
+
 def section(node: ast.Import | ast.ImportFrom, first_party: frozenset[str]) -> int:
     """The isort section of an import statement."""
     if isinstance(node, ast.ImportFrom) and node.level:

@@ -46,8 +46,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
+from migrate.rewrite.import_order import full_key, name_key
 from migrate.rewrite.import_order import key as _key
-from migrate.rewrite.import_order import name_key
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit, whole_lines
 
 MAX_LINE = 100  # SGLang's ruff line length: a longer import statement is wrapped
@@ -87,6 +87,7 @@ class ImportScratch:
     tops: list[_Top] = field(default_factory=list)
     relists: list[tuple[ast.ImportFrom, tuple[str, ...], str]] = field(default_factory=list)
     new_module: bool = False  # `text` is empty: the file does not exist yet
+    first_party: frozenset[str] = frozenset()  # the repo's own top-level names (sections)
 
     def add(
         self,
@@ -245,9 +246,9 @@ class ImportScratch:
     def _header(self, nl: str) -> list[tuple[int, int, str, str]]:
         """A new module's import header: one insertion into the empty text."""
         futures = [t.stmt for t in self.tops if t.kind == "future"]
-        imports = [t.stmt for t in self.tops if t.kind == "import"]
+        imports = _sections([t.stmt for t in self.tops if t.kind == "import"], self.first_party)
         block = _checking_block([t for t in self.tops if t.kind == "checking"], nl)
-        parts = [nl.join(p) for p in (futures, imports) if p] + ([block] if block else [])
+        parts = [nl.join(p) for p in (futures, *imports) if p] + ([block] if block else [])
         return [(0, 0, (nl + nl).join(parts) + nl * 3, self.tops[0].reason)]
 
     def _drop(self, stmt: tuple[int, int], gone: set[str]) -> tuple[int, int, str] | None:
@@ -340,6 +341,18 @@ def _runs(tops: list[_Top]) -> list[list[_Top]]:
         else:
             runs.append([t])
     return runs
+
+
+def _sections(stmts: list[str], first_party: frozenset[str]) -> list[list[str]]:
+    """A new module's imports as isort lays them out: by section, sorted in each."""
+    keyed = sorted((full_key(ast.parse(t).body[0], first_party), t) for t in stmts)
+    out: list[list[str]] = []
+    for k, t in keyed:
+        if out and full_key(ast.parse(out[-1][-1]).body[0], first_party)[0] == k[0]:
+            out[-1].append(t)
+        else:
+            out.append([t])
+    return out
 
 
 def _checking_block(checking: list[_Top], nl: str) -> str:

@@ -23,7 +23,9 @@ from migrate.index.repo import RepoIndex
 from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
+from migrate.rewrite.import_order import first_party_names
 from migrate.rewrite.import_scratch import ImportScratch
+from migrate.rewrite.import_style import in_file_style, relative_depth
 from migrate.rewrite.overlaps import settled
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at, whole_lines
 
@@ -623,20 +625,28 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         if mv.back_import:
             names = ", ".join(mv.back_import)
             back = ImportScratch(src_new, text)
+            here = _package_of(rel.module(mv.mod) or mv.mod, src_new)
             back.add_top(
-                f"from {mv.dst} import {names}",
+                in_file_style(f"from {mv.dst} import {names}", here, relative_depth(text, here)),
                 f"{mv.mod} still uses {names}, which now lives in {mv.dst}",
                 clear_of=tuple(busy),
             )
             cs.edits += back.finalise(None)
-        new_imports.setdefault(mv.dst_path, []).extend(mv.imports)
+        there = _package_of(mv.dst, mv.dst_path)
+        depth = 0 if mv.dst_exists else relative_depth(text, _package_of(mv.mod, mv.src_path))
+        carried = [in_file_style(i, there, depth) for i in mv.imports]
+        new_imports.setdefault(mv.dst_path, []).extend(carried)
         futures.setdefault(mv.dst_path, []).extend(mv.future)
         checking.setdefault(mv.dst_path, []).extend(mv.type_checking)
         (appended if mv.dst_exists else new_files).setdefault(mv.dst_path, []).append(code)
+    first_party = first_party_names(index, rel) if new_files else frozenset()
     for path, codes in new_files.items():
-        scratch = ImportScratch(path, "", new_module=True)
+        scratch = ImportScratch(path, "", new_module=True, first_party=first_party)
         _schedule(scratch, new_imports.get(path, []), futures.get(path, []), checking.get(path, []))
         head = apply_edits("", scratch.finalise(None)) if not scratch.empty else ""
+        code = [ln for ln in codes[0].splitlines() if ln.strip() and ln.lstrip()[0] != "#"]
+        if head and code and not code[0].startswith(("def ", "class ", "async def ", "@")):
+            head = head[: -len("\n")]  # one blank line before a statement, two before a def
         cs.writes[path] = ("code", head + "\n\n".join(codes))  # codes end with a newline
     for path, codes in appended.items():
         _append(cs, index, rel, path, codes, new_imports, futures, checking)
@@ -676,6 +686,10 @@ def _remove_unused_imports(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, re
         if overlaps:
             raise MigrateError(overlaps)
         cs.edits = [e for e in cs.edits if e.path != src_new] + edits
+
+
+def _package_of(module: str, path: str) -> str:
+    return module if path.endswith("__init__.py") else module.rpartition(".")[0]
 
 
 def _schedule(scratch: ImportScratch, imports, futures, checking, bound=frozenset()) -> None:

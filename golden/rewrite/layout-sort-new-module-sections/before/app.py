@@ -1,0 +1,5 @@
+from pkg.wait import Base, Jitter
+
+
+def check():
+    assert Jitter().f() == 2 and issubclass(Jitter, Base)

@@ -1,0 +1,5 @@
+from .base import Plugin
+
+
+def helper():
+    return Plugin

@@ -1,0 +1,6 @@
+from pkg.base import Plugin
+from pkg.mod import main
+
+
+def check():
+    assert main() is Plugin

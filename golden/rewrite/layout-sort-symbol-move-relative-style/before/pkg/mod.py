@@ -1,0 +1,9 @@
+from .base import Plugin
+
+
+def helper():
+    return Plugin
+
+
+def main():
+    return helper()
