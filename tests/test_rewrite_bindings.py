@@ -73,6 +73,8 @@ def test_binding_form_is_rewritten_and_runs(make_repo, tmp_path, form):
         assert "    global mod\n    mod = Fake()\n    return mod.func()" in text
     elif form == "later-import-rebinds":
         assert "SECOND = mod.func()" in text and "FIRST = newmod.func()" in text
+    elif form == "drop-and-respell":  # the drop composed with the split (Defect A)
+        assert "    from pkg.dates import time\n" in text and "number" not in text
     elif form not in ("reexport-init", "star-reexport"):  # users stay as they are
         assert "newmod" in text
 

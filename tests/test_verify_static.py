@@ -394,3 +394,19 @@ def test_a_moved_def_whose_lazy_annotation_lost_its_alias_fails(make_repo, tmp_p
         ("pkg/grouping.py", 5): "warning",  # missing_before: so at BASE
     }
     assert findings(repo, base, plan_file, "import-time-names") == {}
+
+
+def test_a_star_import_gives_only_what_all_lists_to_attribute_chains(make_repo, tmp_path):
+    """`pkg/__init__` does `from .core import *` and `core.__all__` lists only `a`: `pkg.b`
+    does not exist (Python raises AttributeError), though `core` binds `b`. verify said it
+    resolves: a public name the literal `__all__` leaves out was still looked up through
+    the star (a PASS on a broken tree)."""
+    base = {
+        "pkg/__init__.py": "from .core import *\n",
+        "pkg/core.py": "__all__ = ['a']\na = 1\nb = 2\n",
+        "pkg/old/__init__.py": "",
+        "pkg/use.py": "import pkg\n\nX = pkg.a\n",
+    }
+    head = {"pkg/new/__init__.py": "", "pkg/use.py": "import pkg\n\nX = pkg.a\nY = pkg.b\n"}
+    repo, sha, plan = hand_migration(make_repo, tmp_path, base, head, gone=["pkg/old"])
+    assert findings(repo, sha, plan, "attributes-resolve") == {("pkg/use.py", 4): "error"}

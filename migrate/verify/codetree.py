@@ -122,8 +122,8 @@ class CodeTree:
                 return None
             star_facts = self.module_facts(star)
             exported = star_facts.all_names if star_facts else None
-            if name.startswith("_") and (exported is None or name not in exported):
-                continue
+            if name not in exported if exported is not None else name.startswith("_"):
+                continue  # the star binds what `__all__` lists, else the public names
             found = self.has_attr(star, name, _seen | {module})
             if found is not False:
                 return found
