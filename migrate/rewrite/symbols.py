@@ -25,6 +25,7 @@ from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
+from migrate.rewrite.symbol_stubs import move_stub_declarations
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -631,6 +632,7 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         cs.writes[path] = ("code", head + "\n\n".join(codes))  # codes end with a newline
     for path, codes in appended.items():
         _append(cs, index, rel, path, codes, new_imports, futures, checking)
+    move_stub_declarations(plan, cs, index, rel)
 
 
 def _schedule(scratch: ImportScratch, imports, futures, checking, bound=frozenset()) -> None:
