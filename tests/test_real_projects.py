@@ -3,7 +3,8 @@ callers bind the losing module (`from jmespath import exceptions; exceptions.Lex
 `from . import keys; key=keys.hashkey`, `from . import idnadata; idnadata.scripts[...]`,
 `import cachetools.keys; cachetools.keys.hashkey(...)`) or re-export it by a star import
 (toolz's and more-itertools' `from .recipes import *` in the package `__init__`), or
-out of the package `__init__` itself (inflection), plus module and package moves
+out of the package `__init__` itself (inflection), or bind it relatively and carry private
+helpers (pluggy's `from . import _tracing`, `_PYPY`, `_formatdef`), plus module and package moves
 (tests/fixtures/real/<name>.yaml). Each suite must give exactly the same counts after
 `migrate apply`, `migrate verify` must pass, and a second run (`fix`) finds nothing.
 """
@@ -29,6 +30,7 @@ PROJECTS = {
     "toolz": Project("toolz", "1.0.0", "toolz", ".", ("toolz/tests",)),
     "more-itertools": Project("more-itertools", "10.5.0", "more_itertools", "."),
     "inflection": Project("inflection", "0.5.1", "inflection", ".", ("test_inflection.py",)),
+    "pluggy": Project("pluggy", "1.5.0", "pluggy", "src", ("testing",)),
 }
 # Binding-based rewrites each plan must produce (file -> text it must contain after),
 # and the texts that must be gone (the uses the old spelling-based rewriter left behind).
@@ -97,6 +99,32 @@ EXPECT = {
     "inflection": (
         {"test_inflection.py": ["import inflection.numbers\n", "inflection.numbers.ordinal("]},
         ["inflection.ordinal(", "inflection.ordinalize("],
+    ),
+    "pluggy": (
+        {
+            "src/pluggy/_manager.py": [
+                "from ._trace import tracing as _tracing\n",  # the local name is kept
+                "Final[_tracing.TagTracerSub] = _tracing.TagTracer().get(",
+                "_formatdef(hookimpl.function)",
+            ],
+            "src/pluggy/__init__.py": [
+                "from ._errors import PluginValidationError\n",
+                "from ._errors import HookCallError\n",
+            ],
+            "src/pluggy/_introspect.py": [
+                '_PYPY = hasattr(sys, "pypy_version_info")',  # the private helper came along
+                "def varnames(func: object)",
+                "def _formatdef(func: Callable[..., object]) -> str:",
+            ],
+            "src/pluggy/_errors.py": ["class HookCallError(Exception):", "self.plugin = plugin"],
+            "testing/test_tracer.py": ["from pluggy._trace.tracing import TagTracer\n"],
+        },
+        [
+            "from . import _tracing\n",
+            "from ._result import HookCallError",
+            "from pluggy._hooks import varnames",
+            "from pluggy._manager import _formatdef",
+        ],
     ),
 }
 

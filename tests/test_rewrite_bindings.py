@@ -202,7 +202,7 @@ def test_reexport_through_the_package_init_keeps_working(make_repo, tmp_path):
     files, path, moves = golden_case("reexport-init")
     _, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, module_of(path))
     assert (out / "pkg/__init__.py").read_text() == (
-        "from .newmod import func\nfrom .mod import other\n"
+        "from .mod import other\nfrom .newmod import func\n"
     )
     assert (out / path).read_text() == files[path]
 
@@ -279,3 +279,123 @@ def test_a_read_of_an_implicit_submodule_that_leaves_is_an_error(make_repo):
     (note,) = [n for n in cs.notes if n.pos.file == "pkg/__init__.py"]
     assert note.severity == "error" and (note.pos.line, note.pos.col) == (3, 5)
     assert "cannot spell lib.exc" in note.message
+
+
+def test_an_import_in_a_class_body_binds_the_submodule_too(make_repo, tmp_path):
+    """A class body runs at import time: importing `pkg.sub` there sets `pkg.sub`, so
+    `sub` is bound in the package (`index/imports.bound_submodule`, the rule verify's
+    import-time names use too); the read follows the move inside the package
+    (executed). Read through `index/imports.imports_of`, which walks class bodies."""
+    files = {
+        "pkg/__init__.py": (
+            "class _Loaded:\n    from pkg.sub import VALUE\n\n\n"
+            "def check():\n    assert sub.VALUE == 1 == _Loaded.VALUE\n"
+        ),
+        "pkg/sub.py": "VALUE = 1\n",
+    }
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.sub", "pkg.newsub")], "pkg")
+    assert "assert newsub.VALUE == 1" in (out / "pkg/__init__.py").read_text()
+
+
+PARENT = {  # tenacity's shape: `from . import asyncio as tasyncio; tasyncio.retry.X`
+    "pkg/__init__.py": "",
+    "pkg/sub/__init__.py": "from .cond import Base\n",
+    "pkg/sub/cond.py": "class Base:\n    pass\n",
+    "pkg/use.py": (
+        "from pkg import sub\nfrom pkg import sub as s\n\n\n"
+        "def check():\n"
+        "    assert sub.cond.Base is s.cond.Base\n"
+        "    assert sub.cond.Base.__name__ == 'Base'\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("moves", "spelled"),
+    [
+        ([("pkg.sub.cond", "pkg.sub.conditions")], "sub.conditions.Base is s.conditions.Base"),
+        (
+            [("pkg.sub", "pkg.contrib.sub"), ("pkg.sub.cond", "pkg.contrib.sub.conditions")],
+            "sub.conditions.Base is s.conditions.Base",
+        ),
+        ([("pkg.sub.cond:Base", "pkg.sub.other")], "other.Base is other.Base"),
+    ],
+    ids=["module-renamed", "package-and-module-moved", "symbol-moved-in-the-package"],
+)
+def test_a_package_binding_reaches_its_moved_submodule_by_the_new_name(
+    make_repo, tmp_path, moves, spelled
+):
+    """`from pkg import sub` (or `as s`) then `sub.cond.Base`: the binding is the
+    PARENT of the moved module. The chain's tail follows the move through the same
+    binding (it was left as it was: AttributeError at run time; executed here)."""
+    _, _, out = rewrite_and_run(make_repo, tmp_path, PARENT, moves, "pkg.use")
+    assert spelled in (out / "pkg/use.py").read_text()
+
+
+def test_a_forward_reference_through_a_package_binding_follows_the_move(make_repo, tmp_path):
+    """tenacity's `retry: "t.Union[RetryBaseT, tasyncio.retry.RetryBaseT]"`: a string
+    annotation is code that type checkers and `typing.get_type_hints` evaluate; its chain
+    through the package binding follows the moved submodule (executed: the hints resolve)."""
+    files = dict(PARENT)
+    files["pkg/use.py"] = (
+        "import typing as t\n\nfrom . import sub as s\n\n\n"
+        'def f(x: "s.cond.Base", y: "t.Optional[s.cond.Base]") -> "s.cond.Base":\n'
+        "    return x\n\n\n"
+        "def check():\n"
+        "    hints = t.get_type_hints(f)\n"
+        "    assert hints['x'] is hints['return'] is s.conditions.Base\n"
+    )
+    moves = [("pkg.sub", "pkg.contrib.sub"), ("pkg.sub.cond", "pkg.contrib.sub.conditions")]
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, moves, "pkg.use")
+    text = (out / "pkg/use.py").read_text()
+    assert 'x: "s.conditions.Base", y: "t.Optional[s.conditions.Base]"' in text
+    assert '-> "s.conditions.Base":' in text
+
+
+def test_two_bindings_of_the_package_import_the_moved_submodule_once(make_repo, tmp_path):
+    """`import pkg.sub as ps` and `from pkg import sub`, both reading `cond`, which moves
+    out of the package: the chains are spelled `lib.cond...` and `import lib.cond` is
+    added once (it was added before each binding); a function-local binding gets its own."""
+    files = {
+        "pkg/__init__.py": "",
+        "lib/__init__.py": "",
+        "pkg/sub/__init__.py": "from . import cond\n",
+        "pkg/sub/cond.py": "class Base:\n    pass\n\n\ndef make():\n    return Base()\n",
+        "pkg/use.py": (
+            "import pkg.sub as ps\nfrom pkg import sub\n\n\n"
+            "def local():\n    from pkg import sub as s2\n\n    return s2.cond.Base\n\n\n"
+            "def check():\n"
+            "    assert isinstance(sub.cond.make(), ps.cond.Base)\n"
+            "    assert local() is ps.cond.Base\n"
+        ),
+    }
+    _, _, out = rewrite_and_run(
+        make_repo, tmp_path, files, [("pkg.sub.cond", "lib.cond")], "pkg.use"
+    )
+    text = (out / "pkg/use.py").read_text()
+    assert text.count("import lib.cond\n") == 2, text  # module level once, and in local()
+    assert "    import lib.cond\n    from pkg import sub as s2\n" in text
+
+
+def test_a_reload_of_a_module_that_loses_symbols_is_warned_about(make_repo):
+    """packaging 24.2: a test patches `struct.calcsize`, reloads `tags` and reads
+    `tags._32_BIT_INTERPRETER`; moved, the name is computed once in the new module and the
+    reload no longer recomputes it (the test failed, silently). Each reload of such a
+    module (`importlib.reload(m)`, `reload(m)`, dotted) is a warning naming what moved."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/tags.py": "import struct\n\nBITS = struct.calcsize('P') * 8\n\n\ndef f():\n    pass\n",
+        "pkg/test_t.py": (
+            "import importlib\nfrom importlib import reload\n\nimport pkg.tags\n"
+            "from pkg import tags\n\n\n"
+            "def test():\n    importlib.reload(tags)\n    reload(pkg.tags)\n    return tags.BITS\n"
+        ),
+    }
+    prep, cs = changes(make_repo, files, [("pkg.tags:BITS", "pkg.bits")])
+    notes = [n for n in cs.notes if n.pos.file == "pkg/test_t.py"]
+    assert [(n.pos.line, n.pos.col, n.severity) for n in notes] == [
+        (9, 5, "warning"),
+        (10, 5, "warning"),
+    ]
+    assert "reloading pkg.tags no longer re-runs" in notes[0].message
+    assert "BITS (now in pkg.bits)" in notes[0].message

@@ -171,41 +171,42 @@ class Visitor(ast.NodeVisitor):
     """`ast.NodeVisitor` with its dispatch cached per node class and leaves that hold no
     names (contexts, operators, constants: `skip`) skipped: the walk runs on every file's
     facts. A subclass that reads constants sets its own `skip`. `generic_visit` reads only
-    the fields that can hold a node (`node_fields`, cached per node class)."""
+    the fields that can hold a node (`node_fields`, cached per node class), and calls a
+    child's visit method itself (one call a node instead of two) unless the subclass has
+    its own `visit`; the order of the visits is the same either way."""
 
     skip: tuple[type, ...] = _INERT
 
     def visit(self, node: ast.AST):
-        table = type(self).__dict__.get("_table")
-        if table is None:
-            table = {}
-            type(self)._table = table
-        method = table.get(node.__class__)
+        method = (_DISPATCH.get(type(self)) or _tables(type(self)))[0].get(node.__class__)
         if method is None:
-            name = "visit_" + node.__class__.__name__
-            method = getattr(type(self), name, None) or type(self).generic_visit
-            table[node.__class__] = method
+            method = _method(type(self), node.__class__)
         return method(self, node)
 
     def generic_visit(self, node: ast.AST) -> None:
-        table = type(self).__dict__.get("_fields_table")
-        if table is None:
-            table = {}
-            type(self)._fields_table = table
-        fields = table.get(node.__class__, False)
+        cls = type(self)
+        _methods, children, fields_of, inline = _DISPATCH.get(cls) or _tables(cls)
+        fields = fields_of.get(node.__class__, False)
         if fields is False:
-            fields = table[node.__class__] = node_fields(node.__class__, self.skip)
+            fields = fields_of[node.__class__] = node_fields(node.__class__, self.skip)
         if fields is None:
             return self._visit_all_fields(node)
-        skip = self.skip
         for name, many in fields:
             value = getattr(node, name, None)
-            if many:
-                for item in value or ():
-                    if item is not None and not isinstance(item, skip):
-                        self.visit(item)
-            elif value is not None and not isinstance(value, skip):
-                self.visit(value)
+            if value is None:
+                continue
+            for item in value if many else (value,):
+                if item is None:
+                    continue
+                method = children.get(item.__class__)
+                if method is None:
+                    method = _child_method(cls, item.__class__)
+                if method is _SKIPPED:
+                    continue
+                if inline:
+                    method(self, item)
+                else:
+                    self.visit(item)
 
     def _visit_all_fields(self, node: ast.AST) -> None:
         skip = self.skip
@@ -217,6 +218,53 @@ class Visitor(ast.NodeVisitor):
                         self.visit(item)
             elif isinstance(value, ast.AST) and not isinstance(value, skip):
                 self.visit(value)
+
+
+_DEPRECATED_CONSTANT_VISITS = (
+    "visit_Num",
+    "visit_Str",
+    "visit_Bytes",
+    "visit_NameConstant",
+    "visit_Ellipsis",
+)
+
+
+_DISPATCH: dict[type, tuple[dict, dict, dict, bool]] = {}  # walker class -> `_tables`
+
+
+def _SKIPPED(_self, _node) -> None:
+    """A child `generic_visit` does not visit (its class is one of `skip`)."""
+
+
+def _tables(cls: type) -> tuple[dict, dict, dict, bool]:
+    """`cls`'s dispatch caches: node class -> visit method, node class -> what
+    `generic_visit` does with such a child, node class -> `node_fields`, and whether the
+    walker keeps `Visitor.visit` (so `generic_visit` may call the method directly)."""
+    tables = _DISPATCH.get(cls)
+    if tables is None:
+        tables = _DISPATCH[cls] = ({}, {}, {}, cls.visit is Visitor.visit)
+    return tables
+
+
+def _method(cls: type, node_class: type):
+    method = getattr(cls, "visit_" + node_class.__name__, None) or cls.generic_visit
+    if method is ast.NodeVisitor.visit_Constant and not any(
+        hasattr(cls, m) for m in _DEPRECATED_CONSTANT_VISITS
+    ):
+        method = cls.generic_visit  # what NodeVisitor.visit_Constant ends in without them
+    _tables(cls)[0][node_class] = method
+    return method
+
+
+def _child_method(cls: type, node_class: type):
+    methods = _tables(cls)[0]
+    method = (
+        _SKIPPED
+        if issubclass(node_class, cls.skip)
+        else methods.get(node_class) or _method(cls, node_class)
+    )
+    _tables(cls)[1][node_class] = method
+    return method
 
 
 class _Builder(Visitor):

@@ -16,7 +16,7 @@ import ast
 import builtins
 
 from migrate.index.bindings import Bindings, Visitor, name_reads
-from migrate.index.imports import absolute
+from migrate.index.imports import absolute, bound_submodule
 
 _MODULE_NAMES = frozenset(
     ("__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
@@ -54,8 +54,9 @@ class _ImportTime(Visitor):
 
     def _submodule(self, name: str | None) -> None:
         """Importing `pkg.sub` inside `pkg/__init__.py` binds `sub` there."""
-        if name and self.is_package and self.module and name.startswith(self.module + "."):
-            self.bound.add(name[len(self.module) + 1 :].split(".")[0])
+        leaf = bound_submodule(self.module, name) if self.is_package else None
+        if leaf is not None:
+            self.bound.add(leaf)
 
     def visit_Import(self, node):
         self.bound.update(a.asname or a.name.split(".")[0] for a in node.names)

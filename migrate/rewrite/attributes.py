@@ -4,7 +4,9 @@
 A chain through an alias (`import a.b as m`, `from a import b`) keeps working unless a
 symbol left the aliased module: then the chain is spelled absolutely and the module it
 now lives in is imported next to the binding import (scheduled on the file's import
-scratch area, `import_scratch.py`, which places it).
+scratch area, `import_scratch.py`, which places it). A chain through a binding of a
+moved module's parent package (`from a import b; b.c.f` with `a.b.c` renamed `a.b.d`)
+keeps the binding and reads its new tail (`b.d.f`).
 Only the moved prefix of a chain is replaced; the rest keeps its exact text.
 """
 
@@ -57,6 +59,9 @@ def rewrite_chains(
     imports the chains now need are scheduled on `scratch`."""
     res = ChainResult()
     instead: dict[str, list[str]] = {}  # stale `import deleted.pkg` -> modules chains need
+    # modules this pass imports: at module level (indent "") that covers every scope,
+    # else the binding's own statement
+    added: set[tuple[str, int | None]] = set()
     for chain in facts.chains:
         if chain.start in done:
             continue
@@ -71,8 +76,21 @@ def rewrite_chains(
             continue
         if binding.root and any(full == r or full.startswith(r + ".") for r in imports.refused):
             continue
-        if not binding.root and (new == binding.new or new.startswith(binding.new + ".")):
-            continue  # still reachable through the (rewritten) binding
+        under = not binding.root and (new == binding.new or new.startswith(binding.new + "."))
+        if chain.quoted and not under:
+            continue  # a forward reference is respelled through its binding only (the
+            # strings pass owns a dotted old name spelled in it)
+        if under:
+            # still reachable through the (rewritten) binding: `sub.cond.X` with `sub`
+            # bound to the package whose submodule `cond` became `conditions` reads
+            # `sub.conditions.X`, through the same local name (no import added: the
+            # file relied on the package loading its submodule, as it still does)
+            tail = new[len(binding.new) :]
+            if tail != rest:
+                edit = _prefix_edit(job, facts, chain, local + tail, f"{full} is now {new}")
+                if edit is not None:
+                    res.edits.append(edit)
+            continue
         module = module_part(new, ctx.new_modules)
         root = new.split(".")[0]
         if not binding.root and root in facts.defined and root not in imports.bindings:
@@ -93,9 +111,12 @@ def rewrite_chains(
         if (
             module is None
             or module in imports.imported
+            or (module, None) in added
+            or (module, binding.site.stmt_start) in added
             or _imported_via_root(module, binding, imports)
         ):
             continue
+        added.add((module, None if binding.site.indent == "" else binding.site.stmt_start))
         scratch.add_before(
             f"import {module}",
             site.stmt_start,

@@ -36,11 +36,13 @@ def dotted_of(node: cst.CSTNode) -> str | None:
 
 @dataclass
 class Chain:
-    """A maximal dotted chain `a.b.c.d`; `ends[i]` is where part i+1 ends."""
+    """A maximal dotted chain `a.b.c.d`; `ends[i]` is where part i+1 ends. `quoted`: it
+    is inside a string annotation (a forward reference, `x: "mod.Cls"`)."""
 
     dotted: str
     start: int
     ends: list[int]
+    quoted: bool = False
 
 
 @dataclass
@@ -98,6 +100,7 @@ class _Gather(cst.CSTVisitor):
         self.docstrings: set[int] = set()
         self.stmt_stack: list[cst.SimpleStatementLine] = []
         self.indent = [""]
+        self.annotations = 0  # depth of `cst.Annotation` nodes around the visit
 
     def off(self, node) -> tuple[int, int]:
         r = self.get_metadata(PositionProvider, node)
@@ -235,8 +238,26 @@ class _Gather(cst.CSTVisitor):
         self.f.strings.append(StringSite(node, s, e, callee, kw, idx, doc, first))
         _remember_pieces(self, node)
 
+    def visit_Annotation(self, node: cst.Annotation) -> None:
+        self.annotations += 1
+
+    def leave_Annotation(self, node: cst.Annotation) -> None:
+        self.annotations -= 1
+
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         self._string(node)
+        if self.annotations:
+            self._quoted_chains(node)
+
+    def _quoted_chains(self, node: cst.SimpleString) -> None:
+        """The dotted chains of a forward reference whose text is its value (no prefix,
+        escape or line break, ASCII: an offset in it is an offset in the file)."""
+        inner = node.value[len(node.quote) : -len(node.quote)]
+        if node.prefix or len(node.quote) != 1 or "\\" in inner or not inner.isascii():
+            return
+        at = self.off(node)[0] + len(node.quote)
+        for dotted, start, ends in quoted_chains(inner):
+            self.f.chains.append(Chain(dotted, at + start, [at + e for e in ends], True))
 
     def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> bool:
         self._string(node)
@@ -249,6 +270,39 @@ class _Gather(cst.CSTVisitor):
     def visit_Comment(self, node: cst.Comment) -> None:
         s, e = self.off(node)
         self.f.comments.append((s, e, node.value))
+
+
+def quoted_chains(source: str) -> list[tuple[str, int, list[int]]]:
+    """(dotted, start, ends) of each maximal Name/Attribute chain of the expression
+    `source` (a forward reference); offsets into `source` (ASCII); [] if it is none."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return []
+    lead = len(source) - len(source.lstrip())
+    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or id(node) in inner:
+            continue
+        ends, n = [], node
+        while isinstance(n, ast.Attribute):
+            ends.append(lead + n.end_col_offset)
+            n = n.value
+        if not isinstance(n, ast.Name) or node.lineno != 1 or node.end_lineno != 1:
+            continue
+        ends.append(lead + n.end_col_offset)
+        out.append((dotted_of_ast(node), lead + n.col_offset, list(reversed(ends))))
+    return out
+
+
+def dotted_of_ast(node: ast.AST) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 def parse(path: str, text: str) -> cst.Module:
@@ -294,7 +348,7 @@ def gather(
         facts.name_counts = whole.name_counts
         facts.all_chains = whole.chains
     else:
-        facts.all_chains = [c.dotted for c in facts.chains]
+        facts.all_chains = [c.dotted for c in facts.chains if not c.quoted]
     return module, facts
 
 

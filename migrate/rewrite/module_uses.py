@@ -32,6 +32,7 @@ from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, find_uses
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.import_scratch import ImportScratch
+from migrate.rewrite.reload_notes import reload_notes
 from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit, note_at
 
 
@@ -67,6 +68,7 @@ def rewrite_module_uses(job: FileJob, ctx: Context, scratch: ImportScratch) -> U
     tree, model = job.ast, job.scopes
     if tree is None or model is None:
         return res  # libcst reports it
+    res.notes += reload_notes(job, ctx)
     stars: dict[str, set[str]] = {}
     for mod, sym in ctx.relocation.symbols:
         stars.setdefault(mod, set()).add(sym)

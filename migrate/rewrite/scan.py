@@ -87,6 +87,7 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
         if text is not None and RELATIVE_IMPORT.search(text):
             out.add(path)
     out |= binding_candidates(index, relocation) | table_candidates(index, relocation)
+    out |= parent_binding_candidates(index, relocation)
     out |= computed_op_id_candidates(index, relocation, plan)
     return out | rootless_candidates(index, relocation, plan)
 
@@ -170,6 +171,33 @@ def binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
         facts = index.facts(path)
         if facts is None or _binds(facts.imports, mods):
             out.add(path)  # an unparsable file: the rewrite reports it
+    return out
+
+
+def parent_binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
+    """Python files that bind a package one of whose submodules moves out of its place
+    and read that submodule through the binding (`sub.cond`, `s.cond`): they spell no
+    old name, so only their imports (the code facts) tell."""
+    from migrate.rewrite.parent_chains import moved_children
+
+    children = moved_children(relocation)
+    if not children:
+        return set()
+    parents = frozenset(children)
+    leaves = sorted(set().union(*children.values()))
+    attr = re.compile(r"\.[ \t]*(?:" + "|".join(map(re.escape, leaves)) + r")\b")
+    from migrate.rewrite.module_uses import may_bind
+
+    out: set[str] = set()
+    for path, info in index.files.items():
+        if not info.is_python or info.is_symlink:
+            continue
+        text = index.text(path)
+        if text is None or not may_bind(text, parents) or not attr.search(text):
+            continue
+        facts = index.facts(path)
+        if facts is None or _binds(facts.imports, parents):
+            out.add(path)
     return out
 
 

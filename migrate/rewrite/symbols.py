@@ -17,14 +17,15 @@ import re
 from dataclasses import dataclass, field, replace
 
 from migrate.changes import ChangeSet, Edit, apply_edits
-from migrate.errors import Diagnostic, Pos
+from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.bindings import name_reads
 from migrate.index.repo import RepoIndex
 from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
 from migrate.rewrite.import_scratch import ImportScratch
-from migrate.rewrite.spans import ast_offset, line_starts, make_edit
+from migrate.rewrite.overlaps import settled
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at, whole_lines
 from migrate.rewrite.symbol_stubs import move_stub_declarations
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -48,6 +49,8 @@ class SymbolMove:
     future: list[str] = field(default_factory=list)  # `from __future__ import ...` lines
     type_checking: list[str] = field(default_factory=list)  # imports under TYPE_CHECKING
     source_edits: list[tuple[int, int, str, str]] = field(default_factory=list)  # s, e, new, why
+    # top-level imports of the source that only the moved code used: (statement, aliases)
+    unused_imports: list[tuple[ast.stmt, list[ast.alias]]] = field(default_factory=list)
     local_imports: list[tuple[int, int, str]] = field(default_factory=list)  # s, e, new
 
     @property
@@ -273,23 +276,19 @@ def _element_cut(text: str, s: int, nxt: int) -> tuple[int, int]:
     start = s
     while start > 0 and text[start - 1] in " \t":
         start -= 1
-    line_end = text.find("\n", e)
-    if (start == 0 or text[start - 1] == "\n") and not text[e:line_end].strip():
-        return start, line_end + 1  # the element's whole line
-    return start, e
+    return whole_lines(text, s, e) or (start, e)  # the element's whole line, if its own
 
 
-def _unused_import_edits(text, tree, staying, moving_nodes) -> list[tuple[int, int, str, str]]:
-    """Top-level imports that only the moved code used: removed from the source (laid out
-    by the import finaliser, `import_scratch.py`)."""
-    scratch = ImportScratch("", text)
+def _unused_imports(tree, staying, moving_nodes) -> list[tuple[ast.stmt, list[ast.alias]]]:
+    """Top-level imports that only the moved code used: removed from the source by the
+    import finaliser (`import_scratch.py`), composed with the other edits of them."""
+    out = []
     stay_uses: set[str] = set()
     for n in staying:
         if not isinstance(n, (ast.Import, ast.ImportFrom)):
             stay_uses |= _uses(n)
     stay_uses |= _all_names(tree)
     moved_uses = set().union(*(_uses(n) for n in moving_nodes)) if moving_nodes else set()
-    why = "import only the moved code used"
     for node in tree.body:
         if not isinstance(node, (ast.Import, ast.ImportFrom)):
             continue
@@ -300,8 +299,8 @@ def _unused_import_edits(text, tree, staying, moving_nodes) -> list[tuple[int, i
             continue
         gone = [a for a, local in names if local in moved_uses and local not in stay_uses]
         if gone:
-            scratch.remove(node, gone, why)
-    return scratch.spans(tree)
+            out.append((node, gone))
+    return out
 
 
 def _all_names(tree: ast.Module) -> set[str]:
@@ -461,8 +460,8 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
         exists,
         future=_future_lines(tree, text),
         type_checking=tc_needed,
-        source_edits=_all_edits(text, tree, gone)
-        + _unused_import_edits(text, tree, staying, moving_nodes),
+        source_edits=_all_edits(text, tree, gone),
+        unused_imports=_unused_imports(tree, staying, moving_nodes),
     )
     mv.local_imports = _local_relative_imports(text, moving_nodes, package, dst, rel)
     plan.moves.append(mv)
@@ -594,6 +593,7 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
     appended: dict[str, list[str]] = {}
     futures: dict[str, list[str]] = {}
     checking: dict[str, list[str]] = {}
+    _remove_unused_imports(plan, cs, index, rel)
     for mv in plan.moves:
         src_new = rel.files.get(mv.src_path, mv.src_path)
         text = index.text(mv.src_path) or ""
@@ -609,9 +609,18 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         for s, e, new, reason in mv.source_edits:
             if not new:  # a deletion may end where a cut begins
                 e = min([e] + [cs for cs, ce in mv.spans if s < cs < e])
-            if not any(bs < e and s < be for bs, be in busy):
-                cs.edits.append(make_edit(src_new, text, s, e, new, "code", reason))
-                busy.append((s, e))
+            hits = [x for x in cs.edits if x.path == src_new and x.start < e and s < x.end]
+            # a comment's rewrite inside what the edit drops goes with it (moot); any
+            # other overlap has no composition: dropping either edit breaks the file
+            moot = [x for x in hits if s <= x.start and x.end <= e and x.kind == "prose"]
+            if len(moot) < len(hits):
+                why = f"{reason}: another rewrite of these lines cannot be combined with it"
+                raise MigrateError(note_at(src_new, text, s, why))
+            if moot:
+                gone = {id(x) for x in moot}
+                cs.edits = [x for x in cs.edits if id(x) not in gone]
+            cs.edits.append(make_edit(src_new, text, s, e, new, "code", reason))
+            busy.append((s, e))
         if mv.back_import:
             names = ", ".join(mv.back_import)
             back = ImportScratch(src_new, text)
@@ -633,6 +642,42 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
     for path, codes in appended.items():
         _append(cs, index, rel, path, codes, new_imports, futures, checking)
     move_stub_declarations(plan, cs, index, rel)
+
+
+def _remove_unused_imports(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel) -> None:
+    """The imports only moved code used leave each source, through one import scratch per
+    source (two moves out of it may drop names of one statement), composed with the
+    reference edits of those statements (a respelled or split import loses its names
+    too); an edit that cannot be composed refuses the plan."""
+    by_src: dict[str, list[SymbolMove]] = {}
+    for mv in plan.moves:
+        if mv.unused_imports:
+            by_src.setdefault(mv.src_path, []).append(mv)
+    why = "import only the moved code used"
+    for path, moves in by_src.items():
+        src_new = rel.files.get(path, path)
+        text = index.text(path) or ""
+        scratch = ImportScratch(src_new, text)
+        gone: dict[tuple[int, int], tuple[ast.stmt, list[ast.alias]]] = {}
+        for mv in moves:  # each move parsed the source itself: one statement, one removal
+            for node, aliases in mv.unused_imports:
+                first, kept = gone.setdefault((node.lineno, node.col_offset), (node, []))
+                names = {(a.name, a.asname) for a in aliases}
+                kept += [a for a in first.names if (a.name, a.asname) in names and a not in kept]
+        for node, aliases in gone.values():
+            scratch.remove(node, aliases, why)
+        cuts = sorted(s for mv in moves for s, _ in mv.spans)
+        mine = [e for e in cs.edits if e.path == src_new]
+        composed = []
+        for e in scratch.finalise(ast.parse(text), mine):
+            if e.reason == why and not e.new:  # a deletion may end where a cut begins
+                end = min([e.end] + [c for c in cuts if e.start < c < e.end])
+                e = make_edit(src_new, text, e.start, end, "", "code", why)
+            composed.append(e)
+        edits, overlaps = settled(src_new, text, composed)
+        if overlaps:
+            raise MigrateError(overlaps)
+        cs.edits = [e for e in cs.edits if e.path != src_new] + edits
 
 
 def _schedule(scratch: ImportScratch, imports, futures, checking, bound=frozenset()) -> None:

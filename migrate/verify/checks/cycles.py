@@ -100,28 +100,72 @@ def _relocated(names: set[str], rels: list[Relocation]) -> set[str]:
     return out
 
 
+def _new_module_sources(ctx: VerifyContext) -> dict[str, set[str]]:
+    """HEAD module -> the HEAD names of the modules whose definitions a symbol move
+    carried into it, for the modules no BASE module becomes: the code they hold was
+    there, so a cycle through them is their sources' cycle."""
+    rels = ctx.relocations
+    out: dict[str, set[str]] = {}
+    for i, rel in enumerate(rels):
+        for (src, _), tgt in rel.symbols.items():
+            head = next(iter(_relocated({tgt}, rels[i + 1 :])))
+            out.setdefault(head, set()).update(_relocated({src}, rels[i:]))
+    if out and ctx.base is not None:
+        for existing in _relocated(set(ctx.base.index.modules), rels) & set(out):
+            del out[existing]
+    return out
+
+
+def _contracted(comp: set[str], sources: dict[str, set[str]]) -> set[str]:
+    return set().union(*(sources.get(m, {m}) for m in comp))
+
+
+def _cycle_path(graph: dict[str, dict[str, int]], comp: set[str], start: str) -> list[str]:
+    """A shortest cycle through `start` inside `comp`, as `[start, ..., start]`."""
+    came: dict[str, str] = {}
+    layer = [start]
+    while layer:
+        nxt = []
+        for m in layer:
+            for t in sorted(graph.get(m, ())):
+                if t == start:
+                    path = [m]
+                    while path[-1] != start:
+                        path.append(came[path[-1]])
+                    return [start, *reversed(path[:-1]), start]
+                if t in comp and t not in came:
+                    came[t] = m
+                    nxt.append(t)
+        layer = nxt
+    raise AssertionError(f"{start} is on no cycle of {sorted(comp)}")
+
+
 def check(ctx: VerifyContext) -> CheckResult:
     head_graph = import_graph(ctx.head)
     touched = {m for m, p in ctx.head.index.modules.items() if p in ctx.touched}
     candidates = [c for c in cycles(head_graph) if c & touched]
     base_cycles = []
+    sources: dict[str, set[str]] = {}
     if ctx.base is not None and candidates:  # BASE's graph only when HEAD has a candidate
+        sources = _new_module_sources(ctx)
         # A BASE cycle can hold a candidate only through a BASE module that becomes one
         # of its members: the graph those reach has every such cycle, whole.
-        members = set().union(*candidates)
+        members = set().union(*(_contracted(c, sources) for c in candidates))
         start = [m for m in ctx.base.index.modules if _relocated({m}, ctx.relocations) & members]
         graph = reachable_graph(ctx.base, start)
         base_cycles = [_relocated(c, ctx.relocations) for c in cycles(graph)]
     findings = []
     for comp in candidates:
-        if any(comp <= b for b in base_cycles):
+        # A new module stands for the modules its code came from; a cycle that then
+        # shrinks to one module (a source and its new module) is new.
+        seen = _contracted(comp, sources)
+        if len(seen) > 1 and any(seen <= b for b in base_cycles):
             continue
         first = sorted(comp & touched)[0]
-        nxt = next(t for t in head_graph[first] if t in comp)
-        path = ctx.head.index.modules[first]
-        findings.append(
-            Finding(
-                path, head_graph[first][nxt], NAME, f"new import cycle: {' -> '.join(sorted(comp))}"
-            )
-        )
+        cycle = _cycle_path(head_graph, comp, first)
+        message = f"new import cycle: {' -> '.join(cycle)}"
+        if len(comp) > len(cycle) - 1:
+            message += f" (one of {len(comp)} modules importing each other)"
+        line = head_graph[first][cycle[1]]
+        findings.append(Finding(ctx.head.index.modules[first], line, NAME, message))
     return CheckResult.of(NAME, findings)

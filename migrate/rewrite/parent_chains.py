@@ -1,0 +1,98 @@
+"""Chains through a binding of a package one of whose submodules moves out of its place
+(`from pkg import sub; sub.cond.X` when `pkg.sub.cond` becomes `pkg.sub.conditions`, or
+loses `X`). They spell no old name, so neither the text scan nor the hot lines find them:
+the package's bindings (an `ast` look) do. `attributes.py` respells their tail."""
+
+from __future__ import annotations
+
+import ast
+
+from migrate.relocate import Relocation
+from migrate.rewrite import relative
+from migrate.rewrite.context import Context, FileJob
+
+_CACHE: dict[int, tuple[Relocation, dict[str, frozenset[str]]]] = {}
+
+
+def moved_children(relocation: Relocation) -> dict[str, frozenset[str]]:
+    """Package -> leaves of its submodules that a chain through a binding of the package
+    must respell: a module that loses a symbol, or one that does not move with its
+    package (`pkg.sub.cond` -> `pkg.sub.conditions`, or out of `pkg.sub`)."""
+    hit = _CACHE.get(id(relocation))
+    if hit is not None and hit[0] is relocation:
+        return hit[1]
+    out: dict[str, set[str]] = {}
+    sources = {mod for mod, _ in relocation.symbols}
+    for old in set(relocation.moved_modules) | sources:
+        parent, _, leaf = old.rpartition(".")
+        if not parent:
+            continue
+        new_parent = relocation.dotted(parent) or parent
+        if old in sources or relocation.dotted(old) != f"{new_parent}.{leaf}":
+            out.setdefault(parent, set()).add(leaf)
+    children = {p: frozenset(leaves) for p, leaves in out.items()}
+    _CACHE[id(relocation)] = (relocation, children)
+    return children
+
+
+def reads_moved_child(job: FileJob, ctx: Context) -> bool:
+    """Whether the file reads such a submodule through a binding of its package
+    (`from pkg import sub`, `from . import sub as s`, `import pkg.sub as s`)."""
+    children = moved_children(ctx.relocation)
+    if not children or job.ast is None or "import" not in job.text:
+        return False
+    if not any(f".{leaf}" in job.text for leaves in children.values() for leaf in leaves):
+        return False
+    bound: dict[str, str] = {}  # local name -> the package it binds
+    for node in ast.walk(job.ast):
+        if isinstance(node, ast.ImportFrom):
+            base = (
+                relative.resolve(job.old_package, node.level, node.module)
+                if node.level
+                else node.module
+            )
+            for alias in node.names if base else ():
+                if f"{base}.{alias.name}" in children:
+                    bound[alias.asname or alias.name] = f"{base}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname and alias.name in children:
+                    bound[alias.asname] = alias.name
+    if not bound:
+        return False
+
+    def reads(node: ast.AST) -> bool:
+        return (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in bound
+            and node.attr in children[bound[node.value.id]]
+        )
+
+    if any(reads(node) for node in ast.walk(job.ast)):
+        return True
+    for ref in forward_references(job.ast):
+        try:
+            tree = ast.parse(ref.strip(), mode="eval")
+        except (SyntaxError, ValueError):
+            continue
+        if any(reads(node) for node in ast.walk(tree)):
+            return True
+    return False
+
+
+def forward_references(tree: ast.AST):
+    """The texts of the string annotations (`x: "mod.Cls"`, `-> "list[m.T]"`)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+            notes = [p.annotation for p in params if p is not None] + [node.returns]
+        elif isinstance(node, ast.AnnAssign):
+            notes = [node.annotation]
+        else:
+            continue
+        for note in notes:
+            for sub in ast.walk(note) if note is not None else ():
+                if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                    yield sub.value
