@@ -18,13 +18,14 @@ import ast
 from migrate.changes import ChangeSet, apply_edits
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
+from migrate.rewrite import symbols as sym  # the one span/import rule of symbol moves
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.spans import line_starts, make_edit
 
 
 def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocation) -> None:
-    """The stub half of `symbols.apply_symbol_moves` (`plan`: its SymbolPlan)."""
-    from migrate.rewrite import symbols as sym  # the one span/import rule of symbol moves
+    """The stub half of a symbol move, run after `symbols.apply_symbol_moves` on the same
+    ChangeSet (`plan`: its SymbolPlan)."""
 
     stubs_after = {rel.files.get(p, p) for p in index.files if p.endswith(".pyi")}
     codes: dict[str, list[str]] = {}
@@ -81,11 +82,9 @@ def _write(cs, index, rel, path: str, pieces, imports, exists: bool) -> None:
     old = next((o for o, n in rel.files.items() if n == path), path)
     text = index.text(old) or ""
     scratch = ImportScratch(path, text)
-    from migrate.rewrite.symbols import _binds, _bound_names
-
-    bound = _bound_names(text)
+    bound = sym._bound_names(text)
     for stmt in dict.fromkeys(imports):
-        if not _binds(stmt) <= bound:
+        if not sym._binds(stmt) <= bound:
             scratch.add_top(stmt, why)
     cs.edits += scratch.finalise(None)
     nl = "\r\n" if "\r\n" in text else "\n"

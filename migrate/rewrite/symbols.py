@@ -26,7 +26,6 @@ from migrate.rewrite import relative
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.overlaps import settled
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at, whole_lines
-from migrate.rewrite.symbol_stubs import move_stub_declarations
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -641,7 +640,6 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         cs.writes[path] = ("code", head + "\n\n".join(codes))  # codes end with a newline
     for path, codes in appended.items():
         _append(cs, index, rel, path, codes, new_imports, futures, checking)
-    move_stub_declarations(plan, cs, index, rel)
 
 
 def _remove_unused_imports(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel) -> None:
