@@ -166,3 +166,16 @@ def run_golden_case(make_repo, tmp_path, name: str):
         make_repo, tmp_path, case.files, case.moves, case.module, case.extra, case.roots
     )
     return prep, cs, out, case
+
+
+def undefined_names(root) -> list[str]:
+    """ruff's F821 (undefined name, string and lazy annotations included) on a tree: an
+    oracle that shares no code with the rewriter."""
+    ruff = Path(sys.executable).with_name("ruff")
+    res = subprocess.run(
+        [str(ruff), "check", "--isolated", "--no-cache", "--select", "F821",
+         "--output-format", "concise", "."],
+        cwd=root, capture_output=True, text=True,
+    )  # fmt: skip
+    assert res.returncode in (0, 1), res.stderr
+    return [ln for ln in res.stdout.splitlines() if "F821" in ln]

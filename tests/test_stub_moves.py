@@ -93,3 +93,36 @@ def test_stub_imports_are_respelled_as_the_module_imports_are(make_repo, tmp_pat
         "from pkg._core.more import *\nfrom ._core.more import f as g\nimport pkg._core.more\n\n"
         "def h() -> pkg._core.more.T: ...\n"
     )
+
+
+def test_a_symbol_move_moves_its_stub_declaration(make_repo, tmp_path):
+    """more-itertools' shape: the source module has a stub. Every declaration of the moved
+    name (both overloads) leaves it, with its `__all__` entry, for the new module's new
+    stub, with the imports it reads; ruff F821 finds nothing in either stub."""
+    from rewrite_helpers import rewrite_and_run, undefined_names
+
+    stub = (
+        "from typing import overload\n\nfrom .base import T\n\n"
+        '__all__ = ["f", "g"]\n\n'
+        "@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\n"
+        "def g() -> T: ...\n"
+    )
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/base.py": "T = int\n",
+        "pkg/mod.py": (
+            '__all__ = ["f", "g"]\n\n\ndef f(x):\n    return x\n\n\ndef g():\n    return 1\n'
+        ),
+        "pkg/mod.pyi": stub,
+        "check.py": "from pkg.new import f\n\n\ndef check():\n    assert f(2) == 2\n",
+    }
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.mod:f", "pkg.new")], "check")
+    assert (out / "pkg/mod.pyi").read_text() == (
+        'from typing import overload\n\nfrom .base import T\n\n__all__ = ["g"]\n\n'
+        "def g() -> T: ...\n"
+    )
+    assert (out / "pkg/new.pyi").read_text() == (
+        "from typing import overload\n\n\n"
+        "@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\n"
+    )
+    assert undefined_names(out) == []

@@ -8,12 +8,8 @@ their output byte for byte); here each result is executed and run a second time.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
-from rewrite_helpers import dedent, rewrite_and_run, run_golden_case
+from rewrite_helpers import dedent, rewrite_and_run, run_golden_case, undefined_names
 
 
 def test_new_module_gets_future_and_type_checking_imports(make_repo, tmp_path):
@@ -92,19 +88,6 @@ def test_all_keeps_its_line_layout_when_names_leave(make_repo, tmp_path):
     assert (out / "pkg/mod.py").read_text().startswith("__all__ = ('a',\n           'd', 'e')\n")
 
 
-def _undefined_names(root) -> list[str]:
-    """ruff's F821 (undefined name, string and lazy annotations included) on a tree: an
-    oracle that shares no code with the rewriter."""
-    ruff = Path(sys.executable).with_name("ruff")
-    res = subprocess.run(
-        [str(ruff), "check", "--isolated", "--no-cache", "--select", "F821",
-         "--output-format", "concise", "."],
-        cwd=root, capture_output=True, text=True,
-    )  # fmt: skip
-    assert res.returncode in (0, 1), res.stderr
-    return [ln for ln in res.stdout.splitlines() if "F821" in ln]
-
-
 def test_every_module_level_name_the_moved_code_needs_is_carried(make_repo, tmp_path):
     """humanize's `Num = int | float` under `if TYPE_CHECKING:` (Defect B): the moved def
     reads it only in annotations that `from __future__ import annotations` leaves
@@ -161,9 +144,9 @@ def test_every_module_level_name_the_moved_code_needs_is_carried(make_repo, tmp_
             """,
     }
     before = make_repo({k: dedent(v) for k, v in files.items()}, git_init=False)
-    assert _undefined_names(before) == []
+    assert undefined_names(before) == []
     _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.mod:f", "pkg.new")], "check")
-    assert _undefined_names(out) == []
+    assert undefined_names(out) == []
     new = (out / "pkg/new.py").read_text()
     assert "    from pkg.mod import Num, Pair\n" in new  # under TYPE_CHECKING, as at home
     assert "from pkg.mod import HIGH, LIMIT, LOW, SCALE, codec\n" in new
@@ -199,7 +182,7 @@ def test_a_type_checking_alias_of_a_lazy_annotation_comes_along(make_repo, tmp_p
             """,
     }
     _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.mod:f", "pkg.new")], "check")
-    assert _undefined_names(out) == []
+    assert undefined_names(out) == []
     head = "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n"
     new = (out / "pkg/new.py").read_text()
     assert new.startswith(head + "if TYPE_CHECKING:\n    from pkg.mod import Num\n")

@@ -36,6 +36,7 @@ from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.run_context import build_context
 from migrate.rewrite.submodules import GITMODULES, rewritten_gitmodules, submodule_moves
+from migrate.rewrite.symbol_stubs import move_stub_declarations
 from migrate.rewrite.symbols import SymbolPlan, plan_symbol_moves
 from migrate.rewrite.symlinks import symlink_retargets
 from migrate.rewrite.text_files import handles, text_file_changes
@@ -396,6 +397,7 @@ def _symbols_pass(run: EngineRun) -> Contribution:
     inside them along), written to or appended at their new module."""
     scratch = ChangeSet(edits=list(run.cs.edits))
     run.symbol_plan.apply(scratch, run.prep.index, run.prep.relocation)
+    move_stub_declarations(run.symbol_plan, scratch, run.prep.index, run.prep.relocation)
     before = {id(e) for e in run.cs.edits}
     after = {id(e) for e in scratch.edits}
     return Contribution(

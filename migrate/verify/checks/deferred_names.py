@@ -12,6 +12,7 @@ whose text changed are read.
 
 from __future__ import annotations
 
+from migrate.index.bindings import scope_model
 from migrate.index.unbound import unbound_later
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
@@ -23,16 +24,18 @@ NAME = "deferred-names"
 def _unbound(tree: CodeTree, path: str) -> list[tuple[int, str]]:
     """The file's later reads of unbound names, less the import-time ones; none for a
     file that does not parse or whose names cannot be known (a star import, `globals()`
-    writes)."""
+    writes). One parse: the binding walk runs on the tree's cached AST (facts that came
+    from the worker pool carry no walk, and rebuilding theirs would parse again)."""
     facts = tree.facts(path)
     syntax = tree.ast(path)
-    if facts is None or syntax is None or facts.scope_model is None:
+    if facts is None or syntax is None:
         return []
     if facts.star_imports or facts.star_unresolved or facts.writes_globals:
         return []
+    text = tree.text(path) or ""
+    model = scope_model(syntax, text, facts.module, facts.is_package)
     at_import = set(facts.unbound)
-    found = unbound_later(facts.scope_model, syntax, facts.text or tree.text(path) or "")
-    return [hit for hit in found if hit not in at_import]
+    return [hit for hit in unbound_later(model, syntax, text) if hit not in at_import]
 
 
 def _sources(ctx: VerifyContext) -> dict[str, set[str]]:
