@@ -525,6 +525,94 @@ def sites_drop_package(t: Tree) -> list[Mutant]:
     return out
 
 
+def _single_bindings(tree: ast.Module):
+    """(statement, enclosing `if TYPE_CHECKING:` or None) of every module-level statement
+    binding exactly one name: a one-name import, `NAME = ...`, `NAME: T = ...`."""
+
+    def one(stmt):
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)) and len(stmt.names) == 1:
+            a = stmt.names[0]
+            if a.name != "*" and getattr(stmt, "module", None) != "__future__":
+                return a.asname or a.name.split(".")[0]
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            return target.id if isinstance(target, ast.Name) else None
+        if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            return stmt.target.id if isinstance(stmt.target, ast.Name) else None
+        return None
+
+    for node in tree.body:
+        test = getattr(node, "test", None)
+        if isinstance(node, ast.If) and getattr(test, "id", getattr(test, "attr", "")) == (
+            "TYPE_CHECKING"
+        ):
+            for stmt in node.body:
+                if one(stmt):
+                    yield stmt, one(stmt), node
+        elif one(node):
+            yield node, one(node), None
+
+
+def _undefined_by_ruff(texts: list[str]) -> list[set[str]]:
+    """For each text, the names ruff's F821 (undefined name, lazy and string annotations
+    included) reports: an oracle sharing no code with verify. One ruff run for all."""
+    ruff = ROOT / ".venv" / "bin" / "ruff"
+    if not ruff.exists() or not texts:
+        return [set() for _ in texts]
+    out: list[set[str]] = [set() for _ in texts]
+    with tempfile.TemporaryDirectory(prefix="migrate-f821-") as d:
+        for i, text in enumerate(texts):
+            Path(d, f"m{i}.py").write_text(text)
+        cmd = [str(ruff), "check", "--isolated", "--no-cache", "--select", "F821",
+               "--output-format", "json", "--exit-zero", d]  # fmt: skip
+        res = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        for hit in json.loads(res.stdout or "[]"):
+            m = re.search(r"`([^`]+)`", hit["message"])
+            if m:
+                out[int(Path(hit["filename"]).stem[1:])].add(m.group(1))
+    return out
+
+
+def sites_lost_lazy_name(t: Tree) -> list[Mutant]:
+    """A symbol move that does not carry a module-level name its code reads only later
+    (Defect B: humanize's `Num`, bound under `if TYPE_CHECKING:` and read in lazy
+    annotations): one single-name module-level binding of a written or edited file is
+    dropped. Kept only where ruff's F821 then reports the name and nothing reads it at
+    import time (`unbound_at_import` of the mutated text is silent on it): importing
+    still works, which is the class import-time-names cannot see."""
+    from migrate.index.unbound import unbound_at_import
+
+    cands = []
+    for path in touched_py(t):
+        text = t.text(path)
+        tree = _parse(text)
+        if tree is None or "import *" in text:
+            continue
+        lines = text.splitlines(keepends=True)
+        mod, pkg = _module_of(t, path), path.endswith("__init__.py")
+        for stmt, name, block in _single_bindings(tree):
+            keep = lines[: stmt.lineno - 1] + lines[stmt.end_lineno :]
+            if block is not None and len(block.body) == 1:
+                indent = lines[stmt.lineno - 1][: stmt.col_offset]
+                keep.insert(stmt.lineno - 1, indent + "pass\n")
+            mutated = "".join(keep)
+            cands.append((path, stmt.lineno, name, mutated, mod, pkg))
+    undefined = _undefined_by_ruff([c[3] for c in cands])
+    out = []
+    for (path, line, name, mutated, mod, pkg), names in zip(cands, undefined, strict=True):
+        if name not in names:
+            continue  # bound elsewhere too, or never read: no defect
+        tree = _parse(mutated)
+        if tree is None or name in {n for _, n in unbound_at_import(tree, mod, pkg)}:
+            continue  # read at import time: import-time-names' class
+
+        def make(t, path=path, mutated=mutated):
+            return on_top(t, {path: mutated.encode()}, "drop a name only later code reads")
+
+        out.append(Mutant("lost-lazy-name", t.name, f"{path}:{line} {name}", make))
+    return out
+
+
 CLASSES = [
     sites_revert_import,
     sites_stale_chain,
@@ -538,6 +626,7 @@ CLASSES = [
     sites_registry_target,
     sites_deleted_group,
     sites_drop_package,
+    sites_lost_lazy_name,
 ]
 
 

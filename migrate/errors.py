@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 # `Diagnostic.kind`: what a note is about, for passes that act on notes of a kind
 TABLE_ROWS = "table-rows"  # a registry/op-id table's rows, said by a table rewriter
+OVERLAP = "overlap"  # two forms rewrite one span and cannot be composed: never written
 
 
 @dataclass(frozen=True, order=True)

@@ -32,8 +32,8 @@ files the ChangeSet touches are ever decoded.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from migrate.changes import EDIT_KINDS, STEPS, ChangeSet, ContractError, Edit, apply_edits
 from migrate.index.repo import RepoIndex, choose_encoding
@@ -164,8 +164,9 @@ class _Texts(_Base):
 # -- the result -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Entry:
+class _Entry(NamedTuple):
+    """One file of a materialized tree (a tuple: a tree of 30,000 files makes 30,000)."""
+
     origin: str | None  # the base file this one continues (renamed, edited, rewritten)
     mode: int | None = None  # None: the origin's
     data: bytes | None = None  # None: the origin's bytes, untouched
@@ -241,6 +242,14 @@ class Tree(TreeQueries):
         """The bytes the ChangeSet produced for `path`, None when they are its origin's
         untouched (a pure move or a file left alone: the caller may reuse the blob)."""
         return self._entries[path].data
+
+    def lineage(self) -> Iterator[tuple[str, int, str | None, bytes | None]]:
+        """(path, `mode`, `origin`, `produced`) of every file, sorted: one pass over a
+        tree of 30,000 moved files instead of three lookups per file."""
+        base_mode = self._base.mode
+        for path in self.paths:
+            e = self._entries[path]
+            yield path, e.mode if e.mode is not None else base_mode(e.origin), e.origin, e.data
 
     def files(self) -> Files:
         """Every file as (mode, bytes): reads the whole tree, meant for a restricted base."""

@@ -99,9 +99,25 @@ def parent_names(relocation: Relocation, deleted: tuple[str, ...] = ()) -> set[s
     return parents - moved - set(deleted)
 
 
+# The last (path_prefixes, files, roots) seen and its spellings: one apply builds an
+# `OldNames` per pass (candidates, undecodable files, ...) of one relocation, and the
+# spellings of 30,000 moved files cost a climb each. Keyed by a copy of the contents,
+# compared whole, so a relocation changed since (or another one) is never served stale.
+_LAST_SPELLINGS: list = []
+
+
 def old_path_spellings(relocation: Relocation, roots: tuple[str, ...]) -> set[str]:
     """Old repo-relative paths of moved directories and files, and the same paths
     relative to each import root (`sglang/jit_kernel/...` as found in docs and C++)."""
+    key = (relocation.path_prefixes, relocation.files, tuple(roots))
+    if _LAST_SPELLINGS and _LAST_SPELLINGS[0] == key:
+        return set(_LAST_SPELLINGS[1])
+    found = _old_path_spellings(relocation, roots)
+    _LAST_SPELLINGS[:] = [(dict(key[0]), dict(key[1]), key[2]), frozenset(found)]
+    return found
+
+
+def _old_path_spellings(relocation: Relocation, roots: tuple[str, ...]) -> set[str]:
     paths: set[str] = set()
     heads = relocation.covering_prefixes(list(relocation.path_prefixes) + list(relocation.files))
     for old, head in heads.items():

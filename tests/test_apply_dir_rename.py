@@ -158,3 +158,56 @@ def test_a_file_made_in_the_new_directory_is_left_and_reported_by_recover(make_r
     assert after["files"].pop("pkg/tables/") is after["files"].pop("pkg/tables/d1/") is None
     assert after["files"] == before["files"]
     assert leftovers(repo) == []
+
+
+def test_sigkill_between_a_directory_rename_and_its_put_back_is_recovered(make_repo, tmp_path):
+    """A file made in the directory after `prepare` looked goes along with its rename; a
+    SIGKILL before the put-back, then `recover`: the file is back where it was made and the
+    rest is as before, byte for byte. (Before: `recover` left it at pkg/tables/d1, named.)"""
+    repo, plan = data_repo(make_repo, tmp_path)
+    os.chmod(repo / "pkg/data/tables/d1", 0o750)
+    before = strip_stat(snapshot(repo))
+    proc = start_apply(repo, plan, "ref:4,dir-rename:60")
+    (repo / "pkg/data/tables/d1/mine.txt").write_text("made while apply ran\n")
+    (repo / "pkg/data/tables/fresh").mkdir()
+    (repo / "pkg/data/tables/fresh/notes.txt").write_text("mine too\n")
+    assert proc.stderr.readline().strip() == "migrate: at dir-rename"
+    assert (repo / "pkg/tables/d1/mine.txt").exists()  # it went along
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    res = CliRunner().invoke(main, ["recover", "--repo", str(repo)])
+    assert res.exit_code == 0, res.output
+    after = strip_stat(snapshot(repo))
+    assert after["files"].pop("pkg/data/tables/d1/mine.txt")[1] == b"made while apply ran\n"
+    assert after["files"].pop("pkg/data/tables/fresh/notes.txt")[1] == b"mine too\n"
+    assert after["files"].pop("pkg/data/tables/fresh/") is None
+    assert after.pop("status") == "?? pkg/data/tables/d1/mine.txt\n?? pkg/data/tables/fresh/\n"
+    assert before.pop("status") == ""
+    assert after == before  # every other file, mode, the index, refs and HEAD
+    assert os.stat(repo / "pkg/data/tables/d1").st_mode & 0o777 == 0o750
+    for path in ("pkg/data/tables/d1/mine.txt", "pkg/data/tables/fresh"):
+        assert f"{path}: created while apply ran in a directory it moved" in res.output
+    assert leftovers(repo) == []
+
+
+def test_a_file_made_in_the_new_directory_after_its_rename_is_not_moved_by_recover(
+    make_repo, tmp_path
+):
+    """Killed between the rename and the put-back, with one file carried along and one
+    made in the new directory after the rename: `recover` puts back only the carried one
+    (made before the rename); the other is left where it was made and named."""
+    repo, plan = data_repo(make_repo, tmp_path)
+    proc = start_apply(repo, plan, "ref:4,dir-rename:60")
+    (repo / "pkg/data/tables/d1/mine.txt").write_text("carried\n")
+    assert proc.stderr.readline().strip() == "migrate: at dir-rename"
+    (repo / "pkg/tables/d2/late.txt").write_text("made in the new place\n")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    res = CliRunner().invoke(main, ["recover", "--repo", str(repo)])
+    assert res.exit_code == 0, res.output
+    assert (repo / "pkg/data/tables/d1/mine.txt").read_text() == "carried\n"
+    assert (repo / "pkg/tables/d2/late.txt").read_text() == "made in the new place\n"
+    assert sorted(os.listdir(repo / "pkg/tables")) == ["d2"]
+    assert "pkg/tables/d2/late.txt: made by someone else while apply ran" in res.output
+    assert sorted(os.listdir(repo / "pkg/data/tables/d2")) == ["t2.csv", "t5.csv", "t8.csv"]
+    assert leftovers(repo) == []

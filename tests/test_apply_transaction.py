@@ -241,6 +241,32 @@ def test_the_ref_update_is_compare_and_swap(repo, monkeypatch):
     assert leftovers(repo) == []
 
 
+def test_a_commit_made_while_apply_runs_keeps_its_index(repo, monkeypatch):
+    """The user commits a new file between the journal and our ref update: the update
+    fails (compare-and-swap) and the rollback must not put the index of before that
+    commit back under it. (Before: the index lost notes.txt, `D  notes.txt` and
+    `?? notes.txt` in status, and the user's commit looked undone.)"""
+    repo, plan = repo
+    from migrate.git_steps import transaction
+
+    real = transaction.Transaction.switch
+
+    def racing_switch(self, tip):
+        (repo / "notes.txt").write_text("mine\n")
+        git(repo, "add", "notes.txt")
+        git(repo, "commit", "-q", "-m", "someone else")
+        return real(self, tip)
+
+    monkeypatch.setattr(transaction.Transaction, "switch", racing_switch)
+    res = apply(repo, plan)
+    assert res.exit_code == 1, res.output
+    assert git(repo, "log", "-1", "--format=%s") == "someone else\n"
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+    assert "notes.txt" in git(repo, "ls-files")
+    assert "the index: left as it is" in res.output
+    assert leftovers(repo) == []
+
+
 def test_the_plan_path_never_leaks_into_history(repo, tmp_path):
     repo, plan = repo
     assert apply(repo, plan).exit_code == 0

@@ -38,10 +38,11 @@ POINTS = [
     "blame-ignore-revs",
     "journal",
     "ref",
+    "dir-rename",
     "checkout",
 ]
 MODES = ["exception", "sigint-pid", "sigint-group", "sigterm-group", "sigkill+recover"]
-SWITCH = ("journal", "ref", "checkout")
+SWITCH = ("journal", "ref", "dir-rename", "checkout")
 DEFAULT = {(p, "exception") for p in POINTS} | {(p, m) for p in SWITCH for m in MODES}
 CASES = [
     pytest.param(p, m, marks=() if (p, m) in DEFAULT else pytest.mark.slow)

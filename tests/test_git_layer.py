@@ -14,8 +14,10 @@ from migrate.errors import MigrateError
 from migrate.git import (
     Trailers,
     parse_trailers,
+    removed_in_background,
     resolve_range,
     resolve_revision,
+    snapshot,
     trailer_lines,
     worktree,
     worktrees,
@@ -131,6 +133,37 @@ def test_a_locked_half_made_worktree_is_removed(history, monkeypatch):
     with pytest.raises(Interrupted), worktree(history, "HEAD"):
         pass
     assert len(_worktree_list(history)) == 1
+
+
+def test_a_snapshot_is_removed_when_its_block_ends_or_in_the_background_until_the_outer_one(
+    history,
+):
+    with snapshot(history, "HEAD~1") as plain:
+        assert (plain / "a.py").read_text() == "x = 2\n"
+    assert not plain.parent.exists()  # no background block: gone at once
+    with removed_in_background():
+        with snapshot(history, "HEAD~1") as first:
+            pass
+        with snapshot(history, "HEAD") as second:
+            assert (second / "a.py").read_text() == "x = 3\n"
+    assert not first.parent.exists() and not second.parent.exists()
+    with pytest.raises(Interrupted), removed_in_background(), snapshot(history, "HEAD") as third:
+        signal.raise_signal(signal.SIGTERM)
+    assert not third.parent.exists()  # joined on the way out of an interrupted block
+
+
+def test_verify_leaves_no_snapshot_and_no_thread_behind(history, tmp_path, monkeypatch):
+    import tempfile
+    import threading
+
+    from migrate.verify.run import verify
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    result = verify(history, "HEAD~1..HEAD", wheel_check=False, allow_foreign=True)
+    assert result.static_checks and list(scratch.iterdir()) == []
+    assert [t.name for t in threading.enumerate() if t.name == "migrate-rmtree"] == []
 
 
 def test_interrupted_pickles():

@@ -124,3 +124,33 @@ def test_names_a_star_import_bound_are_bound_in_the_simulation(make_repo, tmp_pa
         make_repo, tmp_path, STAR_FILES, [("pkg.recipes:partitionby", "pkg.partitioning")], "check"
     )
     assert "from .partitioning import partitionby\n" in (out / "pkg/__init__.py").read_text()
+
+
+ALL_FILES = {
+    "pkg/__init__.py": "from .core import *\nfrom .helpers import helper\nfrom .core import run\n",
+    "pkg/core.py": "__all__ = ['other']\nother = 1\n\n\ndef run():\n    return 2\n",
+    "pkg/helpers.py": "def helper():\n    return 1\n",
+    "tools/__init__.py": "from pkg import run\n",
+}
+
+
+def test_a_star_import_gives_only_what_its_all_lists_in_the_simulation(make_repo, tmp_path):
+    """`from .core import *` binds only `core.__all__` (`other`), not every public name:
+    with `pkg.helpers` moved to `tools.helpers`, `tools/__init__` runs `from pkg import run`
+    before `pkg` binds `run`, and the import fails (the oracle below); refused. The
+    simulation counted every public name of `core` and passed it."""
+    with pytest.raises(MigrateError) as exc:
+        changes(make_repo, ALL_FILES, MOVES)
+    (d,) = exc.value.diagnostics
+    assert "tools/__init__.py:1 runs `from pkg import run`" in d.message, d.message
+    result = {
+        **ALL_FILES,
+        "pkg/__init__.py": ALL_FILES["pkg/__init__.py"].replace(".helpers", "tools.helpers"),
+        "tools/helpers.py": ALL_FILES["pkg/helpers.py"],
+    }
+    del result["pkg/helpers.py"]
+    for rel, text in result.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    res = subprocess.run([sys.executable, "-c", "import pkg"], cwd=tmp_path, capture_output=True)
+    assert res.returncode == 1 and b"cannot import name 'run'" in res.stderr, res.stderr

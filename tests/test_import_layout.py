@@ -172,3 +172,39 @@ def test_removing_imports_keeps_valid_statements():
     scratch = ImportScratch("m.py", text)
     scratch.remove(tree.body[0], [tree.body[0].names[0]], "unused")
     assert apply_edits(text, scratch.finalise(tree)) == "from pkg import (\n    b,  # second\n)\n"
+
+
+def _ruff_isort_findings(tree) -> str:
+    """ruff's own verdict on a result: its default `I` rules and E302, first party found
+    as ruff finds it (run from the tree's root); "" when clean."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    ruff = Path(sys.executable).parent / "ruff"
+    assert ruff.exists(), "ruff is a dev dependency: the check must run, not be skipped"
+    cmd = [str(ruff), "check", "--isolated", "--preview", "--no-fix", "--no-cache"]
+    cmd += ["--select", "I,E302", "--output-format", "concise", "."]
+    run = subprocess.run(cmd, cwd=tree, capture_output=True, text=True)
+    return "" if run.returncode == 0 else run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("case", [c for c in LAYOUT if c.startswith("layout-sort-")])
+def test_rewritten_imports_are_where_isort_puts_them(make_repo, tmp_path, case):
+    """Every import the rewrite respells, splits or adds in a block that was sorted goes
+    where isort/ruff put it (merged into the block's `from M import ...` of the same
+    module): ruff finds nothing in the result, which is executed and run twice. (Before:
+    `from .z import B` stayed between `.a` and `.c`; `from pkg import access` and
+    `datetimes` were two statements above the block's `from pkg import types, utils`,
+    and the split-out `from pkg.datetimes import (...)` came after `pkg.exceptions`.)"""
+    before = golden_case(case).files
+    assert _ruff_isort_findings_of(tmp_path / "before", before) == ""
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, case)
+    assert _ruff_isort_findings(out) == ""
+
+
+def _ruff_isort_findings_of(root, files: dict) -> str:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return _ruff_isort_findings(root)

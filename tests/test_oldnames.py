@@ -138,3 +138,24 @@ def test_a_path_hit_is_extended_by_the_rewriters_rule(make_repo, tmp_path):
             ("build.py", "my kernel.cu"),
         ]
     ]
+
+
+def test_path_spellings_follow_a_relocation_changed_after_they_were_built():
+    """The spellings are kept for the last relocation seen, keyed by its contents: a
+    relocation changed since (or an equal copy) gets its own answer, never a stale one."""
+    from migrate.oldnames import _old_path_spellings, old_path_spellings
+    from migrate.relocate import Relocation
+
+    rel = Relocation(
+        files={"pkg/data/a.csv": "pkg/tables/a.csv", "pkg/one.txt": "other/one.txt"},
+        path_prefixes={"pkg/data": "pkg/tables"},
+    )
+    first = old_path_spellings(rel, (".",))
+    assert first == {"pkg/data", "pkg/one.txt"} == _old_path_spellings(rel, (".",))
+    first.add("mutated by the caller")
+    assert old_path_spellings(rel, (".",)) == {"pkg/data", "pkg/one.txt"}
+    rel.files["pkg/two.txt"] = "other/two.txt"  # changed in place, same object
+    assert old_path_spellings(rel, (".",)) == {"pkg/data", "pkg/one.txt", "pkg/two.txt"}
+    rel.path_prefixes["pkg"] = "lib"
+    assert old_path_spellings(rel, (".",)) == _old_path_spellings(rel, (".",))
+    assert old_path_spellings(rel, ("pkg",)) == _old_path_spellings(rel, ("pkg",))

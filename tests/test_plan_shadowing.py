@@ -22,6 +22,18 @@ STAR = {  # toolz's shape: the package's `partition` comes from a star import
     "pkg/itertoolz.py": "__all__ = ('partition',)\n\n\ndef partition(n, seq):\n    return n\n",
     "pkg/recipes.py": RECIPES,
 }
+# A diamond of star imports one level down: `mid` star-imports `a` and `b`, both
+# star-import `base`. `a`'s `__all__` leaves `partition` out; `b` has none, so `mid`
+# (and `pkg`) get `partition` through `b`. A walk sharing one `seen` set met `base` a
+# second time through `b`, counted nothing, and let the plan break the package.
+DIAMOND = {
+    "pkg/__init__.py": "from .mid import *\nfrom .recipes import *\n",
+    "pkg/mid.py": "from .a import *\nfrom .b import *\n",
+    "pkg/a.py": "from .base import *\n\n__all__ = ['x']\nx = 1\n",
+    "pkg/b.py": "from .base import *\n",
+    "pkg/base.py": "def partition(n, seq):\n    return n\n",
+    "pkg/recipes.py": RECIPES,
+}
 OWN = {  # the package defines the name itself; a module move takes it
     "pkg/__init__.py": "from . import helpers\n\n\ndef run():\n    return helpers.go()\n",
     "pkg/helpers.py": "def go():\n    return 1\n",
@@ -34,8 +46,13 @@ CHECK = "import pkg\n\n\ndef check():\n    assert pkg.partition(2, 'ab') == 2, p
     [
         (STAR, ("pkg.recipes:partitionby", "pkg.partition"), "by `from pkg.itertoolz import *`"),
         (OWN, ("pkg.helpers", "pkg.run"), "binds `run` at line 4 (def)"),
+        (
+            DIAMOND,
+            ("pkg.recipes:partitionby", "pkg.partition"),
+            "by `from pkg.mid import *` (from pkg.base)",
+        ),
     ],
-    ids=["star-import-gives-it", "package-defines-it"],
+    ids=["star-import-gives-it", "package-defines-it", "diamond-of-star-imports"],
 )
 def test_a_new_module_named_like_a_package_binding_is_refused(
     make_repo, tmp_path, files, move, said
@@ -55,6 +72,17 @@ def test_a_new_module_named_like_a_package_binding_is_refused(
         )
         assert res.returncode == 2 and said in res.stdout + res.stderr, res.stdout + res.stderr
     assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
+
+
+def test_the_diamond_really_gives_the_name(tmp_path):
+    """The oracle for the diamond case: Python binds `pkg.partition` (the function)."""
+    for rel, text in {**DIAMOND, "check.py": CHECK}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    res = subprocess.run(
+        [sys.executable, "-c", "import check; check.check()"], cwd=tmp_path, capture_output=True
+    )
+    assert res.returncode == 0, res.stderr
 
 
 def test_the_refused_result_really_breaks_the_package(tmp_path):

@@ -43,6 +43,7 @@ def test_real_tree_applies_in_step_commits_and_verifies(tmp_path):
         "imports-resolve",
         "attributes-resolve",
         "import-time-names",
+        "deferred-names",
         "registry-targets",
         "organization-rules",
         "no-shims",

@@ -202,7 +202,7 @@ def test_reexport_through_the_package_init_keeps_working(make_repo, tmp_path):
     files, path, moves = golden_case("reexport-init")
     _, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, module_of(path))
     assert (out / "pkg/__init__.py").read_text() == (
-        "from .newmod import func\nfrom .mod import other\n"
+        "from .mod import other\nfrom .newmod import func\n"
     )
     assert (out / path).read_text() == files[path]
 
@@ -279,6 +279,22 @@ def test_a_read_of_an_implicit_submodule_that_leaves_is_an_error(make_repo):
     (note,) = [n for n in cs.notes if n.pos.file == "pkg/__init__.py"]
     assert note.severity == "error" and (note.pos.line, note.pos.col) == (3, 5)
     assert "cannot spell lib.exc" in note.message
+
+
+def test_an_import_in_a_class_body_binds_the_submodule_too(make_repo, tmp_path):
+    """A class body runs at import time: importing `pkg.sub` there sets `pkg.sub`, so
+    `sub` is bound in the package (`index/imports.bound_submodule`, the rule verify's
+    import-time names use too); the read follows the move inside the package
+    (executed). Read through `index/imports.imports_of`, which walks class bodies."""
+    files = {
+        "pkg/__init__.py": (
+            "class _Loaded:\n    from pkg.sub import VALUE\n\n\n"
+            "def check():\n    assert sub.VALUE == 1 == _Loaded.VALUE\n"
+        ),
+        "pkg/sub.py": "VALUE = 1\n",
+    }
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.sub", "pkg.newsub")], "pkg")
+    assert "assert newsub.VALUE == 1" in (out / "pkg/__init__.py").read_text()
 
 
 PARENT = {  # tenacity's shape: `from . import asyncio as tasyncio; tasyncio.retry.X`

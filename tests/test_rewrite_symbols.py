@@ -65,8 +65,9 @@ def test_symbol_moves_into_new_module_with_helper_and_imports(make_repo):
     # math and helper were only used by the moved code: they leave with it.
     assert new_text(prep, cs, "pkg/old/norm.py") == dedent(
         """
-        from .util import cached
         from pkg.new.fused import rmsnorm
+
+        from .util import cached
 
         SCALE = 2
 
@@ -92,7 +93,7 @@ def test_symbol_move_into_existing_module_and_references(make_repo):
     prep, cs = changes(make_repo, files, [("pkg.old.norm:rmsnorm", "pkg.new.ln")])
     ln = new_text(prep, cs, "pkg/new/ln.py")
     assert ln.startswith(
-        '"""Layernorm."""\nimport os\nimport math\nfrom pkg.old.util import cached, helper\n'
+        '"""Layernorm."""\nimport math\nimport os\n\nfrom pkg.old.util import cached, helper\n'
     )
     assert ln.endswith(
         "EPS = 1e-6\n\n\n# The fast path.\n@cached\ndef rmsnorm(x):\n"

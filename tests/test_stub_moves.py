@@ -57,3 +57,39 @@ def test_a_path_move_that_names_the_stub_wins(make_repo, tmp_path):
     assert res.exit_code == 0, res.output
     assert (repo / "stubs/pkg/newmod.pyi").read_bytes() == STUB
     assert not (repo / "pkg/newmod.pyi").exists()
+
+
+def test_stub_imports_are_respelled_as_the_module_imports_are(make_repo, tmp_path):
+    """more-itertools' shape: `__init__.pyi` does `from .more import *`. Stub imports
+    (relative, star, per-name, `import pkg.mod`) follow the move as the `.py` ones do,
+    a moved stub's own relative imports included; a second run changes nothing."""
+    from rewrite_helpers import rewrite_and_run
+
+    init = "from .more import *\nfrom . import more\n"
+    files = {
+        "pkg/__init__.py": init,
+        "pkg/__init__.pyi": init,
+        "pkg/_core/__init__.py": "",
+        "pkg/more.py": "from .base import T\n\n__all__ = ['f']\n\n\ndef f():\n    return T\n",
+        "pkg/more.pyi": "from .base import T\n\ndef f() -> T: ...\n",
+        "pkg/base.py": "T = 1\n",
+        "pkg/other.pyi": (
+            "from pkg.more import *\nfrom .more import f as g\nimport pkg.more\n\n"
+            "def h() -> pkg.more.T: ...\n"
+        ),
+        "check.py": "import pkg\n\n\ndef check():\n    assert pkg.f() == pkg.more.f() == 1\n",
+    }
+    _, _, out = rewrite_and_run(
+        make_repo, tmp_path, files, [("pkg.more", "pkg._core.more")], "check"
+    )
+    new_init = "from ._core.more import *\nfrom ._core import more\n"
+    assert (out / "pkg/__init__.pyi").read_text() == new_init
+    # spelled as the module's own import is (one more dot than before: absolute)
+    assert (out / "pkg/_core/more.py").read_text().startswith("from pkg.base import T\n")
+    assert (
+        out / "pkg/_core/more.pyi"
+    ).read_text() == "from pkg.base import T\n\ndef f() -> T: ...\n"
+    assert (out / "pkg/other.pyi").read_text() == (
+        "from pkg._core.more import *\nfrom ._core.more import f as g\nimport pkg._core.more\n\n"
+        "def h() -> pkg._core.more.T: ...\n"
+    )

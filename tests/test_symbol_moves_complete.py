@@ -8,8 +8,12 @@ their output byte for byte); here each result is executed and run a second time.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
-from rewrite_helpers import dedent, run_golden_case
+from rewrite_helpers import dedent, rewrite_and_run, run_golden_case
 
 
 def test_new_module_gets_future_and_type_checking_imports(make_repo, tmp_path):
@@ -70,8 +74,6 @@ def test_all_keeps_its_line_layout_when_names_leave(make_repo, tmp_path):
     after them (toolz's itertoolz: dropping the last name of a line joined two lines
     into one of 118 characters); a name alone on its line takes the line. Two moves
     out of one module to two targets make one edit (two overlapped and one was lost)."""
-    from rewrite_helpers import rewrite_and_run
-
     files = {
         "pkg/__init__.py": "",
         "pkg/mod.py": (
@@ -88,3 +90,116 @@ def test_all_keeps_its_line_layout_when_names_leave(make_repo, tmp_path):
     moves = [("pkg.mod:b", "pkg.one"), ("pkg.mod:c", "pkg.two")]
     _, _, out = rewrite_and_run(make_repo, tmp_path, files, moves, "check")
     assert (out / "pkg/mod.py").read_text().startswith("__all__ = ('a',\n           'd', 'e')\n")
+
+
+def _undefined_names(root) -> list[str]:
+    """ruff's F821 (undefined name, string and lazy annotations included) on a tree: an
+    oracle that shares no code with the rewriter."""
+    ruff = Path(sys.executable).with_name("ruff")
+    res = subprocess.run(
+        [str(ruff), "check", "--isolated", "--no-cache", "--select", "F821",
+         "--output-format", "concise", "."],
+        cwd=root, capture_output=True, text=True,
+    )  # fmt: skip
+    assert res.returncode in (0, 1), res.stderr
+    return [ln for ln in res.stdout.splitlines() if "F821" in ln]
+
+
+def test_every_module_level_name_the_moved_code_needs_is_carried(make_repo, tmp_path):
+    """humanize's `Num = int | float` under `if TYPE_CHECKING:` (Defect B): the moved def
+    reads it only in annotations that `from __future__ import annotations` leaves
+    unevaluated, so the new module imported fine and verify passed while a type checker
+    (and ruff F821) found `Num` bound nowhere. Every module-level name the moved code
+    reads comes along, however the module binds it: a TYPE_CHECKING assignment (and a
+    string annotation naming one), an `if`/`else` or `try` binding, a tuple target, a
+    name a star import gives."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/consts.py": "SCALE = 3\n",
+        "pkg/mod.py": """
+            from __future__ import annotations
+
+            import sys
+            from typing import TYPE_CHECKING
+
+            from pkg.consts import *
+
+            if TYPE_CHECKING:
+                from collections.abc import Sequence
+
+                Num = int | float
+                Pair = tuple[Num, Num]
+
+            try:
+                import json as codec
+            except ImportError:
+                codec = None
+
+            if sys.version_info >= (3, 8):
+                LIMIT = 10
+            else:
+                LIMIT = 20
+
+            LOW, HIGH = 1, 2
+
+
+            def f(x: Num, pair: "Pair", seq: Sequence[Num]) -> Num:
+                return x + LIMIT + LOW + HIGH + SCALE + len(codec.dumps(pair)) + len(seq)
+
+
+            def keep(x: Num) -> Num:
+                return x
+            """,
+        "check.py": """
+            from pkg.mod import keep
+            from pkg.new import f
+
+
+            def check():
+                assert f(1, (1, 1), [1]) == 1 + 10 + 1 + 2 + 3 + 6 + 1
+                assert keep(2) == 2
+            """,
+    }
+    before = make_repo({k: dedent(v) for k, v in files.items()}, git_init=False)
+    assert _undefined_names(before) == []
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.mod:f", "pkg.new")], "check")
+    assert _undefined_names(out) == []
+    new = (out / "pkg/new.py").read_text()
+    assert "    from pkg.mod import Num, Pair\n" in new  # under TYPE_CHECKING, as at home
+    assert "from pkg.mod import HIGH, LIMIT, LOW, SCALE, codec\n" in new
+
+
+def test_a_type_checking_alias_of_a_lazy_annotation_comes_along(make_repo, tmp_path):
+    """The issue's reproduction as humanize has it: the result imports and runs either
+    way (the annotation is never evaluated); only a type-level oracle sees `Num` lost."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": """
+            from __future__ import annotations
+
+            from typing import TYPE_CHECKING
+
+            if TYPE_CHECKING:
+                Num = int | float
+
+
+            def f(x: Num) -> str:
+                return str(x)
+
+
+            def g(x: Num) -> Num:
+                return x
+            """,
+        "check.py": """
+            from pkg.new import f
+
+
+            def check():
+                assert f(1) == "1"
+            """,
+    }
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.mod:f", "pkg.new")], "check")
+    assert _undefined_names(out) == []
+    head = "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n"
+    new = (out / "pkg/new.py").read_text()
+    assert new.startswith(head + "if TYPE_CHECKING:\n    from pkg.mod import Num\n")

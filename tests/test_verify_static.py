@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from helpers import git, write_tree
 
 from migrate.cli import main
-from migrate.index.unbound import unbound_at_import
+from migrate.index.bindings import scope_model
+from migrate.index.unbound import unbound_at_import, unbound_later
 from migrate.verify import verify
 
 MOVE = "version: 1\nmoves:\n  - from: pkg.old\n    to: pkg.new\n"
@@ -334,3 +335,62 @@ def test_a_del_of_a_submodule_name_the_package_no_longer_binds_fails(make_repo, 
     }
     assert unbound_at_import(ast.parse(init), "pkg.cur", True) == []
     assert unbound_at_import(ast.parse(init), "pkg.cur", False) == [(4, "exceptions")]
+
+
+def test_names_read_later_that_nothing_binds():
+    """Function bodies, lazy and string annotations; not a `Literal`'s strings, an
+    `Annotated`'s metadata (also through an alias: SGLang's `A`) nor the strings of a
+    call's arguments inside an annotation (`Arg(help=...)`); `global` and `:=` names
+    count as bound."""
+    src = (
+        "from __future__ import annotations\n"  # 1
+        "from typing import Annotated, Literal\n"  # 2
+        "def f(x: Num, y: 'Pair') -> Literal['not_a_name']:\n"  # 3
+        "    global G\n"  # 4
+        "    G = [w for v in x if (w := v)]\n"  # 5
+        "    return gone + G + w + len(x)\n"  # 6
+        "def g(z: Annotated[int, 'meta data']) -> 'list[Later]':\n"  # 7
+        "    return lambda: G + lost\n"  # 8
+        "VALUE = f\n"  # 9
+        "from typing import Annotated as A\n"  # 10
+        "from elsewhere import Arg\n"  # 11
+        "def h(a: A[int, 'meta'], b: Arg[str, Arg(help='verbose')]) -> 'Gone': ...\n"  # 12
+    )
+    tree = ast.parse(src)
+    model = scope_model(tree, src, "pkg.mod", False)
+    assert set(unbound_later(model, tree, src)) == {
+        (3, "Num"),
+        (3, "Pair"),
+        (6, "gone"),
+        (7, "Later"),
+        (8, "lost"),
+        (12, "Gone"),
+    }
+    assert unbound_at_import(tree) == []  # none of them runs on import
+
+
+HUMANIZE = (
+    "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n"
+    "if TYPE_CHECKING:\n    Num = int | float\n\n\n"
+    "def intcomma(x: Num) -> str:\n    return str(x) + missing_before\n\n\n"
+    "def keep(x: Num) -> Num:\n    return x\n"
+)
+
+
+def test_a_moved_def_whose_lazy_annotation_lost_its_alias_fails(make_repo, tmp_path):
+    """Defect B as the old engine wrote it: `pkg/grouping.py` annotates with `Num`, which
+    only the source's `if TYPE_CHECKING:` bound; it imports fine, and verify passed. A
+    name the moved code read unbound at BASE already (`missing_before`) is a warning."""
+    base_tree = {"pkg/__init__.py": "", "pkg/number.py": HUMANIZE}
+    moved = "def intcomma(x: Num) -> str:\n    return str(x) + missing_before\n"
+    head = {
+        "pkg/number.py": HUMANIZE.replace(moved + "\n\n", ""),
+        "pkg/grouping.py": "from __future__ import annotations\n\n\n" + moved,
+    }
+    plan = "version: 1\nmoves:\n  - from: pkg.number:intcomma\n    to: pkg.grouping\n"
+    repo, base, plan_file = hand_migration(make_repo, tmp_path, base_tree, head, plan)
+    assert findings(repo, base, plan_file, "deferred-names") == {
+        ("pkg/grouping.py", 4): "error",  # Num: a type checker rejects it
+        ("pkg/grouping.py", 5): "warning",  # missing_before: so at BASE
+    }
+    assert findings(repo, base, plan_file, "import-time-names") == {}

@@ -8,7 +8,7 @@ import click
 
 from migrate.cli_errors import handle_errors
 from migrate.cli_options import repo_option
-from migrate.errors import MigrateError
+from migrate.errors import OVERLAP, MigrateError
 
 
 def write_edits(root: Path, index, cs) -> list[str]:
@@ -55,6 +55,9 @@ def command(plan: tuple[str, ...], repo: str, dry_run: bool, skip_unparsable: bo
     p = compose_all([x for x, _ in loaded], None)
     index = build_index(repo, p.roots)
     cs = fix_changes(p, index, skip_unparsable)
+    overlaps = [n for n in cs.notes if n.kind == OVERLAP]
+    if overlaps:  # writing either rewrite alone would drop the other's change
+        raise MigrateError(overlaps)
     for e in cs.edits:
         flag = "" if e.applicability == "safe" else " [review]"
         click.echo(f"{e.path}:{e.line}:{e.col}: {e.kind}{flag}: {e.old} -> {e.new}  ({e.reason})")

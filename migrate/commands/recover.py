@@ -24,9 +24,16 @@ def command(repo: str) -> None:
     `migrate apply` does this by itself first; this command only recovers.
     """
     from migrate.commands.apply import print_leftovers
+    from migrate.git.runner import redirected_by_env
     from migrate.git_steps.lock import LockHeld
     from migrate.git_steps.recover import recover
 
+    redirected = redirected_by_env(repo)  # a journal of another repository is not ours
+    if redirected:
+        click.echo("migrate recover: refusing to start:", err=True)
+        for line in redirected:
+            click.echo(f"  {line}", err=True)
+        sys.exit(REFUSED)
     try:
         out = recover(repo)
     except LockHeld as exc:

@@ -38,8 +38,8 @@ from migrate.cli_options import repo_option
     "--skip",
     multiple=True,
     help="Skip a static check (repeatable): old-names, imports-resolve, attributes-resolve, "
-    "import-time-names, registry-targets, organization-rules, no-shims, single-module, "
-    "no-new-cycles, no-lost-files, tests-kept, git-integrity, wheel-contents.",
+    "import-time-names, deferred-names, registry-targets, organization-rules, no-shims, "
+    "single-module, no-new-cycles, no-lost-files, tests-kept, git-integrity, wheel-contents.",
 )
 @click.pass_obj
 def command(

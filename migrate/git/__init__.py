@@ -5,7 +5,7 @@ command, a temporary worktree is always removed, and the `Migrate-*` trailers ar
 and read by one pair of functions.
 """
 
-from migrate.git.checkouts import exported, snapshot, worktree, worktrees
+from migrate.git.checkouts import exported, removed_in_background, snapshot, worktree, worktrees
 from migrate.git.objects import GitObjects, Listing, blob_sha, listing_with
 from migrate.git.revs import RevRange, resolve_range, resolve_revision
 from migrate.git.runner import ZERO, GitError, git_path, run_git
@@ -35,6 +35,7 @@ __all__ = [
     "listing_with",
     "parse_trailers",
     "plan_ref",
+    "removed_in_background",
     "resolve_range",
     "resolve_revision",
     "run_git",

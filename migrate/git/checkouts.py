@@ -14,7 +14,9 @@ import os
 import shutil
 import tarfile
 import tempfile
+import threading
 from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 from migrate.git.reads import iter_objects, ls_tree
@@ -109,9 +111,39 @@ def rev_sha(repo: str | Path, rev: str) -> str:
     return run_git(repo, "rev-parse", "--verify", f"{rev}^{{commit}}").decode().strip()
 
 
+_REMOVALS: ContextVar[list[threading.Thread] | None] = ContextVar("removals", default=None)
+
+
+@contextlib.contextmanager
+def removed_in_background() -> Iterator[None]:
+    """Snapshots that end inside this block are removed by a thread each while the caller
+    goes on (removing thousands of files is mostly waiting on the disk); every one of them
+    is joined when the block ends, also on an error or a signal, so none outlives it."""
+    pending: list[threading.Thread] = []
+    token = _REMOVALS.set(pending)
+    try:
+        yield
+    finally:
+        _REMOVALS.reset(token)
+        with signals_held():
+            for t in pending:
+                t.join()
+
+
+def _remove(tmp: Path) -> None:
+    pending = _REMOVALS.get()
+    if pending is None:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return
+    t = threading.Thread(target=shutil.rmtree, args=(tmp, True), name="migrate-rmtree")
+    t.start()
+    pending.append(t)
+
+
 @contextlib.contextmanager
 def snapshot(repo_dir: str | Path, rev: str) -> Iterator[Path]:
-    """A temporary directory holding exactly `rev`'s tree from git objects; removed after.
+    """A temporary directory holding exactly `rev`'s tree from git objects; removed after
+    (inside `removed_in_background`, by a thread that block joins).
 
     Verify reads and builds these: nothing is registered in the user's repository.
     """
@@ -124,4 +156,4 @@ def snapshot(repo_dir: str | Path, rev: str) -> Iterator[Path]:
             yield path
     finally:
         with signals_held():
-            shutil.rmtree(tmp, ignore_errors=True)
+            _remove(tmp)

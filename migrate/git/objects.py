@@ -33,6 +33,7 @@ class GitObjects:
         top = run_git(repo_dir, "rev-parse", "--show-toplevel", check=False).decode().strip()
         self.dir = Path(top or repo_dir)
         self._repo = None
+        self._sign: list[str] | None = None  # ["-S"] when commits are to be signed
 
     @property
     def repo(self):
@@ -112,13 +113,28 @@ class GitObjects:
             return run_git(self.dir, "write-tree", env=env).decode().strip()
 
     def commit_tree(self, tree: str, parent: str, message: str) -> str:
+        """A commit object, signed when the repository asks for signed commits
+        (`commit.gpgSign`, which `git commit` follows and `commit-tree` does not read)."""
+        if self._sign is None:
+            asked = run_git(self.dir, "config", "--bool", "commit.gpgSign", check=False)
+            self._sign = ["-S"] if asked.decode().strip() == "true" else []
         out = run_git(
-            self.dir, "commit-tree", tree, "-p", parent, "-F", "-", input=message.encode("utf-8")
+            self.dir,
+            "commit-tree",
+            *self._sign,
+            tree,
+            "-p",
+            parent,
+            "-F",
+            "-",
+            input=message.encode("utf-8"),
         )
         return out.decode().strip()
 
     def message(self, rev: str) -> str:
-        return run_git(self.dir, "log", "-1", "--format=%B", rev).decode("utf-8", "replace")
+        return run_git(self.dir, "log", "-1", "--no-show-signature", "--format=%B", rev).decode(
+            "utf-8", "replace"
+        )
 
 
 def listing_with(

@@ -154,7 +154,14 @@ def grep_files(repo: str | Path, revision: str, needles: list[str]) -> list[str]
 
 def messages(repo: str | Path, base: str, head: str) -> list[tuple[str, str]]:
     """(sha, full message) of every commit of BASE..HEAD, oldest first."""
-    out = run_git(repo, "log", "--reverse", f"--format=%H{FS}%B{SEP}", f"{base}..{head}")
+    out = run_git(
+        repo,
+        "log",
+        "--no-show-signature",
+        "--reverse",
+        f"--format=%H{FS}%B{SEP}",
+        f"{base}..{head}",
+    )
     result = []
     for rec in out.decode("utf-8", "replace").split(SEP):
         rec = rec.strip("\n")
@@ -165,4 +172,6 @@ def messages(repo: str | Path, base: str, head: str) -> list[tuple[str, str]]:
 
 
 def message(repo: str | Path, rev: str) -> str:
-    return run_git(repo, "log", "-1", "--format=%B", rev).decode("utf-8", "replace")
+    return run_git(repo, "log", "-1", "--no-show-signature", "--format=%B", rev).decode(
+        "utf-8", "replace"
+    )

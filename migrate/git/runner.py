@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -60,3 +61,47 @@ def git_ok(cwd: str | Path, *args: str) -> bool:
     """Did git exit 0? (for the commands whose answer is their exit status)."""
     res = subprocess.run(["git", *args], cwd=cwd, capture_output=True, start_new_session=True)
     return res.returncode == 0
+
+
+LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")
+
+
+def redirected_by_env(repo_dir: str | Path, at_top: bool | None = None) -> list[str]:
+    """Why git, run by us in `repo_dir`, would not work on `repo_dir`'s own repository:
+    a caller's environment (a git hook, a wrapper script) that points it elsewhere. Each
+    line names the variable. `at_top`: whether git already says `repo_dir` is its top
+    (None: asked here, only when one of the variables is set).
+
+    GIT_DIR/GIT_WORK_TREE/GIT_COMMON_DIR are fine when they lead to `repo_dir` itself;
+    GIT_INDEX_FILE when it is the repository's own index; GIT_NAMESPACE never (refs would
+    be read and moved in a namespace). Empty (and no git call) when none is set."""
+    env = os.environ
+    out = []
+    watched = (*LOCATION_VARS, "GIT_INDEX_FILE", "GIT_NAMESPACE")
+    if at_top is None:
+        if not any(env.get(v) for v in watched):
+            return out
+        top = run_git(repo_dir, "rev-parse", "--show-toplevel", check=False).decode().strip()
+        at_top = bool(top) and Path(top).resolve() == Path(repo_dir).resolve()
+    if not at_top:
+        out += [
+            f"{v}={env[v]} is set: git would work on that repository, not on {repo_dir}; "
+            "unset it (or give --repo that work tree)"
+            for v in LOCATION_VARS
+            if env.get(v)
+        ]
+    index = env.get("GIT_INDEX_FILE")
+    if index and at_top:
+        own = run_git(repo_dir, "rev-parse", "--absolute-git-dir").decode().strip()
+        here = Path(repo_dir) / index if not os.path.isabs(index) else Path(index)
+        if os.path.realpath(here) != os.path.realpath(os.path.join(own, "index")):
+            out.append(
+                f"GIT_INDEX_FILE={index} is set: git would read and write that index, not "
+                f"the repository's ({own}/index); unset it"
+            )
+    if env.get("GIT_NAMESPACE"):
+        out.append(
+            f"GIT_NAMESPACE={env['GIT_NAMESPACE']} is set: refs would be read and moved in "
+            "that namespace; unset it"
+        )
+    return out

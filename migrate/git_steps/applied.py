@@ -19,7 +19,14 @@ def commit_with_plan(repo_dir: str | Path, plan_sha256: str, rev: str = "HEAD") 
     """The newest commit reachable from `rev` whose trailers name this plan hash."""
     out = (
         run_git(
-            repo_dir, "log", "--format=%H", "-F", f"--grep=sha256:{plan_sha256}", rev, check=False
+            repo_dir,
+            "log",
+            "--no-show-signature",
+            "--format=%H",
+            "-F",
+            f"--grep=sha256:{plan_sha256}",
+            rev,
+            check=False,
         )
         .decode()
         .split()

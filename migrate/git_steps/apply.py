@@ -18,6 +18,7 @@ from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.git import (
     BLAME_FILE,
     BLAME_STEP,
+    GitError,
     GitObjects,
     blame_file_text,
     listing_with,
@@ -25,6 +26,7 @@ from migrate.git import (
     run_git,
 )
 from migrate.git.plans import keep_chain, keep_plan
+from migrate.git.runner import redirected_by_env
 from migrate.git.trailers import chain_ref
 from migrate.git_steps.applied import applied_state, commit_with_plan
 from migrate.git_steps.engine import Engine, plan_changeset, refusals
@@ -195,8 +197,16 @@ def apply_plan(
 
 
 def _check_top(repo_dir: Path) -> None:
-    top = run_git(repo_dir, "rev-parse", "--show-toplevel", check=False).decode().strip()
-    if not top or Path(top).resolve() != repo_dir:
+    try:
+        top = run_git(repo_dir, "rev-parse", "--show-toplevel").decode().strip()
+    except GitError as exc:  # not a repository, or one git will not use: git says which
+        why = str(exc).partition(" failed: ")[2] or str(exc)
+        raise ApplyRefused([f"{repo_dir}: git cannot work here:", *why.splitlines()]) from None
+    at_top = bool(top) and Path(top).resolve() == repo_dir
+    redirected = redirected_by_env(repo_dir, at_top)
+    if redirected:
+        raise ApplyRefused(redirected)
+    if not at_top:
         raise ApplyRefused([f"{repo_dir} is not the top of a git work tree"])
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from migrate.git import git_path, run_git
+from migrate.git import run_git
 from migrate.git.runner import git_paths
 
 
@@ -13,17 +13,21 @@ def unmerged_files(repo_dir: str | Path) -> list[str]:
     return sorted({rec.split(b"\t", 1)[1].decode() for rec in out.split(b"\0") if b"\t" in rec})
 
 
+MARKS = {
+    "MERGE_HEAD": "a merge",
+    "rebase-merge": "a rebase",
+    "rebase-apply": "a rebase",
+    "CHERRY_PICK_HEAD": "a cherry-pick",
+    "REVERT_HEAD": "a revert",
+    "index.lock": "another git process",
+}
+
+
 def in_progress(repo_dir: str | Path) -> list[str]:
-    """Names of operations git has in progress (merge, rebase, cherry-pick, revert)."""
-    marks = {
-        "MERGE_HEAD": "merge",
-        "rebase-merge": "rebase",
-        "rebase-apply": "rebase",
-        "CHERRY_PICK_HEAD": "cherry-pick",
-        "REVERT_HEAD": "revert",
-    }
-    found = git_paths(repo_dir, *marks)  # one git call for all of them
-    return sorted({op for (_n, op), p in zip(marks.items(), found, strict=True) if p.exists()})
+    """What git has in progress here: a merge, rebase, cherry-pick or revert, or another
+    git holding the index (`index.lock`), found with one git call for all the markers."""
+    found = git_paths(repo_dir, *MARKS)
+    return sorted({what for what, p in zip(MARKS.values(), found, strict=True) if p.exists()})
 
 
 def dirty_files(repo_dir: str | Path) -> list[str]:
@@ -55,14 +59,15 @@ def problems(repo_dir: str | Path) -> list[str]:
             "this is a sparse checkout: the plan would see only part of the tree; "
             "run `git sparse-checkout disable` (or apply in a full clone) first"
         )
-    ops = in_progress(repo_dir)
+    busy = in_progress(repo_dir)
+    ops = [b for b in busy if b != MARKS["index.lock"]]
     if ops:
-        out.append(f"a {', '.join(ops)} is in progress; finish or abort it first")
+        out.append(f"{', '.join(ops)} is in progress; finish or abort it first")
     unmerged = unmerged_files(repo_dir)
     if unmerged:
         out.append("unresolved merge conflicts in:")
         out += [f"  {f}" for f in unmerged]
-    if git_path(repo_dir, "index.lock").exists():
+    if MARKS["index.lock"] in busy:
         out.append("another git process holds the index (index.lock exists)")
     dirty = [d for d in dirty_files(repo_dir) if d[3:] not in unmerged]
     if dirty:

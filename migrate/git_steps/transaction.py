@@ -89,6 +89,18 @@ def diff_entries(repo: Path, base: str, tip: str) -> list[Entry]:
     ]
 
 
+def _climb(path: str, seen) -> list[str]:
+    """The directories above repo path `path` that are not in `seen`, deepest first: the
+    climb stops at the first one seen, since its parents were seen with it. Each pass
+    over many paths adds what it climbed to its `seen`, so it visits a directory once."""
+    out = []
+    d = path.rpartition("/")[0]
+    while d and d not in seen:
+        out.append(d)
+        d = d.rpartition("/")[0]
+    return out
+
+
 def _ancestor_counts(paths) -> dict[str, int]:
     """directory -> how many of `paths` lie under it (at any depth)."""
     direct: dict[str, int] = {}
@@ -139,28 +151,28 @@ def directory_renames(repo: Path, renames: list[list[str]], others: list[str]) -
             continue
         if os.path.lexists(os.path.join(top, b)) or _dir_mode(os.path.join(top, a)) is None:
             continue
-        if _holds_only(os.path.join(top, a), n, olds, a):
+        if _holds_only(top, a, n, olds):
             chosen.append([a, b])
     return chosen
 
 
-def _put_back_strays(top: str, old: str, new: str, moved: list[str], modes: dict) -> list[str]:
+def _put_back_strays(
+    top: str, old: str, new: str, moved: list[str], modes: dict, before_ns: int | None = None
+) -> list[str]:
     """Rename back whatever went along when directory `old` was renamed to `new` but is
     none of the switch's moves (`moved`: their new paths): a file or directory created in
     `old` after `prepare` looked (its directories are made again, with their recorded
-    modes). A line for each: where it is, or why it stays."""
-    dirs = set(_ancestor_counts(moved))
+    modes). A line for each: where it is, or why it stays.
+
+    `before_ns` (a rollback's): only entries whose ctime is before it, the time the renames
+    began; one made or changed in `new` since is the user's there, and stays."""
     expected = set(moved)
-    strays, stack = [], [new]
-    while stack:
-        rel = stack.pop()
-        with os.scandir(os.path.join(top, rel)) as it:
-            for entry in it:
-                sub = f"{rel}/{entry.name}"
-                if sub in dirs and entry.is_dir(follow_symlinks=False):
-                    stack.append(sub)
-                elif sub not in expected:
-                    strays.append(sub)
+    strays = [
+        sub
+        for sub, entry in _walk(top, new, set(_ancestor_counts(moved)))
+        if sub not in expected
+        and (before_ns is None or entry.stat(follow_symlinks=False).st_ctime_ns < before_ns)
+    ]
     back = []
     for sub in sorted(strays):
         dest = old + sub[len(new) :]
@@ -176,6 +188,39 @@ def _put_back_strays(top: str, old: str, new: str, moved: list[str], modes: dict
     return back
 
 
+RENAMING = "renaming"  # in the state dir: made just before the first directory rename
+
+
+def _mark_renaming(state: Path) -> None:
+    """Note, on the work tree's clock (a file's mtime), when the directory renames begin:
+    what a rename carried along was made before it (see `_put_back_carried`). Not synced:
+    after a power loss without it, a rollback only names what it would have moved."""
+    os.close(os.open(state / RENAMING, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644))
+
+
+def _put_back_carried(repo: Path, state: Path, j: Journal, report: RollbackReport) -> None:
+    """Put back what a directory rename carried along when the switch stopped before its
+    own put-back (a SIGKILL, a failure): each entry in a renamed directory that is none of
+    the moves and was made before the renames began (its ctime). One made in the new
+    directory since is the user's there: `_strangers` names it."""
+    try:
+        before_ns = os.stat(state / RENAMING).st_mtime_ns
+    except OSError:
+        return  # no directory was renamed
+    top = os.fspath(repo)
+    for old, new in j.dir_renames:
+        if _dir_mode(os.path.join(top, new)) is None:
+            continue
+        moved = [n for o, n in j.renames if o.startswith(old + "/")]
+        try:
+            report.left += _put_back_strays(top, old, new, moved, j.dir_modes, before_ns)
+        except OSError as exc:
+            report.failed.append(
+                f"{new}: could not put back what went along with it from {old} "
+                f"({exc.strerror or exc}); move what is none of the plan's back by hand"
+            )
+
+
 def _make_dirs(top: str, rel: str, modes: dict) -> None:
     """Directory `rel` and its missing parents, each with its recorded mode if any."""
     missing = []
@@ -188,23 +233,32 @@ def _make_dirs(top: str, rel: str, modes: dict) -> None:
             os.chmod(os.path.join(top, d), modes[d])
 
 
-def _holds_only(full: str, n: int, olds: dict[str, int], rel: str) -> bool:
-    """Whether directory `full` (repo path `rel`) holds exactly `n` non-directories and
-    only directories that hold some of them (`olds`: moved files per directory)."""
-    seen, stack = 0, [(full, rel)]
+def _walk(top: str, rel: str, dirs):
+    """(repo path, `os.DirEntry`) of everything under directory `rel` of the work tree at
+    `top`, going down only into the real directories (not symlinks) among `dirs`, which
+    are not themselves yielded: the one walk of a renamed tree."""
+    stack = [rel]
     while stack:
-        here, name = stack.pop()
-        with os.scandir(here) as it:
+        here = stack.pop()
+        with os.scandir(os.path.join(top, here)) as it:
             for entry in it:
-                if entry.is_dir(follow_symlinks=False):
-                    sub = f"{name}/{entry.name}"
-                    if sub not in olds:
-                        return False  # an empty or unmoved directory would go along
-                    stack.append((entry.path, sub))
+                sub = f"{here}/{entry.name}"
+                if sub in dirs and entry.is_dir(follow_symlinks=False):
+                    stack.append(sub)
                 else:
-                    seen += 1
-                    if seen > n:
-                        return False
+                    yield sub, entry
+
+
+def _holds_only(top: str, rel: str, n: int, olds: dict[str, int]) -> bool:
+    """Whether directory `rel` of the work tree at `top` holds exactly `n` non-directories
+    and only directories that hold some of them (`olds`: moved files per directory)."""
+    seen = 0
+    for _sub, entry in _walk(top, rel, olds):
+        if entry.is_dir(follow_symlinks=False):
+            return False  # an empty or unmoved directory would go along
+        seen += 1
+        if seen > n:
+            return False
     return seen == n
 
 
@@ -274,8 +328,7 @@ def preflight(
             continue
         if not e.tip_mode:
             continue
-        parent = d = e.path.rpartition("/")[0]
-        while d and d not in kinds:  # its parents, deepest first, up to one already seen
+        for d in _climb(e.path, kinds):
             kinds[d] = mode = _lstat_mode(top + d)
             if mode is not None and d not in tracked and not stat.S_ISDIR(mode):
                 if stat.S_ISLNK(mode):
@@ -284,7 +337,7 @@ def preflight(
                     problems.append(
                         f"{d}: an untracked or ignored file where a directory is needed"
                     )
-            d = d.rpartition("/")[0]
+        parent = e.path.rpartition("/")[0]
         if parent and kinds[parent] is None:
             continue  # its directory is not there, so neither is it
         full = top + e.path
@@ -324,7 +377,8 @@ class Journal:
     failures: list[str] = field(default_factory=list)
 
     def save(self, state: Path) -> None:
-        _write_durably(state / "journal.json", json.dumps(vars(self)).encode())
+        data = json.dumps(vars(self), separators=(",", ":"), check_circular=False)
+        _write_durably(state / "journal.json", data.encode())
 
     def set_phase(self, state: Path, phase: str) -> None:
         """The phase lives in its own small file: a big journal is written once."""
@@ -497,25 +551,22 @@ class Transaction:
                 if e.base_mode != GITLINK:  # a submodule's checkout is moved, never copied
                     backup = _save_original(top + e.path, files, str(n), removed)
                 linked = linked or (bool(backup) and backup[0] == "file" and not removed)
-                d = e.path.rpartition("/")[0]
-                while d and d not in left:  # the modes of the directories it was in (a
-                    left.add(d)  # directory seen: so were its parents)
+                for d in _climb(e.path, left):  # the modes of the directories it was in
+                    left.add(d)
                     mode = dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
                     if mode is not None:
                         j.dir_modes[d] = mode
-                    d = d.rpartition("/")[0]
             if e.tip_mode:
-                d = e.path.rpartition("/")[0]
-                while d and d not in made:  # the directories the switch makes for it
+                for d in _climb(e.path, made):  # the directories the switch makes for it
                     made.add(d)
                     mode = dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
                     if mode is None:
                         new_dirs.add(d)
-                    d = d.rpartition("/")[0]
             j.entries.append([e.path, e.base_mode, e.base_sha, e.tip_mode, e.tip_sha, backup])
         j.new_dirs = sorted(new_dirs, key=lambda d: d.count("/"), reverse=True)
-        _fsync_dir(self.state / "files")
-        if linked:  # a hard link changes the file's ctime, which the index records:
+        if linked:  # originals were linked (or copied) into `files`: make that durable,
+            _fsync_dir(self.state / "files")
+            # and refresh: a hard link changes the file's ctime, which the index records
             run_git(self.dir, "update-index", "-q", "--refresh", check=False)
         j.save(self.state)
         self.journal = j  # from here on, rollback (or the next `recover`) has what it needs
@@ -573,10 +624,13 @@ class Transaction:
         `directory_renames` found one; anything created in it since is renamed back and
         listed in `left`); the directories it left (to remove if empty)."""
         dirs, top, made = set(), str(self.dir), set()
+        if self.journal.dir_renames:
+            _mark_renaming(self.state)
         for old, new in self.journal.dir_renames:
             os.makedirs(os.path.dirname(os.path.join(top, new)), exist_ok=True)
             os.rename(os.path.join(top, old), os.path.join(top, new))
             dirs.add(old.rpartition("/")[0])
+            self.hook("dir-rename")
             moved = [n for o, n in self.journal.renames if o.startswith(old + "/")]
             self.left += _put_back_strays(top, old, new, moved, self.journal.dir_modes)
         inside = tuple(old + "/" for old, _new in self.journal.dir_renames)
@@ -774,7 +828,9 @@ def _undo_directory_renames(repo: Path, j: Journal, backups: dict) -> set[str]:
         if not os.path.lexists(src) or os.path.lexists(dst):
             continue
         pairs = [(o, n) for o, n in j.renames if o.startswith(old_dir + "/")]
-        holds = _holds_only(str(src), len(pairs), _ancestor_counts(n for _o, n in pairs), new_dir)
+        holds = _holds_only(
+            os.fspath(repo), new_dir, len(pairs), _ancestor_counts(n for _o, n in pairs)
+        )
         if not holds or not all(
             backups.get(o) and os.path.lexists(repo / n) and _still_renamed(repo / n, backups[o])
             for o, n in pairs
@@ -836,6 +892,7 @@ def _undo_submodules(repo: Path, j: Journal, report: RollbackReport) -> None:
 def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) -> None:
     entries = j.entries
     ours = _as_switched(repo, entries)
+    _put_back_carried(repo, state, j, report)
     settled = _undo_renames(repo, j, report)
     _undo_submodules(repo, j, report)
     targets = {new for _old, new in j.renames} | {rec[1] for rec in j.submodules}
@@ -905,11 +962,23 @@ def rollback(repo: Path, j: Journal, hook=None) -> RollbackReport:
     hook = hook or (lambda point: None)
     state = state_dir(repo)
     report = RollbackReport()
+    moved: list[str] = []  # what the refs step found moved by someone else
+
+    def refs() -> None:
+        moved.extend(_restore_refs(repo, j))
+        report.left.extend(moved)
+
+    def index() -> None:
+        if moved:  # someone committed meanwhile: the index is theirs, not ours to undo
+            report.left.append("the index: left as it is (the branch was moved meanwhile)")
+        else:
+            _restore_index(repo, state, j)
+
     with signals_held():
         _wait_for_index_lock(repo)
         steps = [
-            ("refs", lambda: report.left.extend(_restore_refs(repo, j)), "git update-ref"),
-            ("index", lambda: _restore_index(repo, state, j), f"cp {state / 'index'} .git/index"),
+            ("refs", refs, "git update-ref"),
+            ("index", index, f"cp {state / 'index'} .git/index"),
             ("files", lambda: _restore_files(repo, state, j, report), "migrate recover"),
         ]
         for name, step, how in steps:

@@ -56,12 +56,11 @@ def step_listings(objs: GitObjects, listing: Listing, cs: ChangeSet) -> list[tup
     for step, tree in iter_steps(cs, base):
         result = {p: v for p, v in listing.items() if p not in needed}
         produced: dict[str, tuple[int, bytes]] = {}
-        for p in tree.paths:
-            data = tree.produced(p)
+        for p, mode, origin, data in tree.lineage():
             if data is None:
-                result[p] = (tree.mode(p), listing[tree.origin(p)][1])
+                result[p] = (mode, listing[origin][1])
             else:
-                produced[p] = (tree.mode(p), data)
+                produced[p] = (mode, data)
         shas = objs.write_blobs([d for _m, d in produced.values()])
         for (p, (mode, _d)), sha in zip(produced.items(), shas, strict=True):
             result[p] = (mode, sha)

@@ -165,8 +165,9 @@ class AttrWalker(Visitor):
     def visit_Call(self, node: ast.Call):
         if not self.facts.dynamic and _dynamic_node(node):
             self.facts.dynamic = True
-        self._call(node)
-        found = attr_chain(node.func) if isinstance(node.func, ast.Attribute) else None
+        func = attr_chain(node.func)
+        self._call(node, func)
+        found = func if isinstance(node.func, ast.Attribute) else None
         if found is None:
             self.generic_visit(node)
             return
@@ -175,8 +176,8 @@ class AttrWalker(Visitor):
         for child in [*node.args, *node.keywords]:
             self.visit(child)
 
-    def _call(self, node: ast.Call) -> None:
-        func = attr_chain(node.func)
+    def _call(self, node: ast.Call, func: tuple[str, list[str]] | None) -> None:
+        """`func` is `attr_chain(node.func)`."""
         if func is None:
             return
         fname = ".".join([func[0], *func[1]])

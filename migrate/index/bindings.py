@@ -171,41 +171,42 @@ class Visitor(ast.NodeVisitor):
     """`ast.NodeVisitor` with its dispatch cached per node class and leaves that hold no
     names (contexts, operators, constants: `skip`) skipped: the walk runs on every file's
     facts. A subclass that reads constants sets its own `skip`. `generic_visit` reads only
-    the fields that can hold a node (`node_fields`, cached per node class)."""
+    the fields that can hold a node (`node_fields`, cached per node class), and calls a
+    child's visit method itself (one call a node instead of two) unless the subclass has
+    its own `visit`; the order of the visits is the same either way."""
 
     skip: tuple[type, ...] = _INERT
 
     def visit(self, node: ast.AST):
-        table = type(self).__dict__.get("_table")
-        if table is None:
-            table = {}
-            type(self)._table = table
-        method = table.get(node.__class__)
+        method = (_DISPATCH.get(type(self)) or _tables(type(self)))[0].get(node.__class__)
         if method is None:
-            name = "visit_" + node.__class__.__name__
-            method = getattr(type(self), name, None) or type(self).generic_visit
-            table[node.__class__] = method
+            method = _method(type(self), node.__class__)
         return method(self, node)
 
     def generic_visit(self, node: ast.AST) -> None:
-        table = type(self).__dict__.get("_fields_table")
-        if table is None:
-            table = {}
-            type(self)._fields_table = table
-        fields = table.get(node.__class__, False)
+        cls = type(self)
+        _methods, children, fields_of, inline = _DISPATCH.get(cls) or _tables(cls)
+        fields = fields_of.get(node.__class__, False)
         if fields is False:
-            fields = table[node.__class__] = node_fields(node.__class__, self.skip)
+            fields = fields_of[node.__class__] = node_fields(node.__class__, self.skip)
         if fields is None:
             return self._visit_all_fields(node)
-        skip = self.skip
         for name, many in fields:
             value = getattr(node, name, None)
-            if many:
-                for item in value or ():
-                    if item is not None and not isinstance(item, skip):
-                        self.visit(item)
-            elif value is not None and not isinstance(value, skip):
-                self.visit(value)
+            if value is None:
+                continue
+            for item in value if many else (value,):
+                if item is None:
+                    continue
+                method = children.get(item.__class__)
+                if method is None:
+                    method = _child_method(cls, item.__class__)
+                if method is _SKIPPED:
+                    continue
+                if inline:
+                    method(self, item)
+                else:
+                    self.visit(item)
 
     def _visit_all_fields(self, node: ast.AST) -> None:
         skip = self.skip
@@ -217,6 +218,53 @@ class Visitor(ast.NodeVisitor):
                         self.visit(item)
             elif isinstance(value, ast.AST) and not isinstance(value, skip):
                 self.visit(value)
+
+
+_DEPRECATED_CONSTANT_VISITS = (
+    "visit_Num",
+    "visit_Str",
+    "visit_Bytes",
+    "visit_NameConstant",
+    "visit_Ellipsis",
+)
+
+
+_DISPATCH: dict[type, tuple[dict, dict, dict, bool]] = {}  # walker class -> `_tables`
+
+
+def _SKIPPED(_self, _node) -> None:
+    """A child `generic_visit` does not visit (its class is one of `skip`)."""
+
+
+def _tables(cls: type) -> tuple[dict, dict, dict, bool]:
+    """`cls`'s dispatch caches: node class -> visit method, node class -> what
+    `generic_visit` does with such a child, node class -> `node_fields`, and whether the
+    walker keeps `Visitor.visit` (so `generic_visit` may call the method directly)."""
+    tables = _DISPATCH.get(cls)
+    if tables is None:
+        tables = _DISPATCH[cls] = ({}, {}, {}, cls.visit is Visitor.visit)
+    return tables
+
+
+def _method(cls: type, node_class: type):
+    method = getattr(cls, "visit_" + node_class.__name__, None) or cls.generic_visit
+    if method is ast.NodeVisitor.visit_Constant and not any(
+        hasattr(cls, m) for m in _DEPRECATED_CONSTANT_VISITS
+    ):
+        method = cls.generic_visit  # what NodeVisitor.visit_Constant ends in without them
+    _tables(cls)[0][node_class] = method
+    return method
+
+
+def _child_method(cls: type, node_class: type):
+    methods = _tables(cls)[0]
+    method = (
+        _SKIPPED
+        if issubclass(node_class, cls.skip)
+        else methods.get(node_class) or _method(cls, node_class)
+    )
+    _tables(cls)[1][node_class] = method
+    return method
 
 
 class _Builder(Visitor):
@@ -534,6 +582,11 @@ class _Uses(Visitor):
     def resolve(self, name: str, pos: int) -> ModuleBinding | None | bool:
         """The import binding `name` refers to at `pos`; None when bound otherwise;
         False when nothing in the file binds it (a builtin or a star-imported name)."""
+        return self.lookup(name, pos)[1]
+
+    def lookup(self, name: str, pos: int) -> tuple[int | None, ModuleBinding | None | bool]:
+        """(scope that binds `name` at `pos`, what `resolve` says of it); the scope is None
+        when nothing in the file binds it."""
         scopes = self.b.out.scopes
         idx: int | None = self.stack[-1]
         first = True
@@ -544,22 +597,25 @@ class _Uses(Visitor):
                 continue
             if name in scope.globals and scope.kind != "module":
                 own = _pick(scope.events.get(name, []), pos)  # `global x; x = ...` here
-                return own if own is not False else _pick(scopes[0].events.get(name, []), None)
+                if own is not False:
+                    return idx, own
+                hit = _pick(scopes[0].events.get(name, []), None)
+                return (None if hit is False else 0), hit
             events = scope.events.get(name)
             if events:
                 if scope.kind == "module":
                     if not first:
-                        return _pick(events, None)  # read later, at call time
-                    return _pick(events, pos) or None
+                        return idx, _pick(events, None)  # read later, at call time
+                    return idx, _pick(events, pos) or None
                 if scope.kind == "function":
                     hit = _pick(events, pos) if first else False
-                    return _pick(events, None) if hit is False else hit
+                    return idx, (_pick(events, None) if hit is False else hit)
                 hit = _pick(events, pos)  # a class body reading its own name
                 if hit is not False:
-                    return hit
+                    return idx, hit
             first = False
             idx = scope.parent
-        return False
+        return None, False
 
     def module_of(self, node: ast.AST) -> tuple[str, ModuleBinding, list[str]] | None:
         """(absolute dotted name, binding, remaining attributes) of a Name/Attribute chain
@@ -667,6 +723,118 @@ class _Uses(Visitor):
                 span = (self.b.off(node), self.b.end(node))
                 self._record("star", star.value, node.id, span, star)
                 return
+
+
+@dataclass(frozen=True)
+class NameRead:
+    """A read of a bare name and the scope it resolves to."""
+
+    name: str
+    line: int
+    pos: int  # offset of the name (of the string, for a name in a string annotation)
+    home: int | None  # index of the scope that binds it; None: nothing in the file does
+
+
+_SPECIAL_FORMS = frozenset(("Literal", "Annotated"))
+
+
+class _Reads(_Uses):
+    """Every read of a bare name, resolved through the scopes of pass 1; annotations
+    written as strings (`x: "Num"`, `list["Num"]`) are read as the expressions they
+    hold (not a `Literal[...]`'s strings, nor an `Annotated[...]`'s metadata)."""
+
+    skip = tuple(t for t in _INERT if t is not ast.Constant)
+
+    def __init__(self, b: _Offsets):
+        super().__init__(b, frozenset(), {})
+        self.reads: list[NameRead] = []
+        self.annotations: set[int] = set()
+        self.in_annotation = 0
+        self.at: tuple[int, int] | None = None  # (line, offset) of the string being read
+
+    def visit(self, node):
+        if id(node) not in self.annotations:
+            return super().visit(node)
+        self.in_annotation += 1
+        super().visit(node)
+        self.in_annotation -= 1
+        return None
+
+    def _scoped(self, node, idx: int) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+            self.annotations.update(id(a.annotation) for a in every if a and a.annotation)
+            if node.returns is not None:
+                self.annotations.add(id(node.returns))
+        super()._scoped(node, idx)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self.annotations.add(id(node.annotation))
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        """A call inside an annotation (`A[str, Arg(help="...")]`) passes values, not
+        types: its arguments' strings are not read as annotations."""
+        self.visit(node.func)
+        depth, self.in_annotation = self.in_annotation, 0
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            self.visit(arg)
+        self.in_annotation = depth
+
+    def _special(self, head: ast.expr) -> str | None:
+        """`Literal` or `Annotated` when `head` is bound to one (`from typing import
+        Annotated as A` too), spelled as an attribute (`typing.Literal`), or spelled so
+        and bound by nothing in the file."""
+        if isinstance(head, ast.Attribute):
+            return head.attr if head.attr in _SPECIAL_FORMS else None
+        if not isinstance(head, ast.Name):
+            return None
+        bound = self.lookup(head.id, (self.at or (0, self.b.off(head)))[1])[1]
+        if isinstance(bound, ModuleBinding) and bound.value:
+            leaf = bound.value.rpartition(".")[2]
+            return leaf if leaf in _SPECIAL_FORMS else None
+        return head.id if head.id in _SPECIAL_FORMS and bound is False else None
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        head = self._special(node.value) if self.in_annotation else None
+        if head is None:
+            return self.generic_visit(node)
+        self.visit(node.value)
+        if head == "Annotated":
+            first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
+            self.visit(first)
+        return None
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if not (self.in_annotation and isinstance(node.value, str)):
+            return
+        try:
+            expr = ast.parse(node.value.strip(), mode="eval")
+        except (SyntaxError, ValueError):
+            return  # not an expression: a type checker reports it, not a binding
+        outer = self.at
+        self.at = outer or (node.lineno, self.b.off(node))  # its names are read where it is
+        self.visit(expr.body)
+        self.at = outer
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            line, pos = self.at or (node.lineno, self.b.off(node))
+            home, _ = self.lookup(node.id, pos)
+            self.reads.append(NameRead(node.id, line, pos, home))
+
+
+def name_reads(model: Bindings, tree: ast.Module, text: str) -> list[NameRead]:
+    """Every read of a bare name in the file `model` describes (string annotations
+    included) and the scope that binds it: what a moved definition needs from its
+    module, and what nothing binds (verify's `deferred-names`)."""
+    reads = _Reads(_Offsets(text, model))
+    reads.visit(tree)
+    return reads.reads
 
 
 def _pick(events: list[_Event], pos: int | None) -> ModuleBinding | None | bool:

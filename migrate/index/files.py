@@ -54,6 +54,21 @@ def repo_file_modes(root: Path) -> dict[str, int]:
     return dict(sorted(found.items()))
 
 
+def links_checked_out_as_files(root: Path) -> set[str]:
+    """Tracked symlinks that are plain files holding their target, as git checks them out
+    under `core.symlinks=false`: git records them as links (mode 120000), so they are
+    links to the tool too (retargeted, never parsed as code)."""
+    out = run_git(root, "config", "--bool", "core.symlinks", check=False).decode().strip()
+    if out != "false":
+        return set()
+    listed = run_git(root, "ls-files", "-s", "-z").split(b"\0")
+    return {
+        rec.partition(b"\t")[2].decode("utf-8", "surrogateescape")
+        for rec in listed
+        if rec.startswith(b"120000 ")
+    }
+
+
 _GONE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # pathlib's "not there"
 
 

@@ -76,6 +76,17 @@ def absolute(module: str | None, level: int, current: str | None, is_package: bo
     return resolve_relative(package_of(current, is_package), level, module) or ""
 
 
+def bound_submodule(package: str | None, imported: str | None) -> str | None:
+    """The name that importing module `imported` binds in package `package`'s own
+    namespace (its `__init__`'s globals): Python sets the submodule as an attribute of
+    its package, so `pkg.sub` and `pkg.sub.x` bind `sub` in `pkg`. None otherwise. The
+    rewriter (`rewrite/implicit_submodules.py`) and verify's import-time names
+    (`index/unbound.py`) read this one rule."""
+    if package and imported and imported.startswith(package + "."):
+        return imported[len(package) + 1 :].split(".")[0]
+    return None
+
+
 _BODIES = ("body", "orelse", "finalbody", "handlers")
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from migrate import progress
 from migrate.git.clean import clean_contents, converted_paths
-from migrate.index.files import is_git_work_tree, repo_file_modes
+from migrate.index.files import is_git_work_tree, links_checked_out_as_files, repo_file_modes
 from migrate.index.tree import TreeQueries, import_name
 from migrate.rewrite.globs import repo_glob_match
 
@@ -120,10 +120,9 @@ class RepoIndex(TreeQueries):
         if data is None:
             full = os.path.join(self._top, path)
             info = self.files.get(path)
-            if info.is_symlink if info is not None else os.path.islink(full):
-                data = os.readlink(full).encode()
-            else:
-                data = _read_file(full)
+            link = info.is_symlink if info is not None else os.path.islink(full)
+            # a link checked out as a file (`core.symlinks=false`) holds its target
+            data = os.readlink(full).encode() if link and os.path.islink(full) else _read_file(full)
             self._bytes[path] = data
         return data
 
@@ -183,9 +182,11 @@ def build_index(root: str | Path, roots: tuple[str, ...] | list[str] = (".",)) -
     modules: dict[str, str] = {}
     progress.phase("scan", label="listing files")
     listed = repo_file_modes(root)
+    in_git = is_git_work_tree(root)
+    links = links_checked_out_as_files(root) if in_git else set()
     progress.phase("scan", total=len(listed), label="files")
     for path, st_mode in listed.items():
-        info = FileInfo(path=path, mode=_git_mode(st_mode))
+        info = FileInfo(path=path, mode=0o120000 if path in links else _git_mode(st_mode))
         hit = import_name(path, roots) if info.is_python else None
         if hit is not None:
             info.module, info.root = hit
@@ -193,7 +194,7 @@ def build_index(root: str | Path, roots: tuple[str, ...] | list[str] = (".",)) -
         files[path] = info
     progress.step("files", len(listed))
     index = RepoIndex(root=root, roots=roots, files=files, modules=modules)
-    if is_git_work_tree(root):  # text is what the commits store: the clean side of eol
+    if in_git:  # text is what the commits store: the clean side of eol
         converted = [p for p in converted_paths(root, list(files)) if p in files]
         index._bytes.update(clean_contents(root, converted))
     return index

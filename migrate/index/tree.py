@@ -70,6 +70,12 @@ def import_name(path: str, roots: tuple[str, ...]) -> tuple[str, str] | None:
     return None
 
 
+def stub_module(stub: str, roots: tuple[str, ...]) -> str | None:
+    """The module a `.pyi` stub types (`pkg/mod.pyi` -> `pkg.mod`): its `.py` path's name."""
+    hit = import_name(stub[:-1], roots) if stub.endswith(".pyi") else None
+    return hit[0] if hit else None
+
+
 def name_modules(paths: Iterable[str], roots: tuple[str, ...]) -> dict[str, str]:
     """dotted -> path of every importable Python file (the first path naming a module wins)."""
     modules: dict[str, str] = {}

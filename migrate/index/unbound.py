@@ -15,8 +15,8 @@ from __future__ import annotations
 import ast
 import builtins
 
-from migrate.index.bindings import Visitor
-from migrate.index.imports import absolute
+from migrate.index.bindings import Bindings, Visitor, name_reads
+from migrate.index.imports import absolute, bound_submodule
 
 _MODULE_NAMES = frozenset(
     ("__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
@@ -54,8 +54,9 @@ class _ImportTime(Visitor):
 
     def _submodule(self, name: str | None) -> None:
         """Importing `pkg.sub` inside `pkg/__init__.py` binds `sub` there."""
-        if name and self.is_package and self.module and name.startswith(self.module + "."):
-            self.bound.add(name[len(self.module) + 1 :].split(".")[0])
+        leaf = bound_submodule(self.module, name) if self.is_package else None
+        if leaf is not None:
+            self.bound.add(leaf)
 
     def visit_Import(self, node):
         self.bound.update(a.asname or a.name.split(".")[0] for a in node.names)
@@ -145,3 +146,24 @@ def unbound_at_import(
         return []
     known = walker.bound | BUILTINS
     return [(line, name) for line, name in walker.loads if name not in known]
+
+
+def unbound_later(model: Bindings, tree: ast.Module, text: str) -> list[tuple[int, str]]:
+    """[(line, name)] of every read of a name nothing in the file binds, wherever it runs:
+    function and lambda bodies, annotations (evaluated or not) and string annotations
+    too, resolved through the file's one binding walk (`bindings.name_reads`). A type
+    checker rejects these names and calling the code raises `NameError`; importing the
+    module may not (humanize's `Num` lost by a symbol move was read only in lazy
+    annotations). Generous like `unbound_at_import`: a name any function declares
+    `global`/`nonlocal`, or a comprehension binds (`:=`), counts as bound. The caller
+    skips modules whose names cannot be known (a star import, `globals()` writes)."""
+    known = set(BUILTINS) | {"__class__"}
+    for scope in model.scopes:
+        known |= scope.globals
+        if scope.comprehension:
+            known |= set(scope.events)
+    return [
+        (r.line, r.name)
+        for r in name_reads(model, tree, text)
+        if r.home is None and r.name not in known
+    ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
+from migrate.index.star_exports import StarExports
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 
@@ -35,28 +36,10 @@ def _new_modules(index: RepoIndex, rel: Relocation) -> dict[str, str]:
     return out
 
 
-def _star_gives(index: RepoIndex, module: str, seen: set[str]) -> dict[str, str]:
-    """name -> the module whose star export gives it, for `from module import *`
-    (through the star imports of the tree's own modules, each read once)."""
-    if module in seen:
-        return {}
-    seen.add(module)
-    path = index.modules.get(module)
-    facts = index.facts(path) if path else None
-    if facts is None:
-        return {}
-    names = {n: module for n in facts.bindings}
-    for star in facts.star_imports:
-        given = _star_gives(index, star, seen)
-        names.update({n: src for n, src in given.items() if n not in names})
-    if facts.all_names is not None:
-        return {n: names.get(n, module) for n in facts.all_names}
-    return {n: src for n, src in names.items() if not n.startswith("_")}
-
-
 def shadowing_problems(plan: Plan, index: RepoIndex, rel: Relocation, pos_for) -> list[Diagnostic]:
     """`pos_for(path)`: the plan position of the move carrying the file at `path`."""
     out = []
+    star = StarExports(lambda m: index.facts(index.modules[m]) if m in index.modules else None)
     for new, source in sorted(_new_modules(index, rel).items()):
         package, _, leaf = new.rpartition(".")
         path = index.modules.get(rel.old_module(package) or package) if package else None
@@ -71,11 +54,11 @@ def shadowing_problems(plan: Plan, index: RepoIndex, rel: Relocation, pos_for) -
             if not (moved == new or moved.startswith(new + ".")):
                 why = f"binds `{leaf}` at line {binding.line} ({binding.kind})"
         else:
-            for star in facts.star_imports:
-                giver = _star_gives(index, star, set()).get(leaf)
+            for module in facts.star_imports:
+                giver = star(module).get(leaf)
                 if giver is not None and rel.symbols.get((giver, leaf)) != new:
-                    via = f" (from {giver})" if giver != star else ""
-                    why = f"binds `{leaf}` by `from {star} import *`{via}"
+                    via = f" (from {giver})" if giver != module else ""
+                    why = f"binds `{leaf}` by `from {module} import *`{via}"
                     break
         if why is None:
             continue

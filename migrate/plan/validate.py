@@ -213,7 +213,13 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
         by_target[new].append(old)
     out = _file_dir_conflicts(plan, index, rel) + _submodules_in_the_way(plan, index, rel)
     moved = set(rel.files)
-    for new, olds in sorted(by_target.items()):
+    clash = [
+        new
+        for new, olds in by_target.items()
+        if len(olds) > 1 or (new in index.files and new not in moved)
+    ]  # sorted below: the few that clash, not the 30,000 targets of a big move
+    for new in sorted(clash):
+        olds = by_target[new]
         if len(olds) > 1:
             out.append(
                 Diagnostic(
@@ -290,8 +296,10 @@ def _file_dir_conflicts(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
     final = (set(index.files) - moved) | set(rel.files.values())
     dirs = _directories(final)
     out = []
+    first: dict[str, str | None] = {}  # a target's directory -> `_first_file_parent`
     for old, new in sorted(rel.files.items()):
-        parent = _first_file_parent(new, final)
+        d = new.rpartition("/")[0]  # the parents of `new` are its directory's and it
+        parent = first[d] if d in first else first.setdefault(d, _first_file_parent(new, final))
         if parent is not None:
             what = _kind(index, parent) if parent in index.files else "moved file"
             out.append(
@@ -431,18 +439,19 @@ def _check_modules_stay_importable(plan: Plan, index: RepoIndex, rel) -> list[Di
     return out
 
 
-def _limits(index: RepoIndex) -> tuple[int, int]:
-    """(NAME_MAX, PATH_MAX) in bytes for the repository's file system."""
+def _limits(index: RepoIndex) -> tuple[int, int, int]:
+    """(NAME_MAX, PATH_MAX) in bytes for the repository's file system, and the length in
+    bytes of the repository's own path (checked once, not once per file)."""
     try:
         name_max = os.pathconf(index.root, "PC_NAME_MAX")
         path_max = os.pathconf(index.root, "PC_PATH_MAX")
     except (OSError, ValueError, AttributeError):
         name_max, path_max = 255, 4096
-    return name_max, path_max
+    return name_max, path_max, len(os.fsencode(str(index.root)))
 
 
-def _too_long(index: RepoIndex, path: str, limits: tuple[int, int]) -> str | None:
-    name_max, path_max = limits
+def _too_long(path: str, limits: tuple[int, int, int]) -> str | None:
+    name_max, path_max, root_len = limits
     raw = os.fsencode(path)
     if len(raw) > name_max:  # else no part of it can be too long
         for part in path.split("/"):
@@ -450,8 +459,7 @@ def _too_long(index: RepoIndex, path: str, limits: tuple[int, int]) -> str | Non
             if n > name_max:
                 shown = part if len(part) <= 40 else part[:40] + "..."
                 return f"the name {shown} is {n} bytes (this file system allows {name_max})"
-    n = len(os.fsencode(str(index.root)))  # the full path's length
-    n += 1 + len(raw) if path not in ("", ".") else 0
+    n = root_len + (1 + len(raw) if path not in ("", ".") else 0)  # the full path's length
     if n >= path_max:
         return f"the full path is {n} bytes (this file system allows {path_max - 1})"
     return None
@@ -470,7 +478,7 @@ def _check_name_limits(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
         spelled.extend((out.path, out.path, out.pos) for out in sp.into)
     out = []
     for name, path, pos in spelled:
-        why = _too_long(index, path, limits)
+        why = _too_long(path, limits)
         if why:
             shown = name if len(name) <= 60 else name[:60] + "..."
             out.append(Diagnostic(pos, f"{shown}: {why}"))
@@ -482,7 +490,7 @@ def _check_target_limits(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
     limits = _limits(index)
     out = []
     for old, new in sorted(rel.files.items()):
-        why = _too_long(index, new, limits)
+        why = _too_long(new, limits)
         if why:
             out.append(Diagnostic(_move_dst_pos_for(plan, old, index), f"moving {old}: {why}"))
     return out

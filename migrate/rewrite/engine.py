@@ -3,12 +3,11 @@
 The engine is a declared list of passes (`PASSES`), run in order after the relocation
 moves and the candidate scan: python forms (every Python candidate rewritten in one
 libcst pass, a process pool when there are many) -> text files -> packaging -> followed
-op ids -> symbol moves -> groups -> new packages (missing `__init__.py`) -> split tests ->
-delete. Each
-pass reads the ChangeSet so far and returns a `Contribution` (edits, writes, removals,
-notes, and the earlier edits it folds into its own output); `plan_changes` adds them in
-order and checks the result against the ChangeSet contract. Unparsable files stop the
-run unless `skip_unparsable`.
+op ids -> symbol moves -> groups -> import layout -> new packages (missing
+`__init__.py`) -> split tests -> delete. Each pass reads the ChangeSet so far and
+returns a `Contribution` (edits, writes, removals, notes, and the earlier edits it folds
+into its own output); `plan_changes` adds them in order and checks the result against
+the ChangeSet contract. Unparsable files stop the run unless `skip_unparsable`.
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.data_paths import data_path_problems
 from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.import_cycles import cycle_problems
+from migrate.rewrite.import_layout import relaid
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.run_context import build_context
@@ -404,6 +404,40 @@ def _symbols_pass(run: EngineRun) -> Contribution:
     )
 
 
+def _first_party(prep) -> frozenset[str]:
+    """The repository's own top-level names, as ruff finds them (`src = [".", "src"]`
+    and the plan's roots): the modules and packages at the top of each root, and the
+    top-level packages of every module the index and the plan know."""
+    roots = [""] + [f"{r.rstrip('/')}/" for r in (*prep.plan.roots, "src") if r not in ("", ".")]
+    out = {m.split(".")[0] for m in [*prep.index.modules, *prep.relocation.moved_modules.values()]}
+    for path in prep.index.files:
+        for root in roots:
+            if path.endswith(".py") and path.startswith(root):
+                top = path[len(root) :].split("/")[0].removesuffix(".py")
+                if top.isidentifier():
+                    out.add(top)
+    return frozenset(out)
+
+
+def _layout_pass(run: EngineRun) -> Contribution:
+    """Imports the passes before added, split or respelled go where isort/ruff would put
+    them (`import_layout.py`); each touched block's edits fold into one edit."""
+    prep = run.prep
+    first_party = _first_party(prep)
+    by_path: dict[str, list[Edit]] = {}
+    for e in run.cs.edits:
+        if e.path.endswith(".py") and e.path not in run.cs.writes:
+            by_path.setdefault(e.path, []).append(e)
+    out = Contribution()
+    for path, edits in sorted(by_path.items()):
+        if not any(e.kind == "code" for e in edits):
+            continue
+        new, folded = relaid(path, _text_at(prep, path), edits, first_party)
+        out.edits += new
+        out.withdrawn += folded
+    return out
+
+
 def _new_packages_pass(run: EngineRun) -> Contribution:
     """The `__init__.py` a new package directory needs to stay a package."""
     out = Contribution()
@@ -458,6 +492,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("exports follow", _exports_pass),
     Pass("symbols", _symbols_pass),
     Pass("groups", _groups_pass),
+    Pass("import layout", _layout_pass),
     Pass("new packages", _new_packages_pass),
     Pass("symlinks", _symlinks_pass),
     Pass("submodules", _submodules_pass),

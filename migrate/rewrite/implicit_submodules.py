@@ -19,37 +19,20 @@ import ast
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic
-from migrate.rewrite import relative
+from migrate.index.imports import bound_submodule, imports_of
 from migrate.rewrite.context import Context, FileJob
-from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at
-
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-
-
-def _top_statements(body: list[ast.stmt]):
-    """Statements run at import time (into if/try/with/for/while, not defs or classes)."""
-    for stmt in body:
-        yield stmt
-        if not isinstance(stmt, _SCOPES):
-            for name in ("body", "orelse", "finalbody"):
-                yield from _top_statements(getattr(stmt, name, None) or [])
-            for h in getattr(stmt, "handlers", None) or []:
-                yield from _top_statements(h.body)
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at, whole_lines
 
 
 def _imported_leaves(tree: ast.Module, package: str) -> dict[str, int]:
-    """Leaf -> line of the first import-time statement that imports `package.<leaf>`."""
+    """Leaf -> line of the first import-time statement that imports `package.<leaf>`
+    (the one reading of a file's imports, `index/imports.py`: a function body or a
+    `TYPE_CHECKING` block runs nothing when the package is imported)."""
     out: dict[str, int] = {}
-    for stmt in _top_statements(tree.body):
-        names = []
-        if isinstance(stmt, ast.Import):
-            names = [a.name for a in stmt.names]
-        elif isinstance(stmt, ast.ImportFrom):
-            base = relative.resolve(package, stmt.level, stmt.module) if stmt.level else stmt.module
-            names = [base] if base else []
-        for name in names:
-            if name.startswith(package + "."):
-                out.setdefault(name[len(package) + 1 :].split(".")[0], stmt.lineno)
+    for ref in imports_of(tree, package, True):
+        leaf = bound_submodule(package, ref.module) if ref.at_import_time else None
+        if leaf is not None:
+            out[leaf] = min(out.get(leaf, ref.line), ref.line)
     return out
 
 
@@ -142,9 +125,7 @@ def _drop_del(job: FileJob, node: ast.Delete, hit, off, moved, renamed) -> list[
         ]
         text = "del " + ", ".join(spelled)
         return [make_edit(job.new_path, job.text, off(node), off(node, True), text, "code", why)]
-    line_start = job.text.rfind("\n", 0, off(node)) + 1
-    line_end = job.text.find("\n", off(node, True))
-    line_end = len(job.text) if line_end == -1 else line_end + 1
-    if job.text[line_start : off(node)].strip() or job.text[off(node, True) : line_end].strip():
+    lines = whole_lines(job.text, off(node), off(node, True))
+    if lines is None:  # shares its line: the statement stays, as `pass`
         return [make_edit(job.new_path, job.text, off(node), off(node, True), "pass", "code", why)]
-    return [make_edit(job.new_path, job.text, line_start, line_end, "", "code", why)]
+    return [make_edit(job.new_path, job.text, *lines, "", "code", why)]

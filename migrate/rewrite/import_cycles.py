@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 
 from migrate.changes import ChangeSet
 from migrate.errors import Diagnostic, Pos
+from migrate.index.facts import code_facts
 from migrate.index.repo import RepoIndex
+from migrate.index.star_exports import star_names
 from migrate.index.tree import module_name
 from migrate.materialize import materialize, move_map
 from migrate.relocate import Relocation
@@ -36,6 +38,7 @@ class _Modules:
     text: object  # path -> text
     known: dict[Key, list[Event]] = field(default_factory=dict)
     cache: dict[str, list[Event]] = field(default_factory=dict)
+    alls: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
 
     def events(self, module: str) -> list[Event]:
         if module not in self.cache:
@@ -45,6 +48,15 @@ class _Modules:
             found = self.known.get(key(text, package)) if self.known else None
             self.cache[module] = found if found is not None else events(text, package)
         return self.cache[module]
+
+    def all_names(self, module: str) -> tuple[str, ...] | None:
+        """The module's literal `__all__` (None: it has none), read only for a module a
+        star import reaches (`star_exports.star_names`)."""
+        if module not in self.alls:
+            path = self.paths[module]
+            facts = code_facts(self.text(path) or "", module, path.endswith("__init__.py"))
+            self.alls[module] = facts.all_names if facts is not None else None
+        return self.alls[module]
 
     def edges(self, module: str) -> dict[str, int]:
         """Own modules (and their ancestor packages) imported at import time -> line."""
@@ -107,11 +119,12 @@ def _simulate(entry: str, mods: _Modules) -> _Failed | None:
                 load(ev.module)
                 for n, local in ev.names:
                     sub = f"{ev.module}.{n}"
-                    if n == "*":  # what the star gives: the public names bound so far
+                    if n == "*":  # what the star gives of the names bound so far
                         if ev.module not in mods.paths or ev.module in unknown:
                             unknown.add(m)
-                        given = defined.get(ev.module, set())
-                        defined[m].update(g for g in given if not g.startswith("_"))
+                        if ev.module in mods.paths:
+                            given = defined.get(ev.module, set())
+                            defined[m].update(star_names(given, mods.all_names(ev.module)))
                         continue
                     if sub in mods.paths:
                         load(sub)

@@ -8,7 +8,11 @@ libcst nodes, so the whitespace libcst kept is what gets written back.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
+
+from migrate.rewrite.spans import ast_offset, line_starts
 
 
 def _local(alias: cst.ImportAlias) -> str:
@@ -62,3 +66,36 @@ def _merged(own, closing):
     ):
         return closing.with_changes(first_line=mine.first_line, empty_lines=mine.empty_lines)
     return closing
+
+
+def drop_from_statements(source: str, gone: set[str], indent: str = "") -> str | None:
+    """`drop_names` over `source`, one or more import statements (another form split one
+    into several: every line after the first starts with the block's `indent`); a
+    statement with no alias left goes with the line break before it (after it, for the
+    first). None when no statement is left; ValueError when `source` is not statements."""
+    prefix = f"if 1:\n{indent}" if indent else ""
+    try:
+        body = ast.parse(prefix + source).body
+    except SyntaxError as exc:
+        raise ValueError(f"not import statements: {source!r}") from exc
+    stmts = body[0].body if indent else body
+    wrapped = prefix + source
+    starts = line_starts(wrapped)
+    chunks = [  # (start, end) of each statement in `source`
+        (
+            ast_offset(wrapped, starts, s.lineno, s.col_offset) - len(prefix),
+            ast_offset(wrapped, starts, s.end_lineno, s.end_col_offset) - len(prefix),
+        )
+        for s in stmts
+    ]
+    if len(chunks) == 1 and chunks[0] == (0, len(source)):
+        return drop_names(source, gone)
+    kept = [(k, rest) for k, (s, e) in enumerate(chunks) if (rest := drop_names(source[s:e], gone))]
+    if not kept:
+        return None
+    out = [source[: chunks[0][0]]]
+    for i, (k, rest) in enumerate(kept):
+        if i:  # the line break (and pragma) that stood right before it
+            out.append(source[chunks[k - 1][1] : chunks[k][0]])
+        out.append(rest)
+    return "".join(out) + source[chunks[-1][1] :]

@@ -18,7 +18,9 @@ form ran. So placement, sorting and layout live here only:
 - `drop(stmt, names)`: drop the locals `names` from the import statement at span `stmt`,
   keeping its layout and comments (`import_drop.drop_names`); folded into an addition
   merged into the same statement; when no name is left, the statement's lines go (a
-  statement sharing a line with another is left alone).
+  statement sharing a line with another is left alone). Composed with the other forms'
+  edits inside the statement (`finalise(tree, others)`): a respelled or split import
+  loses the names from what the import pass wrote (issue 12, Defect A).
 - `remove(node, names)`: drop `names` from a top-level import statement, in its layout
   (the same `drop_names` as `drop`); when every name goes, its whole lines go (and the
   blank line after a group that disappears).
@@ -40,11 +42,13 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
-from migrate.rewrite.spans import ast_offset, line_starts, make_edit
+from migrate.rewrite.import_order import key as _key
+from migrate.rewrite.import_order import name_key
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit, whole_lines
 
 MAX_LINE = 100  # SGLang's ruff line length: a longer import statement is wrapped
 _SKIP = re.compile(r"#\s*isort:\s*skip")
@@ -142,14 +146,26 @@ class ImportScratch:
         """Nothing scheduled: the finaliser has nothing to place (and no tree to read)."""
         return not (self.adds or self.removals or self.drops or self.tops or self.relists)
 
-    def finalise(self, tree: ast.Module | None) -> list[Edit]:
-        return [
+    def finalise(self, tree: ast.Module | None, others: Sequence[Edit] = ()) -> list[Edit]:
+        """The scheduled changes as edits, composed with `others` (the other forms' edits
+        of the file, returned too): one inside a statement that loses names is applied
+        first and the names are dropped from what it wrote (a respelled or split import
+        keeps its new spelling); one inside a statement that goes entirely goes with it.
+        An edit crossing a statement's bounds is left as it is: the caller refuses the
+        overlap (`overlaps.settled`), never drops one silently."""
+        folded: set[int] = set()
+        mine = [
             make_edit(self.path, self.text, s, e, new, "code", why)
-            for s, e, new, why in self.spans(tree)
+            for s, e, new, why in self.spans(tree, others, folded)
         ]
+        return mine + [o for o in others if id(o) not in folded]
 
-    def spans(self, tree: ast.Module | None) -> list[tuple[int, int, str, str]]:
-        """(start, end, replacement, reason) of every scheduled change, in schedule order."""
+    def spans(
+        self, tree: ast.Module | None, others: Sequence[Edit] = (), folded: set[int] | None = None
+    ) -> list[tuple[int, int, str, str]]:
+        """(start, end, replacement, reason) of every scheduled change, in schedule order;
+        the ids of the `others` composed into them are added to `folded`."""
+        self._others, self._folded = others, folded if folded is not None else set()
         out: list[tuple[int, int, str, str]] = []
         nl = "\r\n" if "\r\n" in self.text else "\n"
         starts = line_starts(self.text)
@@ -189,14 +205,14 @@ class ImportScratch:
         for stmt, gone in drops.items():
             hit = self._drop(stmt, gone)
             if hit is not None:
-                out.append((*hit, f"`{', '.join(sorted(gone))}` has no use left"))
+                out.append((*hit, self._why(hit, f"`{', '.join(sorted(gone))}` has no use left")))
         for a in self.adds:
             if a.before:
                 out.append((a.anchor[0], a.anchor[0], f"{a.stmt}{nl}{a.indent}", a.reason))
         for node, names, reason in self.removals:
-            hit = _removal(self.text, starts, node, names)
+            hit = self._removal(starts, node, names)
             if hit is not None:
-                out.append((*hit, reason))
+                out.append((*hit, self._why(hit, reason)))
         for node, names, reason in self.relists:
             out.append((*_relisted(self.text, starts, node, names), reason))
         if self.tops:
@@ -237,25 +253,82 @@ class ImportScratch:
     def _drop(self, stmt: tuple[int, int], gone: set[str]) -> tuple[int, int, str] | None:
         """The statement without the `gone` locals, or its lines when none is left and
         it has them to itself (else None: left alone)."""
-        from migrate.rewrite.import_drop import drop_names  # libcst: lazily
+        from migrate.rewrite.import_drop import drop_from_statements  # libcst: lazily
 
         s, e = stmt
-        rest = drop_names(self.text[s:e], gone)
-        if rest:
-            return s, e, rest
         line_start = self.text.rfind("\n", 0, s) + 1
-        line_end = _line_end(self.text, e)
-        tail = self.text[e:line_end].strip()
-        if self.text[line_start:s].strip() or (tail and not tail.startswith("#")):
+        indent = self.text[line_start:s]
+        inner = self._inside(s, e)
+        try:
+            source = _folded_text(self.text, s, e, inner)
+            rest = drop_from_statements(source, gone, "" if indent.strip() else indent)
+        except ValueError:  # what another form wrote is not imports: not composed, so
+            inner, rest = [], drop_from_statements(self.text[s:e], gone)  # refused
+        if rest:
+            self._folded.update(id(o) for o in inner)
+            return s, e, rest
+        lines = whole_lines(self.text, s, e, comment=True)
+        if lines is None:
             return None  # shares a line with another statement: left alone
-        return line_start, line_end, ""
+        self._folded.update(id(o) for o in self._inside(*lines))  # moot now
+        return *lines, ""
+
+    def _removal(self, starts, node: ast.stmt, gone) -> tuple[int, int, str] | None:
+        """The edit dropping `gone` from import `node`: the whole lines (its trailing
+        comment too) when every name goes (and the blank line after a group that
+        disappears), else the statement without them, composed with what other forms
+        wrote inside it (as `drop` does); None: left alone."""
+        text = self.text
+        names = [a for a in node.names if a.name != "*"]
+        s = ast_offset(text, starts, node.lineno, node.col_offset)
+        e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
+        lines = whole_lines(text, s, e, comment=True)
+        if len(gone) == len(names) and lines is None:
+            return None  # shares its line with another statement: left alone
+        if len(gone) == len(names):
+            line_start, line_end = lines
+            prev_blank = node.lineno == 1 or not text[starts[node.lineno - 2] : line_start].strip()
+            nxt = text.find("\n", line_end)
+            nxt = len(text) if nxt == -1 else nxt + 1
+            if prev_blank and line_end < len(text) and not text[line_end:nxt].strip():
+                line_end = nxt  # the group it ended is gone: so is the blank line after it
+            self._folded.update(id(o) for o in self._inside(line_start, line_end))  # moot
+            return line_start, line_end, ""
+        dropped = {_local(node, a) for a in gone}
+        if dropped & {_local(node, a) for a in names if a not in gone}:
+            return None  # `import a.b, a.c`: one local for both, and one stays
+        hit = self._drop((s, e), dropped)  # the statement's own layout, comments and all
+        return hit if hit is not None and hit[2] != text[s:e] else None
+
+    def _why(self, hit: tuple[int, int, str], reason: str) -> str:
+        """`reason`, after the reasons of the edits composed into `hit` (they are its)."""
+        folded = [o.reason for o in self._inside(hit[0], hit[1]) if id(o) in self._folded]
+        return "; ".join(dict.fromkeys([*folded, reason]))
+
+    def _inside(self, s: int, e: int) -> list[Edit]:
+        """The other forms' edits within `text[s:e]`."""
+        return [
+            o
+            for o in self._others
+            if s <= o.start and o.end <= e and not (o.start == o.end and o.start in (s, e))
+        ]
 
     def _place(self, tree, starts, line: int, new: str, merged: set[int]):
         def can_merge(node: ast.ImportFrom) -> bool:
             at = ast_offset(self.text, starts, node.lineno, node.col_offset)
-            return at not in merged and self.can_merge(node)
+            end = ast_offset(self.text, starts, node.end_lineno, node.end_col_offset)
+            return at not in merged and self.can_merge(node) and not self._inside(at, end)
 
         return place(self.text, tree, line, new, can_merge)
+
+
+def _folded_text(text: str, s: int, e: int, inner: list[Edit]) -> str:
+    """`text[s:e]` with the edits `inner` (all within it) applied."""
+    out, last = [], s
+    for o in sorted(inner, key=lambda o: (o.start, o.end)):
+        out += [text[last : o.start], o.new]
+        last = o.end
+    return "".join(out) + text[last:e]
 
 
 def _runs(tops: list[_Top]) -> list[list[_Top]]:
@@ -296,21 +369,6 @@ def _body_of(tree: ast.AST, line: int) -> list[ast.stmt] | None:
             if any(s.lineno == line for s in h.body):
                 return h.body
     return None
-
-
-def _key(node: ast.stmt) -> tuple:
-    """isort/ruff order: `import` lines first, then `from` lines by module, absolute before
-    relative (farther parents first); statements of one module by their first name."""
-    if isinstance(node, ast.Import):
-        return (0, 0, 0, node.names[0].name.lower(), ())
-    level = node.level or 0
-    return (1, 1 if level else 0, -level, (node.module or "").lower(), name_key(node.names[0].name))
-
-
-def name_key(name: str) -> tuple:
-    """ruff/isort `order-by-type`: CONSTANTS, Classes, then the rest; case-insensitive."""
-    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
-    return (kind, name.lower())
 
 
 def _isort_off(text: str, offset: int) -> bool:
@@ -411,36 +469,6 @@ def _merge(text, starts, block, new_node: ast.ImportFrom, can_merge):
 
 
 # -- removal and the module top ---------------------------------------------------------
-
-
-def _removal(text: str, starts: list[int], node: ast.stmt, gone) -> tuple[int, int, str] | None:
-    """The edit dropping `gone` from import `node`: the whole lines (its trailing comment
-    too) when every name goes (and the blank line after a group that disappears), else
-    the statement without them in its own layout (`import_drop.drop_names`, as `drop`
-    does); None: left alone."""
-    names = [a for a in node.names if a.name != "*"]
-    s = ast_offset(text, starts, node.lineno, node.col_offset)
-    e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
-    line_start = starts[node.lineno - 1]
-    line_end = starts[node.end_lineno] if node.end_lineno < len(starts) else len(text)
-    tail = text[e:line_end].strip()
-    whole_lines = not text[line_start:s].strip() and (not tail or tail.startswith("#"))
-    if len(gone) == len(names) and not whole_lines:
-        return None  # shares its line with another statement: left alone
-    if len(gone) == len(names):
-        prev_blank = node.lineno == 1 or not text[starts[node.lineno - 2] : line_start].strip()
-        nxt = text.find("\n", line_end)
-        nxt = len(text) if nxt == -1 else nxt + 1
-        if prev_blank and line_end < len(text) and not text[line_end:nxt].strip():
-            line_end = nxt  # the group it ended is gone: so is the blank line after it
-        return line_start, line_end, ""
-    dropped = {_local(node, a) for a in gone}
-    if dropped & {_local(node, a) for a in names if a not in gone}:
-        return None  # `import a.b, a.c`: one local for both, and one stays
-    from migrate.rewrite.import_drop import drop_names  # libcst, only when one is edited
-
-    rest = drop_names(text[s:e], dropped)  # the statement's own layout, comments and all
-    return (s, e, rest) if rest and rest != text[s:e] else None
 
 
 def _local(node: ast.stmt, alias: ast.alias) -> str:

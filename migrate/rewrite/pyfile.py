@@ -25,6 +25,7 @@ from migrate.rewrite.module_uses import rewrite_module_uses, untouched_import
 from migrate.rewrite.names import is_gone, relocate
 from migrate.rewrite.op_id_tables import has_computed_op_id, rewrite_op_id_tables
 from migrate.rewrite.op_ids import rewrite_op_ids
+from migrate.rewrite.overlaps import settled
 from migrate.rewrite.parent_chains import reads_moved_child
 from migrate.rewrite.python_prose import rewrite_prose
 from migrate.rewrite.python_rootless import rootless_notes
@@ -113,20 +114,6 @@ def needs_libcst(job: FileJob, ctx: Context, regex: re.Pattern) -> bool:
     return "from ." in job.text and relative_imports_change(job, ctx)
 
 
-def without_overlaps(edits: list[Edit]) -> list[Edit]:
-    """Keep the first of any overlapping edits (forms never intend to overlap)."""
-    out: list[Edit] = []
-    last_end = -1
-    for e in sorted(edits, key=lambda e: (e.start, e.end)):
-        if e.start < last_end or (
-            out and e.start == out[-1].start and e.end == out[-1].end and e.start != e.end
-        ):
-            continue
-        out.append(e)
-        last_end = max(last_end, e.end)
-    return out
-
-
 def rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
     result = _rewrite_python(job, ctx, regex)
     result.notes += rootless_notes(job, ctx, result.edits)
@@ -164,7 +151,9 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
     result.notes = [*uses.notes, *implicit_notes]
     child_reads = reads_moved_child(job, ctx)
     if not child_reads and not needs_libcst(job, ctx, regex):
-        result.edits = [*uses.edits, *(() if scratch.empty else scratch.finalise(job.ast))]
+        edits = uses.edits if scratch.empty else scratch.finalise(job.ast, uses.edits)
+        result.edits, overlaps = settled(job.new_path, job.text, edits)
+        result.notes += overlaps
         return result
     # A chain through an alias (`nm.sym`) of a module that lost a symbol, or through a
     # package whose submodule moved (`sub.cond`), does not spell an old name: such files
@@ -193,7 +182,6 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
     strings = rewrite_strings(job, facts, ctx, regex, handled, imports.bindings, uses.handled)
     edits = [
         *uses.edits,
-        *(() if scratch.empty else scratch.finalise(job.ast)),
         *imports.edits,
         *chains.edits,
         *tables.edits,
@@ -203,10 +191,13 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
         *rewrite_op_ids(job, facts, ctx),
         *rewrite_prose(job, facts, ctx, regex),
     ]
-    result.edits = without_overlaps(edits)
+    if not scratch.empty:  # composed with the edits inside the statements it rewrites
+        edits = scratch.finalise(job.ast, edits)
+    result.edits, overlaps = settled(job.new_path, job.text, edits)
     moot = {id(n) for n in chains.resolved_notes}
     import_notes = [n for n in imports.notes if id(n) not in moot]
     result.notes += [
+        *overlaps,
         *import_notes,
         *chains.notes,
         *tables.notes,

@@ -27,7 +27,7 @@ from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
-from migrate.rewrite.spans import ast_offset, line_starts, make_edit
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit, whole_lines
 
 REASON = "registration follows its kernel to group {to}"
 
@@ -48,16 +48,12 @@ def _span(text: str, starts, node: ast.AST) -> tuple[int, int]:
 
 
 def _whole_lines(text: str, start: int, end: int, comma: bool = False) -> tuple[int, int]:
-    """Widen [start, end) to whole lines when nothing else shares them (plus a `,`)."""
+    """Widen [start, end) (and the `,` after it, with `comma`) to whole lines when
+    nothing else shares them (`spans.whole_lines`)."""
     if comma:
         m = re.compile(r"[ \t]*,").match(text, end)
         end = m.end() if m else end
-    line_start = text.rfind("\n", 0, start) + 1
-    eol = text.find("\n", end)
-    eol = len(text) if eol == -1 else eol + 1
-    if text[line_start:start].strip() == "" and text[end:eol].strip() in ("", ","):
-        return line_start, eol
-    return start, end
+    return whole_lines(text, start, end, comma=True) or (start, end)
 
 
 def _blank_around(text: str, a: int, b: int) -> tuple[int, int]:

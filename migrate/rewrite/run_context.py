@@ -6,6 +6,7 @@ import ast
 import re
 
 from migrate.index.repo import RepoIndex
+from migrate.index.star_exports import star_gives
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import relative
@@ -134,14 +135,6 @@ def imported_names(index: RepoIndex, rel: Relocation) -> set[str]:
     return out
 
 
-def _star_gives(facts, name: str) -> bool:
-    """Whether `from <module> import *` binds `name` (module facts `facts`): listed in a
-    literal `__all__`; without one, or with one that cannot be read, any public name."""
-    if facts is not None and facts.all_names is not None:
-        return name in facts.all_names
-    return not name.startswith("_")
-
-
 def star_exports(index: RepoIndex, rel: Relocation) -> dict[str, dict[str, str]]:
     """Module losing symbols -> {symbol: new module} for the moved symbols that a star
     import of the module gave (empty without symbol moves)."""
@@ -150,7 +143,7 @@ def star_exports(index: RepoIndex, rel: Relocation) -> dict[str, dict[str, str]]
         if (mod, sym) in rel.reexports:
             continue  # a lazy export: it follows its table (exports_follow.py)
         path = index.modules.get(mod)
-        if path is not None and _star_gives(index.facts(path), sym):
+        if path is not None and star_gives(index.facts(path), sym):
             out.setdefault(mod, {})[sym] = dst
     return out
 
@@ -164,7 +157,7 @@ def star_given(index: RepoIndex, rel: Relocation, exports: dict) -> set[tuple[st
         for sym, dst in names.items():
             old = rel.old_module(dst) or dst
             path = index.modules.get(old)
-            if path is None or _star_gives(index.facts(path), sym):
+            if path is None or star_gives(index.facts(path), sym):
                 out.add((dst, sym))
     return out
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from migrate.index.repo import RepoIndex
+from migrate.index.tree import stub_module
 from migrate.oldnames import OldNames
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
@@ -37,12 +38,17 @@ def relative_import_scope(index: RepoIndex, relocation: Relocation) -> set[str]:
     tops = {name.split(".")[0] for name in moved}
     out = set()
     for path, info in index.files.items():
-        if not info.is_python or info.module is None:
+        module, is_init = info.module, info.is_package_init
+        if path.endswith(".pyi") and not info.is_symlink:  # a stub: its module's imports
+            module, is_init = stub_module(path, index.roots), path.endswith("__init__.pyi")
+        elif not info.is_python:
             continue
-        pkg = info.module if info.is_package_init else info.module.rpartition(".")[0]
+        if module is None:
+            continue
+        pkg = module if is_init else module.rpartition(".")[0]
         if path in relocation.files or pkg in ancestors or pkg in moved:
             out.add(path)
-        elif info.module.split(".")[0] in tops and _climbs_to_moved(index.text(path), pkg, moved):
+        elif module.split(".")[0] in tops and _climbs_to_moved(index.text(path), pkg, moved):
             out.add(path)  # e.g. `from ..utils import sym` in a subpackage of the legacy one
     return out
 

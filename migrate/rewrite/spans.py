@@ -28,6 +28,24 @@ def line_starts(text: str) -> list[int]:
     return starts
 
 
+def whole_lines(
+    text: str, start: int, end: int, *, comma: bool = False, comment: bool = False
+) -> tuple[int, int] | None:
+    """`text[start:end]` widened to its whole lines, the last line break included, when
+    nothing else shares them: only blanks before it on its first line, and after it only
+    blanks, or a `,` (`comma`), or a comment (`comment`: it goes with the lines). None
+    when something else shares a line. The one widening every cut uses (an import, a
+    `del`, an `__all__` element, a registration, an export entry)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    eol = text.find("\n", end)
+    eol = len(text) if eol == -1 else eol + 1
+    tail = text[end:eol].strip()
+    alone = not tail or (comma and tail == ",") or (comment and tail.startswith("#"))
+    if text[line_start:start].strip() or not alone:
+        return None
+    return line_start, eol
+
+
 def ast_offset(text: str, starts: list[int], lineno: int, col_bytes: int) -> int:
     """Character offset of an `ast` position (1-based line, UTF-8 byte column)."""
     start = starts[lineno - 1]

@@ -17,12 +17,15 @@ import re
 from dataclasses import dataclass, field, replace
 
 from migrate.changes import ChangeSet, Edit, apply_edits
-from migrate.errors import Diagnostic, Pos
+from migrate.errors import Diagnostic, MigrateError, Pos
+from migrate.index.bindings import name_reads
 from migrate.index.repo import RepoIndex
+from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
 from migrate.rewrite.import_scratch import ImportScratch
-from migrate.rewrite.spans import ast_offset, line_starts, make_edit
+from migrate.rewrite.overlaps import settled
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at, whole_lines
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -45,6 +48,8 @@ class SymbolMove:
     future: list[str] = field(default_factory=list)  # `from __future__ import ...` lines
     type_checking: list[str] = field(default_factory=list)  # imports under TYPE_CHECKING
     source_edits: list[tuple[int, int, str, str]] = field(default_factory=list)  # s, e, new, why
+    # top-level imports of the source that only the moved code used: (statement, aliases)
+    unused_imports: list[tuple[ast.stmt, list[ast.alias]]] = field(default_factory=list)
     local_imports: list[tuple[int, int, str]] = field(default_factory=list)  # s, e, new
 
     @property
@@ -270,23 +275,19 @@ def _element_cut(text: str, s: int, nxt: int) -> tuple[int, int]:
     start = s
     while start > 0 and text[start - 1] in " \t":
         start -= 1
-    line_end = text.find("\n", e)
-    if (start == 0 or text[start - 1] == "\n") and not text[e:line_end].strip():
-        return start, line_end + 1  # the element's whole line
-    return start, e
+    return whole_lines(text, s, e) or (start, e)  # the element's whole line, if its own
 
 
-def _unused_import_edits(text, tree, staying, moving_nodes) -> list[tuple[int, int, str, str]]:
-    """Top-level imports that only the moved code used: removed from the source (laid out
-    by the import finaliser, `import_scratch.py`)."""
-    scratch = ImportScratch("", text)
+def _unused_imports(tree, staying, moving_nodes) -> list[tuple[ast.stmt, list[ast.alias]]]:
+    """Top-level imports that only the moved code used: removed from the source by the
+    import finaliser (`import_scratch.py`), composed with the other edits of them."""
+    out = []
     stay_uses: set[str] = set()
     for n in staying:
         if not isinstance(n, (ast.Import, ast.ImportFrom)):
             stay_uses |= _uses(n)
     stay_uses |= _all_names(tree)
     moved_uses = set().union(*(_uses(n) for n in moving_nodes)) if moving_nodes else set()
-    why = "import only the moved code used"
     for node in tree.body:
         if not isinstance(node, (ast.Import, ast.ImportFrom)):
             continue
@@ -297,8 +298,8 @@ def _unused_import_edits(text, tree, staying, moving_nodes) -> list[tuple[int, i
             continue
         gone = [a for a, local in names if local in moved_uses and local not in stay_uses]
         if gone:
-            scratch.remove(node, gone, why)
-    return scratch.spans(tree)
+            out.append((node, gone))
+    return out
 
 
 def _all_names(tree: ast.Module) -> set[str]:
@@ -417,15 +418,22 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
                     "(a `from: mod:name` entry) or make it public",
                 )
             )
-    used = set().union(*(_uses(n) for n in moving_nodes))
+    starts = line_starts(text)
+    spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
+    facts = index.facts(src_path)
+    needs = _needs(facts, tree, text, spans, moving)
+    used = set(needs)
     needed = _merge_from(list(dict.fromkeys(ln for n, ln in imports.items() if n in used)))
-    tc_needed = _merge_from(
-        list(dict.fromkeys(ln for n, ln in tc_imports.items() if n in used and n not in imports))
-    )
-    publics = sorted(n for n in used if n in defs and n not in moving)
+    tc_lines = [ln for n, ln in tc_imports.items() if n in used and n not in imports]
+    carried = set(imports) | set(tc_imports) | moving
+    publics = sorted(n for n in used if n not in carried and needs[n] == "runtime")
+    typing_only = sorted(n for n in used if n not in carried and needs[n] == "typing")
     new_src = rel.module(mod) or mod
     if publics:
         needed.append(f"from {new_src} import {', '.join(publics)}")
+    if typing_only:  # bound under `if TYPE_CHECKING:` only: for the type checker there too
+        tc_lines.append(f"from {new_src} import {', '.join(typing_only)}")
+    tc_needed = _merge_from(list(dict.fromkeys(tc_lines)))
     back = [sym for sym in syms if any(sym in _uses(n) for n in staying)]
     dst_path, exists = _target_path(index, rel, dst, src_path)
     if publics and (back or _imports_dst(index, src_path, tree, package, dst, rel)):
@@ -438,8 +446,6 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
                 + ": an import cycle; move those names too or choose another target",
             )
         )
-    starts = line_starts(text)
-    spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
     mv = SymbolMove(
         mod,
         list(syms),
@@ -453,14 +459,54 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
         exists,
         future=_future_lines(tree, text),
         type_checking=tc_needed,
-        source_edits=_all_edits(text, tree, gone)
-        + _unused_import_edits(text, tree, staying, moving_nodes),
+        source_edits=_all_edits(text, tree, gone),
+        unused_imports=_unused_imports(tree, staying, moving_nodes),
     )
     mv.local_imports = _local_relative_imports(text, moving_nodes, package, dst, rel)
     plan.moves.append(mv)
     for sym in syms:
         plan.moving[(mod, sym)] = tuple(sorted(moving - {sym}))
     plan.touched.add(src_path)
+
+
+def _needs(facts, tree: ast.Module, text: str, spans, moving: set[str]) -> dict[str, str]:
+    """name -> how the module binds it ("runtime", or "typing" when only under
+    `if TYPE_CHECKING:`), for every module-level name the code in `spans` reads (its
+    string annotations and the annotations `from __future__ import annotations` leaves
+    unevaluated included), resolved through the module's one binding walk. A name the
+    module binds by no statement of its own but may get from a star import is "runtime"
+    (the module has it); a builtin or a name nothing could bind is not needed."""
+    model = facts.scope_model if facts is not None else None
+    if model is None:
+        return {}
+    module = model.scopes[0].events
+    checking = _type_checking_ranges(tree, text)
+    star = bool(facts.star_imports) or facts.star_unresolved
+    out: dict[str, str] = {}
+    for read in name_reads(model, tree, text):
+        name = read.name
+        if read.home not in (0, None) or name in moving or name in out:
+            continue
+        if not any(s <= read.pos < e for s, e in spans):
+            continue
+        if read.home == 0:
+            inside = all(any(s <= ev.pos < e for s, e in checking) for ev in module[name])
+            out[name] = "typing" if inside else "runtime"
+        elif star and name not in BUILTINS:
+            out[name] = "runtime"
+    return out
+
+
+def _type_checking_ranges(tree: ast.Module, text: str) -> list[tuple[int, int]]:
+    """Offsets of the bodies of top-level `if TYPE_CHECKING:` blocks (not their `else`)."""
+    starts = line_starts(text)
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.If) and _is_type_checking(node.test) and node.body:
+            first, last = node.body[0], node.body[-1]
+            s = ast_offset(text, starts, first.lineno, first.col_offset)
+            out.append((s, ast_offset(text, starts, last.end_lineno, last.end_col_offset)))
+    return out
 
 
 def _merge_from(lines: list[str]) -> list[str]:
@@ -546,6 +592,7 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
     appended: dict[str, list[str]] = {}
     futures: dict[str, list[str]] = {}
     checking: dict[str, list[str]] = {}
+    _remove_unused_imports(plan, cs, index, rel)
     for mv in plan.moves:
         src_new = rel.files.get(mv.src_path, mv.src_path)
         text = index.text(mv.src_path) or ""
@@ -561,9 +608,18 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         for s, e, new, reason in mv.source_edits:
             if not new:  # a deletion may end where a cut begins
                 e = min([e] + [cs for cs, ce in mv.spans if s < cs < e])
-            if not any(bs < e and s < be for bs, be in busy):
-                cs.edits.append(make_edit(src_new, text, s, e, new, "code", reason))
-                busy.append((s, e))
+            hits = [x for x in cs.edits if x.path == src_new and x.start < e and s < x.end]
+            # a comment's rewrite inside what the edit drops goes with it (moot); any
+            # other overlap has no composition: dropping either edit breaks the file
+            moot = [x for x in hits if s <= x.start and x.end <= e and x.kind == "prose"]
+            if len(moot) < len(hits):
+                why = f"{reason}: another rewrite of these lines cannot be combined with it"
+                raise MigrateError(note_at(src_new, text, s, why))
+            if moot:
+                gone = {id(x) for x in moot}
+                cs.edits = [x for x in cs.edits if id(x) not in gone]
+            cs.edits.append(make_edit(src_new, text, s, e, new, "code", reason))
+            busy.append((s, e))
         if mv.back_import:
             names = ", ".join(mv.back_import)
             back = ImportScratch(src_new, text)
@@ -584,6 +640,42 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         cs.writes[path] = ("code", head + "\n\n".join(codes))  # codes end with a newline
     for path, codes in appended.items():
         _append(cs, index, rel, path, codes, new_imports, futures, checking)
+
+
+def _remove_unused_imports(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel) -> None:
+    """The imports only moved code used leave each source, through one import scratch per
+    source (two moves out of it may drop names of one statement), composed with the
+    reference edits of those statements (a respelled or split import loses its names
+    too); an edit that cannot be composed refuses the plan."""
+    by_src: dict[str, list[SymbolMove]] = {}
+    for mv in plan.moves:
+        if mv.unused_imports:
+            by_src.setdefault(mv.src_path, []).append(mv)
+    why = "import only the moved code used"
+    for path, moves in by_src.items():
+        src_new = rel.files.get(path, path)
+        text = index.text(path) or ""
+        scratch = ImportScratch(src_new, text)
+        gone: dict[tuple[int, int], tuple[ast.stmt, list[ast.alias]]] = {}
+        for mv in moves:  # each move parsed the source itself: one statement, one removal
+            for node, aliases in mv.unused_imports:
+                first, kept = gone.setdefault((node.lineno, node.col_offset), (node, []))
+                names = {(a.name, a.asname) for a in aliases}
+                kept += [a for a in first.names if (a.name, a.asname) in names and a not in kept]
+        for node, aliases in gone.values():
+            scratch.remove(node, aliases, why)
+        cuts = sorted(s for mv in moves for s, _ in mv.spans)
+        mine = [e for e in cs.edits if e.path == src_new]
+        composed = []
+        for e in scratch.finalise(ast.parse(text), mine):
+            if e.reason == why and not e.new:  # a deletion may end where a cut begins
+                end = min([e.end] + [c for c in cuts if e.start < c < e.end])
+                e = make_edit(src_new, text, e.start, end, "", "code", why)
+            composed.append(e)
+        edits, overlaps = settled(src_new, text, composed)
+        if overlaps:
+            raise MigrateError(overlaps)
+        cs.edits = [e for e in cs.edits if e.path != src_new] + edits
 
 
 def _schedule(scratch: ImportScratch, imports, futures, checking, bound=frozenset()) -> None:

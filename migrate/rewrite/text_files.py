@@ -32,13 +32,15 @@ from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite.globs import repo_glob_match
 from migrate.rewrite.spans import line_col, line_starts, match_edit
+from migrate.rewrite.stubs import stub_import_changes
 from migrate.rewrite.text_imports import from_import_changes, new_dotted
 
 PROSE_SUFFIXES = {".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".rdoc"}
 PROSE_STEMS = {"README", "CHANGELOG", "CHANGES", "NEWS", "HISTORY", "AUTHORS", "CONTRIBUTING"}
 # `.txt` files that are configuration, not prose.
 CONFIG_TXT = re.compile(r"^(CMakeLists|requirements.*|constraints.*)\.txt$")
-# `.pyi` stubs are not parsed by the Python engine; their imports are rewritten here.
+# `.pyi` stubs are not modules of the index: their text is rewritten here, their imports
+# by the Python engine's import rule (stubs.py).
 PYTHON_SUFFIXES = {".py"}
 
 _IDENT = r"[A-Za-z_]\w*"
@@ -399,7 +401,14 @@ def text_file_changes(
     names = _names(index, relocation, plan)
     new_path = relocation.files.get(path, path)
     kind = edit_kind(path)
-    edits, notes, claimed = from_import_changes(relocation, text, new_path, kind, path)
+    stub = (
+        stub_import_changes(relocation, index.roots, path, text, new_path)
+        if path.endswith(".pyi")
+        else None
+    )
+    if stub is None:
+        stub = from_import_changes(relocation, text, new_path, kind, path)
+    edits, notes, claimed = stub
     for pattern, produce in ((names.dotted, _dotted_changes), (names.paths, _path_changes)):
         if pattern is not None:
             e, n = produce(names, relocation, text, new_path, kind, path)

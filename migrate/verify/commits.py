@@ -18,7 +18,14 @@ NAME = "range-commits"
 
 def foreign_commits(repo: str | Path, base: str, head: str) -> list[tuple[str, str]]:
     """[(sha, why)] for every commit in base..head that is a merge or has no step trailers."""
-    out = run_git(repo, "log", "--reverse", "--format=%H %P%x00%s%x00%B%x01", f"{base}..{head}")
+    out = run_git(
+        repo,
+        "log",
+        "--no-show-signature",
+        "--reverse",
+        "--format=%H %P%x00%s%x00%B%x01",
+        f"{base}..{head}",
+    )
     found = []
     for rec in out.decode("utf-8", "replace").split("\x01"):
         rec = rec.strip("\n")

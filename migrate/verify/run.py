@@ -11,7 +11,7 @@ from pathlib import Path
 
 from migrate import progress
 from migrate.errors import MigrateError
-from migrate.git import BLAME_FILE, resolve_range, snapshot
+from migrate.git import BLAME_FILE, removed_in_background, resolve_range, snapshot
 from migrate.git.reads import changed_names
 from migrate.git.trailers import chain_refs
 from migrate.git_steps.engine import Engine, plan_changeset
@@ -20,6 +20,7 @@ from migrate.pipeline import Prepared, plan_paths, prepare
 from migrate.verify.checks import (
     attributes,
     cycles,
+    deferred_names,
     duplicates,
     git_integrity,
     imports,
@@ -43,6 +44,7 @@ CHECKS = (
     imports,
     attributes,
     unbound_names,
+    deferred_names,
     registry,
     organization,
     shims,
@@ -71,6 +73,7 @@ def _run_check(mod, ctx: VerifyContext) -> CheckResult:
         return CheckResult(mod.NAME, FAIL, [Finding("", 0, mod.NAME, f"check crashed: {exc}")])
 
 
+@removed_in_background()  # each snapshot goes in the background while the next work runs
 def verify(
     repo_dir: str | Path,
     rev_range: str,

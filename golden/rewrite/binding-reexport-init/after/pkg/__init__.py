@@ -1,2 +1,2 @@
-from .newmod import func
 from .mod import other
+from .newmod import func

@@ -1,0 +1,2 @@
+def intcomma(x):
+    return str(x)

@@ -1,0 +1,6 @@
+def intcomma(x):
+    return str(x)
+
+
+def other():
+    return 1

@@ -1,0 +1,2 @@
+def getv():
+    return "getv"

@@ -1,0 +1,2 @@
+def aware():
+    return "aware"

@@ -1,0 +1,10 @@
+def aware():
+    return "aware"
+
+
+def getv():
+    return "getv"
+
+
+def keep():
+    return "keep"

@@ -1,0 +1,342 @@
+"""The import layout pass: every import statement the rewrite added, split or respelled
+goes where isort/ruff would put it, when its block was sorted before.
+
+The forms edit statements where they stand (a respelled `from .b import B` stays between
+`.a` and `.c` as `from .z import B`) and the symbols pass appends what a module now needs
+after its last import. This pass runs once every edit of a file is known and looks at
+each block of imports (a run of import statements in one body) that the edits touch. When
+the block's statements were in isort order before (sections in order, and each section
+sorted: `import_order.py`), the statements the edits left untouched keep their order and
+every statement they changed or added goes to its sorted place, in its section (a new
+section a blank line apart), or is merged into a `from M import ...` of the same module
+(no aliases, no comments), as isort combines them. An unsorted block, a block with any
+`isort:` pragma or under `isort: off`, a block whose edits reach past it into code, and a
+statement with a comment are left as the edits have them. The block's edits are folded
+into one edit of the block, so the dry run shows exactly what apply writes.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass, replace
+
+from migrate.changes import Edit
+from migrate.rewrite.import_order import full_key, name_key, section
+from migrate.rewrite.import_scratch import MAX_LINE, _isort_off
+from migrate.rewrite.spans import line_starts, make_edit
+
+_REASON = "placed where isort/ruff sort it"
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    sep: int  # blank lines before it
+    lead: tuple[str, ...]  # comment lines right above it (with their newlines)
+    lines: tuple[str, ...]  # the statement's lines (with their newlines)
+    node: ast.Import | ast.ImportFrom
+    old: int = -1  # index of the old statement it is (an added name merged in or not)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.lead + self.lines)
+
+
+def relaid(
+    path: str, text: str, edits: list[Edit], first_party: frozenset[str]
+) -> tuple[list[Edit], list[Edit]]:
+    """(the block edits, the edits they fold) for one file's `edits` on `text`."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return [], []
+    starts = line_starts(text)
+    edits = sorted(edits, key=lambda e: (e.start, e.end))
+    out: list[Edit] = []
+    folded: list[Edit] = []
+    for block in _blocks(tree):
+        hit = _relay(text, starts, block, edits, first_party)
+        if hit is not None:
+            lo, hi, new, inside = hit
+            reasons = dict.fromkeys(e.reason for e in inside)
+            why = "; ".join([*reasons, _REASON])
+            out.append(make_edit(path, text, lo, hi, new, "code", why))
+            folded += inside
+    return out, folded
+
+
+def _blocks(tree: ast.Module):
+    """Runs of import statements, each in one body, one statement per line."""
+    for node in ast.walk(tree):
+        bodies = [getattr(node, f, None) for f in ("body", "orelse", "finalbody")]
+        bodies += [h.body for h in getattr(node, "handlers", []) or []]
+        for body in bodies:
+            if not isinstance(body, list):
+                continue
+            run: list[ast.stmt] = []
+            for stmt in [*body, None]:
+                if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                    if run and stmt.lineno == run[-1].end_lineno:
+                        run = []  # `import a; import b`: left alone
+                        continue
+                    run.append(stmt)
+                    continue
+                if run:
+                    yield run
+                run = []
+
+
+def _line_end(text: str, starts: list[int], line: int) -> int:
+    return starts[line] if line < len(starts) else len(text)
+
+
+def _relay(text, starts, block, edits: list[Edit], first_party):
+    lo = starts[block[0].lineno - 1]
+    hi = _line_end(text, starts, block[-1].end_lineno)
+    indent = text[lo : lo + block[0].col_offset]
+    if indent.strip() or "isort:" in text[lo:hi] or _isort_off(text, lo):
+        return None
+    inside: list[Edit] = []
+    grown = True
+    while grown:
+        grown = False
+        for e in edits:
+            if e in inside or e.end < lo or e.start > hi:
+                continue
+            if e.start == e.end and e.start in (lo, hi):
+                if _imports_only(e.new, indent):
+                    inside.append(e)
+                elif e.start == lo:
+                    return None
+                continue
+            if e.start < lo:
+                return None
+            if e.end > hi:
+                if text[hi : e.end].strip():
+                    return None  # it reaches into code: not the block's business
+                hi, grown = e.end, True
+            inside.append(e)
+    if not inside:
+        return None
+    region = text[lo:hi]
+    new_region = _applied(text, lo, hi, inside)
+    old = _chunks(region, indent)
+    new = _chunks(new_region, indent)
+    if old is None or new is None:
+        return None
+    old_chunks, _ = old
+    new_chunks, tail = new
+    unsorted = _unsorted(old_chunks, first_party)
+    if unsorted is None:
+        return None
+    edited = _edited(lo, region, old_chunks, inside)
+    if edited & unsorted:
+        return None  # a statement of an unsorted group: it stays where it was
+    unsorted = {section(old_chunks[i].node, first_party) for i in unsorted}
+    combine = not _combinable(old_chunks)  # a file that keeps one name per statement
+    if _sorted(new_chunks, first_party) and not (combine and _combinable(new_chunks)):
+        return None  # the edits leave it sorted: they stay as they are
+    placed = _place(new_chunks, old_chunks, edited, indent, first_party, unsorted, combine)
+    if placed is None:
+        return None
+    rebuilt = _render(placed, first_party) + tail
+    if rebuilt == new_region:
+        return None  # the edits already leave it sorted: they stay as they are
+    return lo, hi, rebuilt, inside
+
+
+def _imports_only(new: str, indent: str) -> bool:
+    try:
+        body = ast.parse(textwrap.dedent(new)).body
+    except SyntaxError:
+        return False
+    return bool(body) and all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in body)
+
+
+def _applied(text: str, lo: int, hi: int, inside: list[Edit]) -> str:
+    out, last = [], lo
+    for e in sorted(inside, key=lambda e: (e.start, e.end)):
+        out.append(text[last : e.start])
+        out.append(e.new)
+        last = e.end
+    out.append(text[last:hi])
+    return "".join(out)
+
+
+def _chunks(region: str, indent: str) -> tuple[list[_Chunk], str] | None:
+    """The region's statements with the blank lines and comments above each, and what
+    follows the last one (blank lines only); None when it is not only imports."""
+    lines = region.splitlines(keepends=True)
+    if any(ln.strip() and not ln.startswith(indent) for ln in lines):
+        return None
+    try:
+        body = ast.parse("".join(ln[len(indent) :] if ln.strip() else "\n" for ln in lines)).body
+    except SyntaxError:
+        return None
+    if not all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in body):
+        return None
+    chunks: list[_Chunk] = []
+    prev_end = 0
+    for stmt in body:
+        if stmt.lineno <= prev_end:
+            return None  # two statements on a line
+        gap = lines[prev_end : stmt.lineno - 1]
+        blank = [ln for ln in gap if not ln.strip()]
+        lead = tuple(ln for ln in gap if ln.strip())
+        if lead and any(not ln.strip() for ln in gap[len(blank) :]):
+            return None  # a comment apart from the statement: not sure whose it is
+        if gap[: len(blank)] != blank:
+            return None
+        chunks.append(
+            _Chunk(len(blank), lead, tuple(lines[stmt.lineno - 1 : stmt.end_lineno]), stmt)
+        )
+        prev_end = stmt.end_lineno
+    tail = "".join(lines[prev_end:])
+    if tail.strip():
+        return None
+    return chunks, tail
+
+
+def _sorted(chunks: list[_Chunk], first_party) -> bool:
+    keys = [full_key(c.node, first_party) for c in chunks]
+    return keys == sorted(keys)
+
+
+def _unsorted(chunks: list[_Chunk], first_party) -> set[int] | None:
+    """Indices of the statements in a group (statements with no blank line between them)
+    that is out of isort order; None when the block's sections are."""
+    keys = [full_key(c.node, first_party) for c in chunks]
+    if [k[0] for k in keys] != sorted(k[0] for k in keys):
+        return None
+    out: set[int] = set()
+    group: list[int] = []
+    for i in range(len(chunks) + 1):
+        if i == len(chunks) or (group and chunks[i].sep):
+            if [keys[g] for g in group] != sorted(keys[g] for g in group):
+                out.update(group)
+            group = []
+        if i < len(chunks):
+            group.append(i)
+    return out
+
+
+def _edited(lo: int, region: str, chunks: list[_Chunk], inside: list[Edit]) -> set[int]:
+    """Indices of the old statements an edit changes (an insertion beside one does not)."""
+    rs = line_starts(region)
+    out: set[int] = set()
+    for i, c in enumerate(chunks):
+        start = lo + rs[c.node.lineno - 1]
+        end = lo + (rs[c.node.end_lineno] if c.node.end_lineno < len(rs) else len(region))
+        for e in inside:
+            if (e.start < end and e.end > start and e.start != e.end) or start < e.start < end:
+                out.add(i)
+    return out
+
+
+def _place(
+    new_chunks, old_chunks, edited, indent, first_party, unsorted: set[int], combine: bool
+) -> list[_Chunk] | None:
+    """The untouched statements in their order, every other one at its sorted place or
+    (`combine`) merged into a statement of the same module; None when one belongs to a
+    section that was not sorted."""
+    pool = [(i, c.text) for i, c in enumerate(old_chunks) if i not in edited]
+    kept: list[_Chunk] = []
+    moved: list[_Chunk] = []
+    for c in new_chunks:
+        match = next((i for i, t in pool if t == c.text), None)
+        if match is not None:
+            pool = [(i, t) for i, t in pool if i != match]
+            kept.append(replace(c, old=match, sep=old_chunks[match].sep))
+        else:
+            moved.append(c)
+    if any(b.old < a.old for a, b in zip(kept, kept[1:], strict=False)):
+        return None  # the edits reordered untouched statements: not ours to judge
+    out = list(kept)
+    for c in moved:
+        if c.lead or section(c.node, first_party) in unsorted:
+            return None  # a commented statement, an unsorted section: as the edits put it
+        merged = _merge_into(out, c, indent) if combine else None
+        if merged is not None:
+            out = merged
+            continue
+        key = full_key(c.node, first_party)
+        at = next((k for k, o in enumerate(out) if full_key(o.node, first_party) > key), len(out))
+        if any(_star(o.node) for o in out[at:]):
+            return None  # above a star import: a name it bound must be bound no earlier
+        out.insert(at, c)
+    return out
+
+
+def _combinable(chunks: list[_Chunk]) -> bool:
+    """Whether two statements import from one module as isort would combine them."""
+    seen: set[tuple] = set()
+    for c in chunks:
+        node = c.node
+        if isinstance(node, ast.ImportFrom) and "#" not in c.text and _names(node) is not None:
+            if (node.module, node.level) in seen:
+                return True
+            seen.add((node.module, node.level))
+    return False
+
+
+def _star(node: ast.stmt) -> bool:
+    return isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+
+
+def _names(node: ast.ImportFrom) -> list[str] | None:
+    """The names of a from-import that isort may combine (no alias, no star)."""
+    if any(a.asname or a.name == "*" for a in node.names):
+        return None
+    return [a.name for a in node.names]
+
+
+def _merge_into(out: list[_Chunk], c: _Chunk, indent: str) -> list[_Chunk] | None:
+    node = c.node
+    if not isinstance(node, ast.ImportFrom) or "#" in c.text:
+        return None
+    add = _names(node)
+    if add is None:
+        return None
+    for k, o in enumerate(out):
+        if not (
+            isinstance(o.node, ast.ImportFrom)
+            and o.node.module == node.module
+            and o.node.level == node.level
+            and "#" not in o.text
+        ):
+            continue
+        have = _names(o.node)
+        if have is None or [name_key(n) for n in have] != sorted(name_key(n) for n in have):
+            continue
+        names = sorted(dict.fromkeys(have + add), key=name_key)
+        expanded = "(" in "".join(o.lines) and len(o.lines) > 1
+        nl = "\r\n" if o.lines[-1].endswith("\r\n") else "\n"
+        head = "".join(o.lines).strip().split(" import ", 1)[0]
+        stmt = _render_from(indent, head, names, expanded, nl)
+        new_node = ast.parse(textwrap.dedent(stmt)).body[0]
+        lines = tuple(stmt.splitlines(keepends=True))
+        return [*out[:k], replace(o, lines=lines, node=new_node), *out[k + 1 :]]
+    return None
+
+
+def _render_from(indent: str, head: str, names: list[str], expanded: bool, nl: str) -> str:
+    one = f"{indent}{head} import {', '.join(names)}"
+    if not expanded and len(one) <= MAX_LINE:
+        return one + nl
+    items = "".join(f"{indent}    {n},{nl}" for n in names)
+    return f"{indent}{head} import ({nl}{items}{indent}){nl}"
+
+
+def _render(chunks: list[_Chunk], first_party) -> str:
+    out = []
+    for k, c in enumerate(chunks):
+        if k == 0:
+            sep = 0
+        elif c.old >= 0 and chunks[k - 1].old == c.old - 1:
+            sep = c.sep  # neighbours before: their blank lines stay
+        else:
+            same = section(chunks[k - 1].node, first_party) == section(c.node, first_party)
+            sep = 0 if same else 1
+        nl = "\r\n" if c.lines[-1].endswith("\r\n") else "\n"
+        out.append(nl * sep + c.text)
+    return "".join(out)
