@@ -103,6 +103,8 @@ def handle_errors(problems: str, refused: str = "refused or could not check"):
                 raise
             except (click.exceptions.Exit, click.ClickException, click.Abort):
                 raise
+            except BrokenPipeError:  # the reader stopped early (`| head`): the group's exit
+                raise
             except MigrateError as exc:
                 if debug:
                     raise

@@ -120,3 +120,20 @@ def test_sample_tests_pass_in_place():
     summary = res.stdout.strip().splitlines()[-1]
     passed = int(re.search(r"(\d+) passed", summary).group(1))
     assert passed >= 79 and "failed" not in summary and "error" not in summary
+
+
+def test_a_reader_that_stops_early_is_no_internal_error(sample_copy):
+    """`migrate PLAN --dry-run --diff | head -1`: the closed pipe was reported as
+    "internal error: BrokenPipeError ... This is a bug in migrate" with exit 4. A reader
+    that has seen enough is no error of ours: quiet, the group's exit for a broken pipe."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "migrate.cli", str(PLANS / "sample-jit-to-ops.yaml")]
+        + ["--dry-run", "--diff", "--repo", str(sample_copy)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout.readline().startswith(b"plan ")
+    proc.stdout.close()  # the reader goes away before the diff is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 1 and "internal error" not in err, err
+    assert "Traceback" not in err

@@ -87,7 +87,7 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
         if text is not None and RELATIVE_IMPORT.search(text):
             out.add(path)
     out |= binding_candidates(index, relocation) | table_candidates(index, relocation)
-    out |= parent_binding_candidates(index, relocation)
+    out |= parent_binding_candidates(index, relocation, out)
     out |= computed_op_id_candidates(index, relocation, plan)
     return out | rootless_candidates(index, relocation, plan)
 
@@ -174,29 +174,42 @@ def binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
     return out
 
 
-def parent_binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
+def parent_binding_candidates(
+    index: RepoIndex, relocation: Relocation, known: set[str] = frozenset()
+) -> set[str]:
     """Python files that bind a package one of whose submodules moves out of its place
     and read that submodule through the binding (`sub.cond`, `s.cond`): they spell no
-    old name, so only their imports (the code facts) tell."""
+    old name, so only their imports (the code facts) tell. `known`: candidates already
+    (not looked at again)."""
     from migrate.rewrite.parent_chains import moved_children
 
     children = moved_children(relocation)
     if not children:
         return set()
-    parents = frozenset(children)
+    tops = sorted({p.rsplit(".", 1)[-1] for p in children})
     leaves = sorted(set().union(*children.values()))
+    alt = "|".join(map(re.escape, tops))
+    # the package's name imported: `from x import (a, sub`, `import x.sub as s`
+    bound = re.compile(
+        rf"\bimport\s*\(?\s*(?:[\w.]+(?:\s+as\s+\w+)?\s*,\s*)*(?:{alt})\b"
+        rf"|\bimport\s+[\w.]*\b(?:{alt})\s+as\b"
+    )
     attr = re.compile(r"\.[ \t]*(?:" + "|".join(map(re.escape, leaves)) + r")\b")
-    from migrate.rewrite.module_uses import may_bind
-
     out: set[str] = set()
     for path, info in index.files.items():
-        if not info.is_python or info.is_symlink:
+        if not info.is_python or info.is_symlink or path in known:
             continue
         text = index.text(path)
-        if text is None or not may_bind(text, parents) or not attr.search(text):
+        if text is None or not any(t in text for t in tops):
+            continue
+        if not attr.search(text) or not bound.search(text):
             continue
         facts = index.facts(path)
-        if facts is None or _binds(facts.imports, parents):
+        if facts is None or any(
+            (imp.module in children and not imp.names)
+            or any(f"{imp.module}.{n}" in children for n in imp.names)
+            for imp in facts.imports
+        ):
             out.add(path)
     return out
 
