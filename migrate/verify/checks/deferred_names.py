@@ -26,12 +26,15 @@ def _unbound(tree: CodeTree, path: str) -> list[tuple[int, str]]:
     writes)."""
     facts = tree.facts(path)
     syntax = tree.ast(path)
-    if facts is None or syntax is None or facts.scope_model is None:
+    if facts is None or syntax is None:
         return []
     if facts.star_imports or facts.star_unresolved or facts.writes_globals:
         return []
+    model = facts.scope_model_from(syntax)  # `syntax` parses the same text: one parse, not two
+    if model is None:
+        return []
     at_import = set(facts.unbound)
-    found = unbound_later(facts.scope_model, syntax, facts.text or tree.text(path) or "")
+    found = unbound_later(model, syntax, facts.text or tree.text(path) or "")
     return [hit for hit in found if hit not in at_import]
 
 
