@@ -90,8 +90,13 @@ class CodeFacts:
     def scope_model(self) -> Bindings | None:
         """THE binding walk of the file (index/bindings.py), the one the views above were
         read from; walked again from `text` the first time it is read after a pickle."""
+        return self.scope_model_from(None)
+
+    def scope_model_from(self, tree: ast.Module | None) -> Bindings | None:
+        """`scope_model`, walked (when it is not known yet) over `tree`, a parse of `text`
+        the caller already has, so the file is not parsed a second time (None: parse it)."""
         if self._model is None and self.text is not None:
-            tree = ast.parse(self.text)
+            tree = tree if tree is not None else ast.parse(self.text)
             self._model = walk_scopes(tree, self.text, self.module, self.is_package)
         return self._model
 
