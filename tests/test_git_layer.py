@@ -177,3 +177,31 @@ def test_trailers_round_trip_through_one_pair_of_functions():
     message = "subject\n\nbody\n\n" + "\n".join(trailer_lines(t)) + "\n"
     assert parse_trailers(message) == t
     assert parse_trailers("subject\n\nno trailers here\n") is None
+
+
+def test_top_level_changes_write_the_same_tree_as_the_index_way(make_repo):
+    """`write_tree_from` with only top-level changes rewrites the top tree by `mktree`:
+    the same tree object as git's index way, for an added, replaced and removed file, a
+    symlink, an executable, a gitlink, and a name that sorts among a directory's."""
+    from migrate.git.objects import GitObjects
+
+    repo = make_repo({"a.txt": "a\n", "d/x.txt": "x\n", "d-e.txt": "de\n", "z": "z\n"})
+    objs = GitObjects(repo)
+    tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
+    blob = objs.write_blob(b"new\n")
+    link = objs.write_blob(b"d/x.txt")
+    sub = git(repo, "rev-parse", "HEAD").strip()
+    cases = [
+        {".git-blame-ignore-revs": (0o100644, blob)},
+        {"a.txt": (0o100755, blob), "z": (0, "")},
+        {"d.txt": (0o120000, link), "d0": (0o160000, sub), "missing": (0, "")},
+        {"a.txt": (0, ""), "d-e.txt": (0, ""), "z": (0, "")},
+    ]
+    for changes in cases:
+        fast = objs.write_tree_from(tree, changes)
+        slow = objs.write_tree_from(
+            tree, {**changes, "d/x.txt": (0o100644, objs.write_blob(b"x\n"))}
+        )
+        assert fast == slow, changes  # the second holds a nested path: the index's way
+    assert objs._top_tree_with(tree, {"d": (0, "")}) is None  # a directory: left to the index
+    assert objs.write_tree_from(tree, {"d": (0, "")}) == tree

@@ -101,7 +101,12 @@ class GitObjects:
 
     def write_tree_from(self, tree: str, changes: Listing) -> str:
         """`tree` with the entries `changes` set (mode 0: removed): git reads the tree
-        into a throwaway index and writes back only the directories that changed."""
+        into a throwaway index and writes back only the directories that changed (or,
+        for top-level entries only, `mktree` rewrites the top tree alone)."""
+        if changes and not any("/" in p for p in changes):
+            top = self._top_tree_with(tree, changes)
+            if top is not None:
+                return top
         with tempfile.TemporaryDirectory(prefix="migrate-index-") as tmp:
             env = dict(os.environ, GIT_INDEX_FILE=str(Path(tmp) / "index"))
             run_git(self.dir, "read-tree", tree, env=env)
@@ -111,6 +116,28 @@ class GitObjects:
             )
             run_git(self.dir, "update-index", "-z", "--index-info", input=info, env=env)
             return run_git(self.dir, "write-tree", env=env).decode().strip()
+
+    def _top_tree_with(self, tree: str, changes: Listing) -> str | None:
+        """`tree` with the top-level entries `changes` set, written by `mktree` from the
+        top tree's own entries: no index of the whole tree (30,000 entries read and
+        written for one file). None when a change names a directory of `tree`: the
+        index's way handles that."""
+        entries: dict[bytes, bytes] = {}  # name -> "mode type sha", as `ls-tree` gives it
+        for rec in run_git(self.dir, "ls-tree", "-z", tree).split(b"\0"):
+            meta, tab, name = rec.partition(b"\t")
+            if tab:
+                entries[name] = meta
+        for p, (mode, sha) in changes.items():
+            name = _path(p)
+            if mode == 0o40000 or entries.get(name, b"").startswith(b"040000 "):
+                return None
+            if mode:
+                kind = b"commit" if mode == 0o160000 else b"blob"
+                entries[name] = b"%o %s %s" % (mode, kind, sha.encode())
+            else:
+                entries.pop(name, None)
+        data = b"".join(meta + b"\t" + name + b"\0" for name, meta in entries.items())
+        return run_git(self.dir, "mktree", "-z", input=data).decode().strip()
 
     def commit_tree(self, tree: str, parent: str, message: str) -> str:
         """A commit object, signed when the repository asks for signed commits
