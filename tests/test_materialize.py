@@ -194,6 +194,7 @@ def test_the_engine_is_a_declared_list_of_passes(make_repo, tmp_path):
         "exports follow",
         "symbols",
         "groups",
+        "import layout",
         "new packages",
         "symlinks",
         "submodules",

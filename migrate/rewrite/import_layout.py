@@ -24,7 +24,7 @@ import textwrap
 from dataclasses import dataclass, replace
 
 from migrate.changes import Edit, apply_edits
-from migrate.rewrite.import_order import full_key, name_key, section
+from migrate.rewrite.import_order import FIRST_PARTY, LOCAL, full_key, name_key, section
 from migrate.rewrite.import_scratch import MAX_LINE, _isort_off
 from migrate.rewrite.spans import line_starts, make_edit
 
@@ -242,33 +242,51 @@ def _place(
 ) -> list[_Chunk] | None:
     """The untouched statements in their order, every other one at its sorted place or
     (`combine`) merged into a statement of the same module; None when one belongs to a
-    section that was not sorted."""
+    section that was not sorted, or when a sorted place would run an import of the
+    repository's own code before or after another one than where the edits run it: the
+    order a package initialises its modules in is behaviour (a module that reads a name
+    its package binds a line earlier), and sorting is only style."""
     pool = [(i, c.text) for i, c in enumerate(old_chunks) if i not in edited]
     kept: list[_Chunk] = []
-    moved: list[_Chunk] = []
+    moved: list[tuple[_Chunk, int]] = []  # and how many own imports the edits run first
     for c in new_chunks:
         match = next((i for i, t in pool if t == c.text), None)
         if match is not None:
             pool = [(i, t) for i, t in pool if i != match]
             kept.append(replace(c, old=match, sep=old_chunks[match].sep))
         else:
-            moved.append(c)
+            moved.append((c, sum(1 for k in kept if _own(k, first_party))))
     if any(b.old < a.old for a, b in zip(kept, kept[1:], strict=False)):
         return None  # the edits reordered untouched statements: not ours to judge
     out = list(kept)
-    for c in moved:
+    for c, rank in moved:
         if c.lead or section(c.node, first_party) in unsorted:
             return None  # a commented statement, an unsorted section: as the edits put it
+        own = _own(c, first_party)
         merged = _merge_into(out, c, indent) if combine else None
         if merged is not None:
-            out = merged
+            out, k = merged
+            if own and rank - _own_before(out, k, first_party) not in (0, 1):
+                return None
             continue
         key = full_key(c.node, first_party)
         at = next((k for k, o in enumerate(out) if full_key(o.node, first_party) > key), len(out))
         if _star(c.node):
             return None  # an added star import: as the edits put it
+        if own and _own_before(out, at, first_party) != rank:
+            return None  # sorting it would change which own module initialises first
         out.insert(at, c)
     return out
+
+
+def _own(c: _Chunk, first_party) -> bool:
+    """Whether the statement imports the repository's own code."""
+    return section(c.node, first_party) in (FIRST_PARTY, LOCAL)
+
+
+def _own_before(out: list[_Chunk], at: int, first_party) -> int:
+    """How many untouched imports of the repository's own code come before `at`."""
+    return sum(1 for o in out[:at] if o.old >= 0 and _own(o, first_party))
 
 
 def _combinable(chunks: list[_Chunk]) -> bool:
@@ -294,7 +312,7 @@ def _names(node: ast.ImportFrom) -> list[str] | None:
     return [a.name for a in node.names]
 
 
-def _merge_into(out: list[_Chunk], c: _Chunk, indent: str) -> list[_Chunk] | None:
+def _merge_into(out: list[_Chunk], c: _Chunk, indent: str) -> tuple[list[_Chunk], int] | None:
     node = c.node
     if not isinstance(node, ast.ImportFrom) or "#" in c.text:
         return None
@@ -319,7 +337,7 @@ def _merge_into(out: list[_Chunk], c: _Chunk, indent: str) -> list[_Chunk] | Non
         stmt = _render_from(indent, head, names, expanded, nl)
         new_node = ast.parse(textwrap.dedent(stmt)).body[0]
         lines = tuple(stmt.splitlines(keepends=True))
-        return [*out[:k], replace(o, lines=lines, node=new_node), *out[k + 1 :]]
+        return [*out[:k], replace(o, lines=lines, node=new_node), *out[k + 1 :]], k
     return None
 
 

@@ -1,9 +1,9 @@
 import os
 
 from pkg.a import A
+from pkg.z import B
 from pkg.c import C
 from pkg.use import trio
-from pkg.z import B
 
 
 def check():

@@ -1,6 +1,6 @@
 from .a import A
-from .c import C
 from .z import B
+from .c import C
 
 
 def trio():
