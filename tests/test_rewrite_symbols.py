@@ -160,3 +160,20 @@ def test_parent_relative_import_of_a_moved_symbol_in_a_subpackage(make_repo):
     )
     # A relative import that does not reach the moved symbol is never touched.
     assert cs.edits_for("pkg/old/sub/other.py") == []
+
+
+@pytest.mark.parametrize("head", ["", '"""Norms."""\n'])
+def test_a_moved_first_statement_that_the_module_still_uses(make_repo, head):
+    """The moved definition opens its module (nothing but a docstring above it) and the
+    module's own code still calls it: the import back goes where the definition was. Its
+    insertion and the cut begin at one offset; the dry run took them for overlapping
+    edits and refused a valid plan (exit 2)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/conf.py": head + "def g():\n    return 2\n\n\ndef f():\n    return g()\n",
+    }
+    prep, cs = changes(make_repo, files, [("pkg.conf:g", "pkg.consts")])
+    assert cs.writes["pkg/consts.py"] == ("code", "def g():\n    return 2\n")
+    assert new_text(prep, cs, "pkg/conf.py") == (
+        head + "from pkg.consts import g\n\n\ndef f():\n    return g()\n"
+    )
