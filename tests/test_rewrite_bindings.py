@@ -401,3 +401,20 @@ def test_a_reload_of_a_module_that_loses_symbols_is_warned_about(make_repo):
     ]
     assert "reloading pkg.tags no longer re-runs" in notes[0].message
     assert "BITS (now in pkg.bits)" in notes[0].message
+
+
+def test_a_reload_through_a_plain_dotted_import_is_warned_about(make_repo):
+    """`import pkg.tags` binds `pkg`, so `importlib.reload(pkg)` reloads the package that
+    loses a symbol: warned about like a reload through `import pkg`."""
+    files = {
+        "pkg/__init__.py": "import struct\n\nBITS = struct.calcsize('P') * 8\n",
+        "pkg/tags.py": "",
+        "pkg/test_t.py": (
+            "import importlib\n\nimport pkg.tags\n\n\n"
+            "def test():\n    importlib.reload(pkg)\n    return pkg.tags\n"
+        ),
+    }
+    _, cs = changes(make_repo, files, [("pkg:BITS", "pkg.bits")])
+    notes = [n for n in cs.notes if n.pos.file == "pkg/test_t.py"]
+    assert [(n.pos.line, n.pos.col, n.severity) for n in notes] == [(7, 5, "warning")]
+    assert "reloading pkg no longer re-runs" in notes[0].message

@@ -32,9 +32,10 @@ def reload_notes(job: FileJob, ctx: Context) -> list[Diagnostic]:
                 if f"{base}.{alias.name}" in losing:
                     bound[alias.asname or alias.name] = f"{base}.{alias.name}"
         elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name in losing:
-                    bound[alias.asname or alias.name] = alias.name
+            for alias in node.names:  # `import a.b` binds `a`
+                target = alias.name if alias.asname else alias.name.split(".")[0]
+                if target in losing:
+                    bound[alias.asname or target] = target
     starts = line_starts(job.text)
     out = []
     for node in ast.walk(job.ast):
