@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from migrate.errors import Diagnostic
-from migrate.rewrite import relative
+from migrate.index.imports import bound_modules
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.spans import line_starts, note_at
 
@@ -20,22 +20,8 @@ def reload_notes(job: FileJob, ctx: Context) -> list[Diagnostic]:
         losing.setdefault(mod, {})[sym] = dst
     if not losing or job.ast is None or "reload" not in job.text:
         return []
-    bound: dict[str, str] = {}  # local name -> a module losing symbols (any scope)
-    for node in ast.walk(job.ast):
-        if isinstance(node, ast.ImportFrom):
-            base = (
-                relative.resolve(job.old_package, node.level, node.module)
-                if node.level
-                else node.module
-            )
-            for alias in node.names if base else ():
-                if f"{base}.{alias.name}" in losing:
-                    bound[alias.asname or alias.name] = f"{base}.{alias.name}"
-        elif isinstance(node, ast.Import):
-            for alias in node.names:  # `import a.b` binds `a`
-                target = alias.name if alias.asname else alias.name.split(".")[0]
-                if target in losing:
-                    bound[alias.asname or target] = target
+    # local name -> a module losing symbols (any scope)
+    bound = bound_modules(job.ast, job.old_module, job.is_init, losing)
     starts = line_starts(job.text)
     out = []
     for node in ast.walk(job.ast):
