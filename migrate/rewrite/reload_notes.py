@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 
 from migrate.errors import Diagnostic
+from migrate.index.attrs import attr_chain
 from migrate.index.imports import bound_modules
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.spans import line_starts, note_at
@@ -28,7 +29,8 @@ def reload_notes(job: FileJob, ctx: Context) -> list[Diagnostic]:
         if not (isinstance(node, ast.Call) and node.args and _is_reload(node.func)):
             continue
         arg = node.args[0]
-        name = _dotted(arg)
+        chain = attr_chain(arg)
+        name = ".".join([chain[0], *chain[1]]) if chain else None
         module = bound.get(name) if name and "." not in name else name
         if module not in losing:
             continue
@@ -49,16 +51,6 @@ def _is_reload(func: ast.expr) -> bool:
     return (isinstance(func, ast.Name) and func.id == "reload") or (
         isinstance(func, ast.Attribute) and func.attr == "reload"
     )
-
-
-def _dotted(node: ast.expr) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join([node.id, *reversed(parts)])
 
 
 def _col(text: str, starts: list[int], node: ast.AST) -> int:
