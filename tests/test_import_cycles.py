@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import git
+from helpers import git, migrate_cli
 from rewrite_helpers import changes, golden_case, plan_yaml, rewrite_and_run
 
 from migrate.errors import MigrateError
@@ -33,11 +33,8 @@ def test_cli_exits_2_and_writes_nothing(make_repo, tmp_path):
     plan = tmp_path / "plan.yaml"
     plan.write_text(plan_yaml(MOVES))
     head = git(repo, "rev-parse", "HEAD")
-    for args in (["--dry-run"], []):
-        cmd = [sys.executable, "-m", "migrate.cli", str(plan), *args]
-        if not args:
-            cmd = [sys.executable, "-m", "migrate.cli", "apply", str(plan)]
-        res = subprocess.run(cmd, cwd=repo, capture_output=True, text=True)
+    for args in ([str(plan), "--dry-run"], ["apply", str(plan)]):
+        res = migrate_cli(repo, *args)
         assert res.returncode == 2, res.stdout + res.stderr
         assert "pkg -> tools -> pkg" in res.stdout + res.stderr
     assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
