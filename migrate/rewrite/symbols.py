@@ -420,6 +420,25 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
                     "(a `from: mod:name` entry) or make it public",
                 )
             )
+    staying_names = set(defs) - moving
+    for name, users in _rebound(staying, moving).items():
+        plan.errors.append(
+            Diagnostic(
+                pos,
+                f"cannot move {what} to {dst}: {mod} rebinds {name} (`global {name}` in "
+                f"{users}): after the move it would rebind its own copy, which readers of "
+                f"{dst}.{name} never see; move {users} too",
+            )
+        )
+    for name, users in _rebound(moving_nodes, staying_names).items():
+        plan.errors.append(
+            Diagnostic(
+                pos,
+                f"cannot move {what} to {dst}: the moved {users} rebinds {name} (`global "
+                f"{name}`), which stays in {mod}: after the move it would rebind {dst}'s copy, "
+                f"which readers of {mod}.{name} never see; move {name} too",
+            )
+        )
     starts = line_starts(text)
     spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
     facts = index.facts(src_path)
@@ -469,6 +488,22 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
     for sym in syms:
         plan.moving[(mod, sym)] = tuple(sorted(moving - {sym}))
     plan.touched.add(src_path)
+
+
+def _rebound(nodes: list[ast.stmt], names: set[str]) -> dict[str, str]:
+    """name of `names` -> the definitions among `nodes` that rebind it by `global name`
+    (the module-level name a function assigns: it must stay in the function's module)."""
+    out: dict[str, list[str]] = {}
+    for n in nodes:
+        for sub in ast.walk(n):
+            if isinstance(sub, ast.Global):
+                for g in sub.names:
+                    if g in names:
+                        who = ", ".join(sorted(_node_names(n))) or f"line {n.lineno}"
+                        out.setdefault(g, [])
+                        if who not in out[g]:
+                            out[g].append(who)
+    return {g: ", ".join(users) for g, users in sorted(out.items())}
 
 
 def _needs(facts, tree: ast.Module, text: str, spans, moving: set[str]) -> dict[str, str]:
