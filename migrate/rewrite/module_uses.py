@@ -32,6 +32,7 @@ from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, find_uses
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.import_scratch import ImportScratch
+from migrate.rewrite.patch_targets import patch_note
 from migrate.rewrite.reload_notes import reload_notes
 from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit, note_at
 
@@ -173,6 +174,10 @@ class _Speller:
     def _use(self, use: ModuleUse, dst: str) -> None:
         s, e = use.span
         what = f"{use.module}.{use.attr} is now {dst}.{use.attr}"
+        callers = self.ctx.symbol_callers.get((use.module, use.attr))
+        if use.patch and callers:
+            self._kept_patch(use, dst, callers)
+            return
         if dst == self.job.new_module and use.kind == "attr" and self.text[e : e + 1] == ".":
             self._edit(s, e + 1, "", use, f"{what}, defined in this module")
             return
@@ -182,7 +187,6 @@ class _Speller:
             self.res.notes.append(note_at(self.job.new_path, self.text, s, why))
             return
         applicability, reason = "safe", what
-        callers = self.ctx.symbol_callers.get((use.module, use.attr))
         if use.kind == "named" and callers:
             applicability = "review"
             reason = (
@@ -190,6 +194,24 @@ class _Speller:
                 f"in {', '.join(callers)}, which patching {dst} does not reach"
             )
         self._edit(s, e, spelling, use, reason, applicability)
+
+    def _kept_patch(self, use: ModuleUse, dst: str, callers: tuple[str, ...]) -> None:
+        """A patch of a moved symbol that its old module still binds (it imports it back
+        for `callers`) keeps patching the old module: it replaces the name in that one
+        namespace, which is where those callers read it. A person is told what reads it
+        from the new module instead and no longer sees the patch."""
+        self.res.handled.add(use.span[0])
+        if use.key >= 0:
+            self.res.handled.add(use.key)
+        self.res.notes.append(
+            note_at(
+                self.job.new_path,
+                self.text,
+                use.span[0],
+                patch_note(use.module, use.attr, dst, callers, self.ctx),
+                "warning",
+            )
+        )
 
     def _edit(self, s, e, new, use: ModuleUse, reason, applicability="safe") -> None:
         self.res.edits.append(

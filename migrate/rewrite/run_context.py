@@ -12,6 +12,7 @@ from migrate.relocate import Relocation
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context
 from migrate.rewrite.names import common_prefix
+from migrate.rewrite.patch_targets import patch_misses
 from migrate.rewrite.text_files import rootless_spellings
 
 
@@ -165,12 +166,14 @@ def star_given(index: RepoIndex, rel: Relocation, exports: dict) -> set[tuple[st
 def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) -> Context:
     gone = gone_names(index, rel, plan)
     stars = star_exports(index, rel)
+    callers = symbol_callers(index, rel, moving or {})
     return Context(
         relocation=rel,
         op_ids={o.src: o.dst for o in plan.op_ids},
         gone=frozenset(gone),
         new_modules=frozenset(new_module_names(index, rel)),
-        symbol_callers=symbol_callers(index, rel, moving or {}),
+        symbol_callers=callers,
+        patch_misses=patch_misses(index, rel, moving or {}, callers),
         package_fallback=package_fallbacks(index, rel, gone),
         reexports=reexports(index, rel, gone),
         roots=plan.roots,
