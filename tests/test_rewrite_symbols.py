@@ -91,6 +91,10 @@ def test_symbol_move_into_existing_module_and_references(make_repo):
     files = dict(
         BASE, **{"pkg/old/norm.py": SRC.replace(" * SCALE", "").replace("SCALE = 2\n", "")}
     )
+    # the patch in a file of its own: a file that patches the symbol on its old module
+    # keeps reading it there (tests/test_patch_targets.py)
+    files["app/use.py"] = files["app/use.py"].replace('patch("pkg.old.norm.rmsnorm")\n', "")
+    files["app/t.py"] = 'patch("pkg.old.norm.rmsnorm")\n'
     prep, cs = changes(make_repo, files, [("pkg.old.norm:rmsnorm", "pkg.new.ln")])
     ln = new_text(prep, cs, "pkg/new/ln.py")
     assert ln.startswith(
@@ -105,13 +109,13 @@ def test_symbol_move_into_existing_module_and_references(make_repo):
     assert use == (
         "import pkg.new.ln\nimport pkg.old.norm\n"
         "from pkg.new.ln import rmsnorm\nfrom pkg.old.norm import layer\n"
-        'pkg.new.ln.rmsnorm(1)\npatch("pkg.old.norm.rmsnorm")\n'
+        "pkg.new.ln.rmsnorm(1)\n"
     )
     # norm's `layer` still calls rmsnorm, so norm binds it (imported back): the patch
     # stays on norm, where `layer` reads it (tests/test_patch_targets.py), with a warning
     # that names the read respelled to the new module.
-    assert not [e for e in cs.edits if e.path == "app/use.py" and e.kind == "string"]
-    (note,) = [n for n in cs.notes if n.pos.file == "app/use.py"]
+    assert cs.edits_for("app/t.py") == []
+    (note,) = [n for n in cs.notes if n.pos.file == "app/t.py"]
     assert note.severity == "warning" and "in layer" in note.message
     assert "app/use.py:3" in note.message
 

@@ -32,7 +32,7 @@ from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, find_uses
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.import_scratch import ImportScratch
-from migrate.rewrite.patch_targets import patch_note
+from migrate.rewrite.patch_targets import kept_patches, patch_note
 from migrate.rewrite.reload_notes import reload_notes
 from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit, note_at
 
@@ -113,6 +113,11 @@ class _Speller:
         self.starts = line_starts(self.text)
         self.rewritten: set[int] = set()  # offsets of binding names a use edit replaced
         self.fresh: dict[ModuleBinding, list[str]] = {}  # binding -> locals imported by it
+        # (module, symbol) this file patches on an old module that still binds it: its
+        # patches and reads of it there stay (patch_targets.py)
+        self.kept = (
+            kept_patches(tree, facts.uses, ctx.symbol_callers) if ctx.symbol_callers else set()
+        )
 
     def run(self) -> None:
         for use in self.facts.uses:
@@ -175,8 +180,11 @@ class _Speller:
         s, e = use.span
         what = f"{use.module}.{use.attr} is now {dst}.{use.attr}"
         callers = self.ctx.symbol_callers.get((use.module, use.attr))
-        if use.patch and callers:
-            self._kept_patch(use, dst, callers)
+        if (use.module, use.attr) in self.kept:
+            if use.patch:
+                self._kept_patch(use, dst, callers)
+            else:  # read from the namespace this file patches: it sees the patch there
+                self.res.handled.update(x for x in (use.span[0], use.key) if x >= 0)
             return
         if dst == self.job.new_module and use.kind == "attr" and self.text[e : e + 1] == ".":
             self._edit(s, e + 1, "", use, f"{what}, defined in this module")
@@ -200,9 +208,7 @@ class _Speller:
         for `callers`) keeps patching the old module: it replaces the name in that one
         namespace, which is where those callers read it. A person is told what reads it
         from the new module instead and no longer sees the patch."""
-        self.res.handled.add(use.span[0])
-        if use.key >= 0:
-            self.res.handled.add(use.key)
+        self.res.handled.update(x for x in (use.span[0], use.key) if x >= 0)
         self.res.notes.append(
             note_at(
                 self.job.new_path,

@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import ast
 
+from migrate.index.bindings import ModuleUse, find_uses
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
 from migrate.rewrite.context import Context
+from migrate.rewrite.spans import line_col
+
+PATCHERS = {"patch", "setattr", "delattr"}  # the callees of a patch by string target
 
 
 def patch_note(mod: str, sym: str, dst: str, callers: tuple[str, ...], ctx: Context) -> str:
@@ -33,21 +37,40 @@ def patch_note(mod: str, sym: str, dst: str, callers: tuple[str, ...], ctx: Cont
     )
 
 
+def kept_patches(tree: ast.Module, uses: list[ModuleUse], callers: dict) -> set[tuple[str, str]]:
+    """(module, symbol) that this file patches on an old module still binding the symbol
+    (`callers` has it): by binding (`ModuleUse.patch`) or by a patch string
+    (`mock.patch("pkg.mod.sym")`, `monkeypatch.setattr("pkg.mod.sym", v)`). The file's
+    patches and its reads of the symbol through the old module stay in that namespace."""
+    out = {(u.module, u.attr) for u in uses if u.patch and (u.module, u.attr) in callers}
+    spelled = {f"{mod}.{sym}": (mod, sym) for mod, sym in callers}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        first = node.args[0]
+        if name in PATCHERS and isinstance(first, ast.Constant) and first.value in spelled:
+            out.add(spelled[first.value])
+    return out
+
+
 def patch_misses(index: RepoIndex, rel: Relocation, moving: dict, callers: dict) -> dict:
     """(module, symbol) -> where code reads `symbol` from its NEW module after the plan,
     for the symbols their old module still binds (it imports them back for `callers`):
     a patch of the old module, which stays there, does not reach these reads.
 
     They are the moved definitions that read the symbol through the new module's globals
-    (`new.module: name`) and the attribute reads `old.symbol` in other files, which the
-    plan respells to the new module (`path:line`, the file's new path)."""
+    (`new.module: name`) and, in the files that do not patch it themselves, the reads
+    `old.symbol` through a binding of the old module, which the plan respells to the new
+    module (`path:line`, the file's new path; the same uses `module_uses` respells)."""
     from migrate.rewrite.scan import binding_candidates
 
-    wanted = [key for key in sorted(callers) if key in rel.symbols]
+    wanted = {key: rel.symbols[key] for key in sorted(callers) if key in rel.symbols}
     if not wanted:
         return {}
     out: dict[tuple[str, str], list[str]] = {key: [] for key in wanted}
-    for mod, sym in wanted:
+    for (mod, sym), dst in wanted.items():
         path = index.modules.get(mod)
         try:
             tree = ast.parse(index.text(path) or "") if path else None
@@ -59,19 +82,28 @@ def patch_misses(index: RepoIndex, rel: Relocation, moving: dict, callers: dict)
             if name in leaving and any(
                 isinstance(n, ast.Name) and n.id == sym for n in ast.walk(node)
             ):
-                out[(mod, sym)].append(f"{rel.symbols[(mod, sym)]}: {name}")
-    olds = {mod for mod, _ in wanted}
+                out[(mod, sym)].append(f"{dst}: {name}")
+    mods = frozenset(mod for mod, _ in rel.symbols)
+    stars: dict[str, set[str]] = {}
+    for mod, sym in rel.symbols:
+        stars.setdefault(mod, set()).add(sym)
+    syms = {sym for _, sym in wanted}
     for path in sorted(binding_candidates(index, rel)):
+        text = index.text(path) or ""
         facts = index.facts(path)
-        if facts is None or facts.attrs is None or index.module_of(path) in olds:
+        if facts is None or index.module_of(path) in mods or not any(s in text for s in syms):
             continue
-        for ref in facts.attrs.refs:
-            if ref.string or ref.text.endswith('"'):
-                continue  # a patch string; `getattr`/`patch.object(m, "x")`: not a chain
-            dotted = ".".join((ref.target, *ref.attrs))
-            for mod, sym in wanted:
-                if f"{dotted}.".startswith(f"{mod}.{sym}."):
-                    where = f"{rel.files.get(path, path)}:{ref.line}"
-                    if where not in out[(mod, sym)]:
-                        out[(mod, sym)].append(where)
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        model = facts.scope_model_from(tree)
+        uses = find_uses(model, tree, text, mods, stars) if model is not None else []
+        kept = kept_patches(tree, uses, callers)
+        for use in uses:
+            key = (use.module, use.attr)
+            if key in wanted and key not in kept and not use.patch and use.kind != "star":
+                where = f"{rel.files.get(path, path)}:{line_col(text, use.span[0])[0]}"
+                if where not in out[key]:
+                    out[key].append(where)
     return {k: tuple(v) for k, v in out.items() if v}

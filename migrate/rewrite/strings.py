@@ -18,11 +18,10 @@ from migrate.errors import Diagnostic
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts, StringSite
 from migrate.rewrite.literals import literal_of
-from migrate.rewrite.patch_targets import patch_note
+from migrate.rewrite.patch_targets import PATCHERS, patch_note
 from migrate.rewrite.refs import Ref, find_refs, literal_edits, stale
 from migrate.rewrite.spans import note_at
 
-PATCHERS = {"patch", "setattr", "delattr"}
 IMPORTERS = {"import_module", "find_spec", "__import__", "resolve_name"}
 
 
