@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from migrate.index.forward_refs import forward_references
 from migrate.index.imports import package_of, resolve_relative
 from migrate.rewrite.spans import ast_offset, line_starts
 
@@ -881,10 +882,16 @@ def find_uses(
     symbols: dict[str, set[str]] | None = None,
 ) -> list[ModuleUse]:
     """The uses of `watched` modules in the file `model` describes, resolved through its
-    scopes. `symbols`: for each watched module, the names a star import of it may provide
-    that the caller cares about."""
+    scopes, forward references included (`x: "mod.Cls"`, read where the string is, in
+    the module's scope, as `typing.get_type_hints` does: `forward_refs.py`). `symbols`:
+    for each watched module, the names a star import of it may provide that the caller
+    cares about."""
     uses = _Uses(_Offsets(text, model), watched, symbols or {})
     uses.visit(tree)
+    uses.stack.append(0)
+    for _, expr in forward_references(tree, text):
+        uses.visit(expr)
+    uses.stack.pop()
     return uses.uses
 
 

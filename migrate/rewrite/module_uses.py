@@ -29,6 +29,7 @@ from functools import lru_cache
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, find_uses
+from migrate.index.forward_refs import forward_references
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.import_scratch import ImportScratch
@@ -324,7 +325,16 @@ class _Speller:
             return {}
         reads: dict[str, set[int]] = {}
         blocked: set[str] = set()
+        quoted: set[int] = set()  # forward references: their names are reads, as in code
+        for string, expr in forward_references(self.tree, self.text):
+            quoted.add(id(string))
+            for node in ast.walk(expr):
+                if isinstance(node, ast.Name):
+                    off = ast_offset(self.text, self.starts, node.lineno, node.col_offset)
+                    reads.setdefault(node.id, set()).add(off)
         for node in ast.walk(self.tree):
+            if id(node) in quoted:
+                continue
             if isinstance(node, ast.Name):
                 if isinstance(node.ctx, ast.Load):
                     off = ast_offset(self.text, self.starts, node.lineno, node.col_offset)

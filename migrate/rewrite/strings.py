@@ -91,7 +91,8 @@ def rewrite_strings(
     by_binding: set[int] = frozenset(),
 ) -> StringResult:
     """`handled`: ids of literals another form (registry tables) already rewrote;
-    `by_binding`: starts of `patch.object(mod, "name")` names module_uses.py respelled."""
+    `by_binding`: starts of what module_uses.py respelled or kept by binding (the name
+    of `patch.object(mod, "name")`, a forward reference's `mod` in `"mod.Cls"`)."""
     res = StringResult()
     for site in facts.strings:
         if site.docstring or id(site.node) in handled:
@@ -104,6 +105,9 @@ def rewrite_strings(
         if not regex.search(lit.virtual):
             continue
         for ref in find_refs(lit.virtual, regex, ctx):
+            spans = lit.source_spans(ref.start, ref.end)
+            if spans and spans[0][0] in by_binding:
+                continue  # a forward reference module_uses.py respelled by its binding
             kept = _kept_patch(site, ref, ctx)
             if kept is not None:
                 mod, sym = ref.symbol
@@ -121,7 +125,6 @@ def rewrite_strings(
                     literal_edits(job.new_path, facts.text, lit, ref, ref.new, "string", *how)
                 )
             elif stale(ref, ctx):
-                spans = lit.source_spans(ref.start, ref.end)
                 what = "dynamic name built on" if ref.dynamic else "string names"
                 why = (
                     f"{what} `{ref.old}`, which the plan removes; no single new "
