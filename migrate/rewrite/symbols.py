@@ -114,7 +114,7 @@ def _uses(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def _node_names(node: ast.stmt) -> set[str]:
+def node_names(node: ast.stmt) -> set[str]:
     if isinstance(node, _DEFS):
         return {node.name}
     targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
@@ -376,7 +376,7 @@ def emptied_by_symbol_moves(index: RepoIndex, rel: Relocation) -> set[str]:
         if any(n not in defs for n in names):
             continue  # the plan validation reports it
         moving = _closure(defs, names)
-        if all(_is_scaffolding(n) for n in tree.body if not (_node_names(n) & moving)):
+        if all(_is_scaffolding(n) for n in tree.body if not (node_names(n) & moving)):
             out.add(path)
     return out
 
@@ -387,7 +387,7 @@ def _is_scaffolding(node: ast.stmt) -> bool:
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
         return isinstance(node.value.value, str)  # a docstring
     return (
-        _node_names(node) == {"__all__"} if isinstance(node, (ast.Assign, ast.AnnAssign)) else False
+        node_names(node) == {"__all__"} if isinstance(node, (ast.Assign, ast.AnnAssign)) else False
     )
 
 
@@ -443,13 +443,13 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
     tc_imports = _type_checking_imports(tree, package, rel)
     moving = _closure(defs, syms)
     moving_nodes = list(dict.fromkeys(defs[n] for n in [*syms, *sorted(moving - set(syms))]))
-    staying = [n for n in tree.body if not (_node_names(n) & moving)]
+    staying = [n for n in tree.body if not (node_names(n) & moving)]
     first = defs[syms[0]]
     pos = Pos(src_path, first.lineno, first.col_offset + 1)
     what = f"{mod}:{', '.join(syms)}"
     for helper in sorted(moving - set(syms)):
         users = [
-            ", ".join(sorted(_node_names(n))) or f"line {n.lineno}"
+            ", ".join(sorted(node_names(n))) or f"line {n.lineno}"
             for n in staying
             if helper in _uses(n)
         ]
@@ -609,7 +609,7 @@ def _bound_names(text: str) -> set[str]:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             out |= {a.asname or a.name.split(".")[0] for a in node.names}
         else:
-            out |= _node_names(node) if isinstance(node, (*_DEFS, ast.Assign)) else set()
+            out |= node_names(node) if isinstance(node, (*_DEFS, ast.Assign)) else set()
     return out
 
 
