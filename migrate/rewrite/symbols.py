@@ -24,7 +24,7 @@ from migrate.index.repo import RepoIndex
 from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
-from migrate.rewrite.import_order import first_party_names
+from migrate.rewrite.import_order import Orders
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.import_style import in_file_style, relative_depth
 from migrate.rewrite.overlaps import settled
@@ -716,13 +716,15 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         futures.setdefault(mv.dst_path, []).extend(mv.future)
         checking.setdefault(mv.dst_path, []).extend(mv.type_checking)
         (appended if mv.dst_exists else new_files).setdefault(mv.dst_path, []).append(code)
-    first_party = first_party_names(index, rel) if new_files else frozenset()
+    orders = Orders(index, rel)
     for path, codes in new_files.items():
-        scratch = ImportScratch(path, "", new_module=True, first_party=first_party)
+        order = orders.of(path)
+        scratch = ImportScratch(path, "", new_module=True, order=order)
         _schedule(scratch, new_imports.get(path, []), futures.get(path, []), checking.get(path, []))
         head = apply_edits("", scratch.finalise(None)) if not scratch.empty else ""
         code = [ln for ln in codes[0].splitlines() if ln.strip() and ln.lstrip()[0] != "#"]
-        if head and code and not code[0].startswith(("def ", "class ", "async def ", "@")):
+        stmt = code and not code[0].startswith(("def ", "class ", "async def ", "@"))
+        if head and stmt and order.style.lines_after_imports < 0:
             head = head[: -len("\n")]  # one blank line before a statement, two before a def
         cs.writes[path] = ("code", head + "\n\n".join(codes))  # codes end with a newline
     for path, codes in appended.items():
