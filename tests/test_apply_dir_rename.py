@@ -260,3 +260,17 @@ def test_a_file_rewritten_with_its_own_bytes_goes_back_with_the_directory(make_r
     assert "left as you have it" not in err
     assert strip_stat(snapshot(repo)) == before
     assert leftovers(repo) == []
+
+
+def test_a_data_move_never_imports_libcst(make_repo, tmp_path):
+    """A plan with no Python to rewrite loads no libcst (a third of a second of CPU at
+    start-up): the passes that parse code import it when they run. (Before:
+    `text_files` imported the stub rewriter, and with it libcst, at its own import.)"""
+    repo, plan = data_repo(make_repo, tmp_path)
+    code = (
+        "import sys\nfrom migrate.git_steps import apply_plan\n"
+        f"r = apply_plan({str(plan)!r}, {str(repo)!r})\n"
+        "print(r.status, 'libcst' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["applied", "False"], out.stderr
