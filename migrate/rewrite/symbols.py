@@ -541,7 +541,7 @@ def _rebound(nodes: list[ast.stmt], names: set[str]) -> dict[str, str]:
             if isinstance(sub, ast.Global):
                 for g in sub.names:
                     if g in names:
-                        who = ", ".join(sorted(_node_names(n))) or f"line {n.lineno}"
+                        who = ", ".join(sorted(node_names(n))) or f"line {n.lineno}"
                         out.setdefault(g, [])
                         if who not in out[g]:
                             out[g].append(who)
