@@ -215,3 +215,36 @@ def test_a_global_of_a_name_that_moves_along_is_fine(make_repo):
         make_repo, files, [("pkg.state:COUNTER", "pkg.consts"), ("pkg.state:bump", "pkg.consts")]
     )
     assert "global COUNTER" in cs.writes["pkg/consts.py"][1]
+
+
+OVERLOADED = """import typing as t
+
+
+@t.overload
+def command(name: str) -> str: ...
+
+
+@t.overload
+def command(name: None = None) -> None: ...
+
+
+def command(name=None):
+    return name
+
+
+def other():
+    return 1
+"""
+
+
+def test_the_overloads_of_a_moved_function_move_with_it(make_repo):
+    """`@overload` variants are top-level definitions of the same name: only the last one
+    moved, the stubs stayed, and `pkg.deco.command` became the last stub (typing's
+    dummy, which raises when called); the moved function lost its signatures (trial23 T39)."""
+    files = {"pkg/__init__.py": "", "pkg/deco.py": OVERLOADED}
+    prep, cs = changes(make_repo, files, [("pkg.deco:command", "pkg.commands")])
+    moved = cs.writes["pkg/commands.py"][1]
+    assert moved.count("def command(") == 3 and moved.count("@t.overload") == 2
+    assert moved.startswith("import typing as t\n")
+    left = new_text(prep, cs, "pkg/deco.py")
+    assert "command" not in left and "def other():" in left

@@ -443,6 +443,12 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
     tc_imports = _type_checking_imports(tree, package, rel)
     moving = _closure(defs, syms)
     moving_nodes = list(dict.fromkeys(defs[n] for n in [*syms, *sorted(moving - set(syms))]))
+    # every other top-level definition of a moving name goes with it: the `@overload`
+    # variants before the implementation (left behind, the module's name became the last
+    # stub, typing's dummy) or an earlier definition the last one replaces
+    moving_nodes += [
+        n for n in tree.body if isinstance(n, _DEFS) and n.name in moving and n not in moving_nodes
+    ]
     staying = [n for n in tree.body if not (node_names(n) & moving)]
     first = defs[syms[0]]
     pos = Pos(src_path, first.lineno, first.col_offset + 1)
