@@ -126,3 +126,29 @@ def test_a_symbol_move_moves_its_stub_declaration(make_repo, tmp_path):
         "@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\n"
     )
     assert undefined_names(out) == []
+
+
+def test_a_new_module_gets_no_stub_when_code_from_a_module_without_one_moves_in_too(
+    make_repo, tmp_path
+):
+    """`pkg.one` has a stub, `pkg.two` has none; both move a function into the new
+    `pkg.both`. A stub holding `a` alone would hide `b` from the type checker (a stub is
+    all it reads of the module: `from pkg.both import b` an error), so the new module gets
+    none and its code types it, as for a target that exists without a stub. The stub
+    declaration still leaves `pkg/one.pyi`. Before: `pkg/both.pyi` declared only `a`."""
+    from rewrite_helpers import rewrite_and_run
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/one.py": "def a():\n    return 1\n\n\ndef a2():\n    return 1\n",
+        "pkg/one.pyi": "def a() -> int: ...\ndef a2() -> int: ...\n",
+        "pkg/two.py": "def b():\n    return 2\n\n\ndef b2():\n    return 2\n",
+        "check.py": "from pkg.both import a, b\n\n\ndef check():\n    assert a() + b() == 3\n",
+    }
+    moves = [("pkg.one:a", "pkg.both"), ("pkg.two:b", "pkg.both")]
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, moves, "check")
+    assert (out / "pkg/both.py").read_text() == (
+        "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    )
+    assert not (out / "pkg/both.pyi").exists()
+    assert (out / "pkg/one.pyi").read_text() == "def a2() -> int: ...\n"

@@ -9,6 +9,7 @@ when the target has one, written as a new stub when the target module is new (wi
 imports the declarations read, spelled in their new locations, and what they read from
 the source stub imported from it). A target module that exists without a stub gets none:
 a new stub would hide the rest of it from the type checker; its code is what it types.
+Nor does a new target module into which a module without a stub moves code too.
 """
 
 from __future__ import annotations
@@ -28,6 +29,13 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
     ChangeSet (`plan`: its SymbolPlan)."""
 
     stubs_after = {rel.files.get(p, p) for p in index.files if p.endswith(".pyi")}
+    # new modules that also receive code from a module with no stub: a stub of the rest
+    # would hide that code from the type checker, so they get none (as a stubless target)
+    unstubbed = {
+        mv.dst_path[:-3] + ".pyi"
+        for mv in plan.moves
+        if not mv.dst_exists and mv.src_path[:-3] + ".pyi" not in index.files
+    }
     codes: dict[str, list[str]] = {}
     needs: dict[str, list[str]] = {}
     for mv in plan.moves:
@@ -54,7 +62,7 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
             if not any(bs < e and s < be for bs, be in busy):
                 cs.edits.append(make_edit(stub_new, text, s, e, new, "code", reason))
         dst_stub = mv.dst_path[:-3] + ".pyi"
-        if mv.dst_exists and dst_stub not in stubs_after:
+        if (mv.dst_exists and dst_stub not in stubs_after) or dst_stub in unstubbed:
             continue  # the target's code types it (see the module docstring)
         codes.setdefault(dst_stub, []).append((nl * 3).join(pieces) + nl)
         package = mv.mod if mv.src_path.endswith("__init__.py") else mv.mod.rpartition(".")[0]
