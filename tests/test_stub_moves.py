@@ -152,3 +152,27 @@ def test_a_new_module_gets_no_stub_when_code_from_a_module_without_one_moves_in_
     )
     assert not (out / "pkg/both.pyi").exists()
     assert (out / "pkg/one.pyi").read_text() == "def a2() -> int: ...\n"
+
+
+def test_a_stub_declaration_under_a_condition_is_named_for_review(make_repo):
+    """typeshed's shape: the stub declares the moved name inside `if sys.version_info`.
+    Only top-level declarations move; this one stayed in the source stub without a word,
+    so a type checker still sees `pkg.core.a`, which no longer exists. Now a warning at
+    the declaration names it and where it should go."""
+    from rewrite_helpers import changes
+
+    stub = (
+        "import sys\n\nif sys.version_info >= (3, 8):\n    def a() -> int: ...\n"
+        "else:\n    def a() -> str: ...\n\ndef c() -> int: ...\n"
+    )
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/core.py": "def a():\n    return 1\n\n\ndef c():\n    return 3\n",
+        "pkg/core.pyi": stub,
+        "use.py": "from pkg.core import a\n",
+    }
+    _, cs = changes(make_repo, files, [("pkg.core:a", "pkg.one")])
+    notes = [n for n in cs.notes if n.pos.file == "pkg/core.pyi"]
+    assert [(n.pos.line, n.severity) for n in notes] == [(4, "warning"), (6, "warning")]
+    assert "a is declared inside a block" in notes[0].message, notes[0].message
+    assert "pkg.one" in notes[0].message

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from migrate.changes import ChangeSet, apply_edits
+from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
 from migrate.rewrite import symbols as sym  # the one span/import rule of symbol moves
@@ -46,6 +47,8 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
         except SyntaxError:
             tree = None
         nodes = [n for n in tree.body if sym.node_names(n) & set(mv.syms)] if tree else []
+        if tree is not None:
+            cs.notes += _nested_declarations(rel.files.get(stub, stub), tree, mv)
         if not nodes:
             continue
         starts = line_starts(text)
@@ -76,6 +79,31 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
         needs.setdefault(dst_stub, []).extend(lines)
     for path, pieces in codes.items():
         _write(cs, index, rel, path, pieces, needs.get(path, []), path in stubs_after)
+
+
+def _nested_declarations(path: str, tree: ast.Module, mv) -> list[Diagnostic]:
+    """A warning for each declaration of a moved name inside a block of the stub (`if
+    sys.version_info >= ...:`, `try:`): only top-level ones move, so it stays behind,
+    declaring a name its module no longer has."""
+    out = []
+    blocks = [n for n in tree.body if not isinstance(n, sym._DEFS)]
+    while blocks:
+        node = blocks.pop(0)
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            for child in getattr(node, field, None) or []:
+                if isinstance(child, ast.ExceptHandler):
+                    blocks.append(child)
+                    continue
+                for name in sorted(sym.node_names(child) & set(mv.syms)):
+                    why = (
+                        f"{name} is declared inside a block of this stub: only top-level "
+                        f"declarations move; move it to the stub of {mv.dst} by hand"
+                    )
+                    pos = Pos(path, child.lineno, child.col_offset + 1)
+                    out.append(Diagnostic(pos, why, "warning"))
+                if not isinstance(child, sym._DEFS):
+                    blocks.append(child)
+    return sorted(out, key=lambda d: (d.pos.line, d.pos.col))
 
 
 def _write(cs, index, rel, path: str, pieces, imports, exists: bool) -> None:
