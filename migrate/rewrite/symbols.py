@@ -24,7 +24,7 @@ from migrate.index.repo import RepoIndex
 from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
-from migrate.rewrite.import_order import first_party_names
+from migrate.rewrite.import_order import Orders
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.import_style import in_file_style, relative_depth
 from migrate.rewrite.overlaps import settled
@@ -492,6 +492,25 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
                     "(a `from: mod:name` entry) or make it public",
                 )
             )
+    staying_names = set(defs) - moving
+    for name, users in _rebound(staying, moving).items():
+        plan.errors.append(
+            Diagnostic(
+                pos,
+                f"cannot move {what} to {dst}: {mod} rebinds {name} (`global {name}` in "
+                f"{users}): after the move it would rebind its own copy, which readers of "
+                f"{dst}.{name} never see; move {users} too",
+            )
+        )
+    for name, users in _rebound(moving_nodes, staying_names).items():
+        plan.errors.append(
+            Diagnostic(
+                pos,
+                f"cannot move {what} to {dst}: the moved {users} rebinds {name} (`global "
+                f"{name}`), which stays in {mod}: after the move it would rebind {dst}'s copy, "
+                f"which readers of {mod}.{name} never see; move {name} too",
+            )
+        )
     starts = line_starts(text)
     spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
     facts = index.facts(src_path)
@@ -541,6 +560,22 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
     for sym in syms:
         plan.moving[(mod, sym)] = tuple(sorted(moving - {sym}))
     plan.touched.add(src_path)
+
+
+def _rebound(nodes: list[ast.stmt], names: set[str]) -> dict[str, str]:
+    """name of `names` -> the definitions among `nodes` that rebind it by `global name`
+    (the module-level name a function assigns: it must stay in the function's module)."""
+    out: dict[str, list[str]] = {}
+    for n in nodes:
+        for sub in ast.walk(n):
+            if isinstance(sub, ast.Global):
+                for g in sub.names:
+                    if g in names:
+                        who = ", ".join(sorted(node_names(n))) or f"line {n.lineno}"
+                        out.setdefault(g, [])
+                        if who not in out[g]:
+                            out[g].append(who)
+    return {g: ", ".join(users) for g, users in sorted(out.items())}
 
 
 def _needs(facts, tree: ast.Module, text: str, spans, moving: set[str]) -> dict[str, str]:
@@ -711,13 +746,15 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         futures.setdefault(mv.dst_path, []).extend(mv.future)
         checking.setdefault(mv.dst_path, []).extend(mv.type_checking)
         (appended if mv.dst_exists else new_files).setdefault(mv.dst_path, []).append(code)
-    first_party = first_party_names(index, rel) if new_files else frozenset()
+    orders = Orders(index, rel)
     for path, codes in new_files.items():
-        scratch = ImportScratch(path, "", new_module=True, first_party=first_party)
+        order = orders.of(path)
+        scratch = ImportScratch(path, "", new_module=True, order=order)
         _schedule(scratch, new_imports.get(path, []), futures.get(path, []), checking.get(path, []))
         head = apply_edits("", scratch.finalise(None)) if not scratch.empty else ""
         code = [ln for ln in codes[0].splitlines() if ln.strip() and ln.lstrip()[0] != "#"]
-        if head and code and not code[0].startswith(("def ", "class ", "async def ", "@")):
+        stmt = code and not code[0].startswith(("def ", "class ", "async def ", "@"))
+        if head and stmt and order.style.lines_after_imports < 0:
             head = head[: -len("\n")]  # one blank line before a statement, two before a def
         cs.writes[path] = ("code", head + "\n\n".join(codes))  # codes end with a newline
     for path, codes in appended.items():
