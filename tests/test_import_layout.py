@@ -302,3 +302,44 @@ def test_what_the_edits_write_is_formatted_as_the_project_formats_imports():
     assert _relaid(untidy, "from zz import b, a", "from yy import b as bb, a") == (
         "import os\n\nfrom yy import b as bb, a\n"
     )
+
+
+def _scratch_add(text: str, anchor: str, stmt: str, **kw) -> str:
+    import ast
+
+    from migrate.changes import apply_edits
+    from migrate.rewrite.import_scratch import ImportScratch
+
+    scratch = ImportScratch("m.py", text, **kw)
+    at = text.index(anchor)
+    scratch.add(stmt, (at, at + len(anchor)), "", "added", "added, placed")
+    return apply_edits(text, scratch.finalise(ast.parse(text)))
+
+
+def test_the_finaliser_places_an_added_import_by_the_layout_passs_model():
+    """The import finaliser and the layout pass are one model (`placed_beside` is
+    `_place` on the block with the addition right after its binding): an added import
+    goes into its own section's group, never crosses an import of the repository's own
+    code, and is merged only as the project's settings allow. (Before, the finaliser
+    sorted with a sectionless key: `import json` went between `import os`'s group and
+    the first-party one it does not belong to, and `from pkg import z` merged under
+    force-single-line.)"""
+    from migrate.rewrite.import_order import ImportOrder
+    from migrate.rewrite.isort_config import ImportStyle
+
+    text = "import os\n\nfrom pkg import b\nfrom pkg.c import C\n"
+    assert _scratch_add(text, "from pkg import b", "import json") == (
+        "import json\nimport os\n\nfrom pkg import b\nfrom pkg.c import C\n"
+    )
+    own = ImportOrder(frozenset({"pkg"}))
+    # `pkg.a` sorts above `pkg.b`, but runs after it where the edits put it
+    assert _scratch_add(text, "from pkg.c import C", "from pkg.a import A", order=own) == (
+        text + "from pkg.a import A\n"
+    )
+    assert _scratch_add(text, "from pkg import b", "from pkg import a", order=own) == (
+        "import os\n\nfrom pkg import a, b\nfrom pkg.c import C\n"
+    )
+    single = ImportOrder(frozenset({"pkg"}), ImportStyle(force_single_line=True))
+    assert _scratch_add(text, "from pkg import b", "from pkg import z", order=single) == (
+        "import os\n\nfrom pkg import b\nfrom pkg import z\nfrom pkg.c import C\n"
+    )

@@ -102,8 +102,10 @@ def test_symbol_move_into_existing_module_and_references(make_repo):
         "    return helper(math.sqrt(x))\n"
     )
     use = new_text(prep, cs, "app/use.py")
+    # the added import of own code goes right after its binding: sorting it above
+    # `pkg.old.norm` would run the two modules in another order (import_layout._place)
     assert use == (
-        "import pkg.new.ln\nimport pkg.old.norm\n"
+        "import pkg.old.norm\nimport pkg.new.ln\n"
         "from pkg.new.ln import rmsnorm\nfrom pkg.old.norm import layer\n"
         'pkg.new.ln.rmsnorm(1)\npatch("pkg.new.ln.rmsnorm")\n'
     )
@@ -136,8 +138,10 @@ def test_patch_object_of_a_moved_symbol_follows_it_for_review(make_repo):
     prep, cs = changes(make_repo, files, [("pkg.old.norm:rmsnorm", "pkg.new.fused")])
     # The patch follows the symbol by binding; `layer`, left in norm, still calls it
     # through norm's globals, so the edit is for review and says so.
+    # (the block is not in isort order, stdlib after first party: the simple rule, the
+    # added import right after the binding)
     assert new_text(prep, cs, "app/t.py") == (
-        "import pkg.new.fused as fused\nimport pkg.old.norm as nm\nfrom unittest import mock\n\n"
+        "import pkg.old.norm as nm\nimport pkg.new.fused as fused\nfrom unittest import mock\n\n"
         'mock.patch.object(fused, "rmsnorm")\nmonkeypatch.setattr(nm, "layer", None)\n'
     )
     (edit,) = [e for e in cs.edits if e.path == "app/t.py" and e.new == "fused"]

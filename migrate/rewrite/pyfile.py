@@ -144,7 +144,10 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
     """Every form on one file; the imports they add or drop go through one scratch area,
     which one finaliser turns into edits at the end (`import_scratch.py`)."""
     result = FileResult(job.new_path)
-    scratch = ImportScratch(job.new_path, job.text, partial(untouched_import, job, ctx))
+    order = ctx.import_order(job.old_path)
+    scratch = ImportScratch(
+        job.new_path, job.text, partial(untouched_import, job, ctx), order=order
+    )
     uses = rewrite_module_uses(job, ctx, scratch)
     implicit, implicit_notes = implicit_submodule_edits(job, ctx)
     uses.edits += implicit
