@@ -115,7 +115,8 @@ class ImportScratch:
         self.drops.setdefault(stmt, set()).update(names)
 
     def remove(self, node: ast.stmt, names: list[ast.alias], reason: str) -> None:
-        """Schedule dropping `names` from the top-level import `node`."""
+        """Schedule dropping `names` from the import `node`; a statement that is no
+        import (an `if TYPE_CHECKING:` block whose imports all go) goes whole."""
         self.removals.append((node, tuple(names), reason))
 
     def set_names(self, node: ast.ImportFrom, names: list[str], reason: str) -> None:
@@ -278,7 +279,7 @@ class ImportScratch:
         disappears), else the statement without them, composed with what other forms
         wrote inside it (as `drop` does); None: left alone."""
         text = self.text
-        names = [a for a in node.names if a.name != "*"]
+        names = [a for a in getattr(node, "names", ()) if a.name != "*"]
         s = ast_offset(text, starts, node.lineno, node.col_offset)
         e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
         lines = whole_lines(text, s, e, comment=True)
