@@ -343,3 +343,14 @@ def test_the_finaliser_places_an_added_import_by_the_layout_passs_model():
     assert _scratch_add(text, "from pkg import b", "from pkg import z", order=single) == (
         "import os\n\nfrom pkg import b\nfrom pkg import z\nfrom pkg.c import C\n"
     )
+
+
+def test_an_own_import_may_pass_the_plain_import_of_its_package():
+    """`import P.sub` runs P's `__init__` before P.sub, so sorting it past a plain
+    `import P` initialises the same modules in the same order: allowed; passing any other
+    own import is not. (Before: tenacity's tests got `import tenacity._sleep.nap` above
+    `import tenacity`, left there, ruff I001.)"""
+    block = "import pkg\nimport pkg.zz\n"
+    assert _relaid(block, "", "import pkg.aa\n") == ("import pkg\nimport pkg.aa\nimport pkg.zz\n")
+    other = "import pkg.b\nimport pkg.c\n"  # pkg.d past pkg.b and pkg.c: another order
+    assert _relaid(other, "", "import pkg.d\n") == "import pkg.d\n" + other

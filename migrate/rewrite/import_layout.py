@@ -334,18 +334,19 @@ def _place(
     its package binds a line earlier), and sorting is only style."""
     pool = [(i, c.text) for i, c in enumerate(old_chunks) if i not in edited]
     kept: list[_Chunk] = []
-    moved: list[tuple[_Chunk, int]] = []  # and how many own imports the edits run first
+    moved: list[tuple[_Chunk, list[int]]] = []  # and the own imports the edits run first
     for c in new_chunks:
         match = next((i for i, t in pool if t == c.text), None)
         if match is not None:
             pool = [(i, t) for i, t in pool if i != match]
             kept.append(replace(c, old=match, sep=old_chunks[match].sep))
         else:
-            moved.append((c, sum(1 for k in kept if _own(k, order))))
+            moved.append((c, [k.old for k in kept if _own(k, order)]))
     if any(b.old < a.old for a, b in zip(kept, kept[1:], strict=False)):
         return None  # the edits reordered untouched statements: not ours to judge
     out = list(kept)
-    for c, rank in moved:
+    for c, first in moved:
+        rank = len(first)
         if c.lead or order.section(c.node) in unsorted:
             return None  # a commented statement, an unsorted section: as the edits put it
         own = _own(c, order)
@@ -359,10 +360,30 @@ def _place(
         at = next((k for k, o in enumerate(out) if order.full_key(o.node) > key), len(out))
         if _star(c.node):
             return None  # an added star import: as the edits put it
-        if own and _own_before(out, at, order) != rank:
-            return None  # sorting it would change which own module initialises first
+        if own:
+            now = {o.old for o in out[:at] if o.old >= 0 and _own(o, order)}
+            crossed = now.symmetric_difference(first)
+            if any(not _loads_anyway(c.node, old_chunks[i].node) for i in crossed):
+                return None  # sorting it would change which own module initialises first
         out.insert(at, c)
     return out
+
+
+def _loads_anyway(a: ast.stmt, b: ast.stmt) -> bool:
+    """Whether the two statements initialise the same modules in the same order whichever
+    runs first: one is a plain `import P` of a package the other's module is inside
+    (`import P.sub` / `from P.sub import x` runs P's `__init__` first, then P.sub)."""
+    for plain, other in ((a, b), (b, a)):
+        if isinstance(plain, ast.Import) and len(plain.names) == 1:
+            if isinstance(other, ast.ImportFrom):
+                module = "" if other.level else other.module or ""
+            elif isinstance(other, ast.Import) and len(other.names) == 1:
+                module = other.names[0].name
+            else:
+                continue
+            if module.startswith(plain.names[0].name + "."):
+                return True
+    return False
 
 
 def _own(c: _Chunk, order) -> bool:
