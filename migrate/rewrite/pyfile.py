@@ -159,7 +159,10 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
             "convert the file to LF (or CRLF) line endings first",
         )
         return result
-    scratch = ImportScratch(job.new_path, job.text, partial(untouched_import, job, ctx))
+    order = ctx.import_order(job.old_path)
+    scratch = ImportScratch(
+        job.new_path, job.text, partial(untouched_import, job, ctx), order=order
+    )
     uses = rewrite_module_uses(job, ctx, scratch)
     implicit, implicit_notes = implicit_submodule_edits(job, ctx)
     uses.edits += implicit
