@@ -340,8 +340,7 @@ def test_deferred_unbound_read_in_the_pool_is_the_one_read_in_process(make_repo)
         "from .b import *\ndef g():\n    return missing\n",
         "globals()['Y'] = 1\ndef h():\n    return Y + nope\n",
         "def broken(:\n",
-        "import os\nclass C:\n    def m(self) -> 'C':\n    "
-        "    return os.sep + later\nlater = 1\n",
+        "import os\nclass C:\n    def m(self) -> 'C':\n        return os.sep + later\nlater = 1\n",
         "def k():\n    return unknown_at_call\nX = also_unknown\n",
     ]
     files = {"pkg/__init__.py": "", "pkg/b.py": "Z = 1\n"}
