@@ -9,16 +9,19 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from functools import cached_property
 from pathlib import Path
 
 from migrate.git.reads import cat_objects, ls_tree
-from migrate.git.runner import run_git
+from migrate.git.runner import null_oid, object_format, run_git
 
 Listing = dict[str, tuple[int, str]]  # path -> (mode, blob sha)
 
 
-def blob_sha(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+def blob_sha(data: bytes, object_format: str = "sha1") -> str:
+    """The id git gives `data` as a blob, in a repository of `object_format` (`sha1`, or
+    `sha256` for one made with `git init --object-format=sha256`)."""
+    return hashlib.new(object_format, b"blob %d\0" % len(data) + data).hexdigest()
 
 
 TREE = 0o40000
@@ -85,6 +88,15 @@ class GitObjects:
     def close(self) -> None:
         if self._repo is not None:
             self._repo.close()
+
+    @cached_property
+    def object_format(self) -> str:
+        """`sha1` or `sha256`: how this repository names its objects."""
+        return object_format(self.dir)
+
+    def blob_sha(self, data: bytes) -> str:
+        """The id `data` has (or would have) as a blob of this repository."""
+        return blob_sha(data, self.object_format)
 
     def rev(self, rev: str) -> str:
         out = run_git(self.dir, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}")
@@ -166,7 +178,7 @@ class GitObjects:
             env = dict(os.environ, GIT_INDEX_FILE=str(Path(tmp) / "index"))
             run_git(self.dir, "read-tree", tree, env=env)
             info = b"".join(
-                b"%o %s\t%s\0" % (mode, sha.encode() if mode else b"0" * 40, _path(p))
+                b"%o %s\t%s\0" % (mode, sha.encode() if mode else null_oid(tree).encode(), _path(p))
                 for p, (mode, sha) in sorted(changes.items())
             )
             run_git(self.dir, "update-index", "-z", "--index-info", input=info, env=env)
@@ -231,7 +243,7 @@ def listing_with(
     known = {sha for _mode, sha in base.values()}
     new: dict[str, tuple[int, bytes]] = {}
     for p, (mode, data) in files.items():
-        sha = blob_sha(data)
+        sha = objs.blob_sha(data)
         if sha in known:
             out[p] = (mode, sha)
         else:

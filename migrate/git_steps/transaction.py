@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from migrate.git import ZERO, GitError, git_path, run_git
+from migrate.git import GitError, git_path, null_oid, run_git
 from migrate.git.index_stat import carry_stat, switched_index
 from migrate.git.submodules import (
     checkout_problems,
@@ -62,7 +62,7 @@ class SwitchRefused(Refused):
 
 
 class Entry(NamedTuple):
-    """One path the switch changes: its (mode, sha) at base and at tip (0/ZERO: absent)."""
+    """One path the switch changes: its (mode, sha) at base and at tip (0/null id: absent)."""
 
     path: str
     base_mode: int
@@ -685,7 +685,9 @@ class Transaction:
         msg = "migrate apply"
         j.set_phase(self.state, "switching")
         if self.branch:
-            run_git(self.dir, "update-ref", "-m", msg, f"refs/heads/{self.branch}", tip, ZERO)
+            run_git(
+                self.dir, "update-ref", "-m", msg, f"refs/heads/{self.branch}", tip, null_oid(tip)
+            )
             run_git(self.dir, "symbolic-ref", "-m", msg, "HEAD", f"refs/heads/{self.branch}")
         elif self.head_ref:
             run_git(self.dir, "update-ref", "-m", msg, self.head_ref, tip, self.base)
