@@ -27,8 +27,9 @@ from migrate.index.bindings import (
     SPECIAL_FORMS,
     Bindings,
     Visitor,
-    forward_references,
+    annotation_references,
     import_only,
+    name_chain,
     node_key,
 )
 from migrate.index.imports import absolute
@@ -66,13 +67,8 @@ def _stored(target: ast.AST) -> set[str]:
 
 def attr_chain(node: ast.AST) -> tuple[str, list[str]] | None:
     """(root name, attributes) of a pure `a.b.c` chain of names and attributes, else None."""
-    attrs = []
-    while isinstance(node, ast.Attribute):
-        attrs.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        return node.id, attrs[::-1]
-    return None
+    chain = name_chain(node)
+    return (chain[0].id, chain[1]) if chain is not None else None
 
 
 def _literal(node: ast.AST) -> str | None:
@@ -172,7 +168,7 @@ class AttrWalker(Visitor):
     def forward_references(self, annotation: ast.expr) -> None:
         """The chains of an annotation's strings (`x: "mod.Cls"`), read as the expressions
         they hold, in the scope the annotation is in, at the string's line."""
-        for string, expr in forward_references(annotation, self._special):
+        for string, expr in annotation_references(annotation, self._special):
             for node in _chains(expr):
                 found = attr_chain(node)
                 if found is not None:

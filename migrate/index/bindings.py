@@ -27,6 +27,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from migrate.index.forward_refs import forward_references
 from migrate.index.imports import package_of, resolve_relative
 from migrate.rewrite.spans import ast_offset, line_starts
 
@@ -35,6 +36,8 @@ _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Calls whose (object, "name") arguments name an attribute of `object`.
 _NAMED_BUILTINS = {"getattr", "hasattr", "setattr", "delattr"}
 _NAMED_METHODS = {"object", "setattr", "delattr"}  # mock.patch.object, monkeypatch.setattr
+# Those that replace or delete the name in the object's namespace (a patch), not read it.
+_NAMED_WRITERS = {"setattr", "delattr", "object"}
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,10 @@ class ModuleUse:
     binding: ModuleBinding
     scope: int
     key: int = -1  # offset of the literal name of a "named" use
+    # The use replaces or deletes `attr` in the module's namespace (`mod.attr = x`,
+    # `del mod.attr`, `setattr(mod, "attr", x)`, `patch.object(mod, "attr")`,
+    # `monkeypatch.setattr/delattr(mod, "attr")`): what reads it from there sees it.
+    patch: bool = False
 
 
 @dataclass
@@ -621,16 +628,14 @@ class _Uses(Visitor):
     def module_of(self, node: ast.AST) -> tuple[str, ModuleBinding, list[str]] | None:
         """(absolute dotted name, binding, remaining attributes) of a Name/Attribute chain
         whose head is an import binding."""
-        parts = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
+        chain = name_chain(node)
+        if chain is None:
             return None
-        binding = self.resolve(node.id, self.b.off(node))
+        head, parts = chain
+        binding = self.resolve(head.id, self.b.off(head))
         if not isinstance(binding, ModuleBinding) or binding.value is None:
             return None
-        return binding.value, binding, list(reversed(parts))
+        return binding.value, binding, parts
 
     def _chain_prefix_end(self, node: ast.Attribute, keep: int) -> int:
         """End offset of the chain after its first `keep` attributes."""
@@ -650,8 +655,8 @@ class _Uses(Visitor):
                 return name, i
         return None
 
-    def _record(self, kind, module, attr, span, binding, key=-1) -> None:
-        use = ModuleUse(kind, module, attr, span, binding, self.stack[-1], key)
+    def _record(self, kind, module, attr, span, binding, key=-1, patch=False) -> None:
+        use = ModuleUse(kind, module, attr, span, binding, self.stack[-1], key, patch)
         self.uses.append(use)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
@@ -667,11 +672,12 @@ class _Uses(Visitor):
                 while isinstance(head, ast.Attribute):
                     head = head.value
                 span = (self.b.off(head), self._chain_prefix_end(node, i))
-                self._record("attr", module, parts[i], span, binding)
+                writes = i == len(parts) - 1 and isinstance(node.ctx, (ast.Store, ast.Del))
+                self._record("attr", module, parts[i], span, binding, patch=writes)
                 return
         self.generic_visit(node)
 
-    def _named(self, target: ast.AST, attr: ast.AST) -> bool:
+    def _named(self, target: ast.AST, attr: ast.AST, patch: bool = False) -> bool:
         if not (isinstance(attr, ast.Constant) and isinstance(attr.value, str)):
             return False
         found = self.module_of(target)
@@ -682,7 +688,7 @@ class _Uses(Visitor):
         if module not in self.watched:
             return False
         span = (self.b.off(target), self.b.end(target))
-        self._record("named", module, attr.value, span, binding, self.b.off(attr))
+        self._record("named", module, attr.value, span, binding, self.b.off(attr), patch)
         if isinstance(target, ast.Attribute):
             self.consumed.add(id(target))
         return True
@@ -700,7 +706,7 @@ class _Uses(Visitor):
             isinstance(func, ast.Attribute) and name in _NAMED_METHODS
         )
         if is_named and len(node.args) >= 2:
-            self._named(node.args[0], node.args[1])
+            self._named(node.args[0], node.args[1], name in _NAMED_WRITERS)
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
@@ -739,7 +745,7 @@ class NameRead:
 _SPECIAL_FORMS = SPECIAL_FORMS = frozenset(("Literal", "Annotated"))
 
 
-def forward_references(annotation: ast.expr, special) -> Iterator[tuple[ast.Constant, ast.expr]]:
+def annotation_references(annotation: ast.expr, special) -> Iterator[tuple[ast.Constant, ast.expr]]:
     """(string, the expression it holds) of each forward reference in an annotation: its
     strings read as expressions (nested ones too, each paired with the outermost string,
     where its names are read), but not a `Literal[...]`'s strings, an `Annotated[...]`'s
@@ -906,10 +912,16 @@ def find_uses(
     symbols: dict[str, set[str]] | None = None,
 ) -> list[ModuleUse]:
     """The uses of `watched` modules in the file `model` describes, resolved through its
-    scopes. `symbols`: for each watched module, the names a star import of it may provide
-    that the caller cares about."""
+    scopes, forward references included (`x: "mod.Cls"`, read where the string is, in
+    the module's scope, as `typing.get_type_hints` does: `forward_refs.py`). `symbols`:
+    for each watched module, the names a star import of it may provide that the caller
+    cares about."""
     uses = _Uses(_Offsets(text, model), watched, symbols or {})
     uses.visit(tree)
+    uses.stack.append(0)
+    for _, expr in forward_references(tree, text):
+        uses.visit(expr)
+    uses.stack.pop()
     return uses.uses
 
 
@@ -982,3 +994,12 @@ def def_scopes(model: Bindings) -> dict[str, dict[str, Binding]]:
         if local:
             out[scope.qualname] = local
     return out
+
+
+def name_chain(node: ast.AST) -> tuple[ast.Name, list[str]] | None:
+    """(head name node, attributes) of a pure `a.b.c` chain of names and attributes."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return (node, parts[::-1]) if isinstance(node, ast.Name) else None

@@ -27,6 +27,10 @@ class Context:
     # (module, symbol) -> top-level functions of `module` that still call `symbol` after a
     # symbol move: a patch of the new location does not reach them.
     symbol_callers: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    # Such a symbol stays bound in its old module (imported back), so a patch of it there
+    # stays there; these read it from the new module instead and do not see that patch
+    # (`run_context.patch_misses`).
+    patch_misses: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     # Deleted package -> common prefix of where its modules went (prose fallback only).
     package_fallback: dict[str, str] = field(default_factory=dict)
     # `pkg.name` re-exported by a deleted package's `__init__` -> the absolute origin.

@@ -29,9 +29,11 @@ from functools import lru_cache
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, find_uses
+from migrate.index.forward_refs import forward_references
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.import_scratch import ImportScratch
+from migrate.rewrite.patch_targets import kept_patches, patch_note
 from migrate.rewrite.reload_notes import reload_notes
 from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit, note_at
 
@@ -112,6 +114,11 @@ class _Speller:
         self.starts = line_starts(self.text)
         self.rewritten: set[int] = set()  # offsets of binding names a use edit replaced
         self.fresh: dict[ModuleBinding, list[str]] = {}  # binding -> locals imported by it
+        # (module, symbol) this file patches on an old module that still binds it: its
+        # patches and reads of it there stay (patch_targets.py)
+        self.kept = (
+            kept_patches(tree, facts.uses, ctx.symbol_callers) if ctx.symbol_callers else set()
+        )
 
     def run(self) -> None:
         for use in self.facts.uses:
@@ -173,6 +180,13 @@ class _Speller:
     def _use(self, use: ModuleUse, dst: str) -> None:
         s, e = use.span
         what = f"{use.module}.{use.attr} is now {dst}.{use.attr}"
+        callers = self.ctx.symbol_callers.get((use.module, use.attr))
+        if (use.module, use.attr) in self.kept:
+            if use.patch:
+                self._kept_patch(use, dst, callers)
+            else:  # read from the namespace this file patches: it sees the patch there
+                self.res.handled.update(x for x in (use.span[0], use.key) if x >= 0)
+            return
         if dst == self.job.new_module and use.kind == "attr" and self.text[e : e + 1] == ".":
             self._edit(s, e + 1, "", use, f"{what}, defined in this module")
             return
@@ -182,7 +196,6 @@ class _Speller:
             self.res.notes.append(note_at(self.job.new_path, self.text, s, why))
             return
         applicability, reason = "safe", what
-        callers = self.ctx.symbol_callers.get((use.module, use.attr))
         if use.kind == "named" and callers:
             applicability = "review"
             reason = (
@@ -190,6 +203,22 @@ class _Speller:
                 f"in {', '.join(callers)}, which patching {dst} does not reach"
             )
         self._edit(s, e, spelling, use, reason, applicability)
+
+    def _kept_patch(self, use: ModuleUse, dst: str, callers: tuple[str, ...]) -> None:
+        """A patch of a moved symbol that its old module still binds (it imports it back
+        for `callers`) keeps patching the old module: it replaces the name in that one
+        namespace, which is where those callers read it. A person is told what reads it
+        from the new module instead and no longer sees the patch."""
+        self.res.handled.update(x for x in (use.span[0], use.key) if x >= 0)
+        self.res.notes.append(
+            note_at(
+                self.job.new_path,
+                self.text,
+                use.span[0],
+                patch_note(use.module, use.attr, dst, callers, self.ctx),
+                "warning",
+            )
+        )
 
     def _edit(self, s, e, new, use: ModuleUse, reason, applicability="safe") -> None:
         self.res.edits.append(
@@ -296,7 +325,16 @@ class _Speller:
             return {}
         reads: dict[str, set[int]] = {}
         blocked: set[str] = set()
+        quoted: set[int] = set()  # forward references: their names are reads, as in code
+        for string, expr in forward_references(self.tree, self.text):
+            quoted.add(id(string))
+            for node in ast.walk(expr):
+                if isinstance(node, ast.Name):
+                    off = ast_offset(self.text, self.starts, node.lineno, node.col_offset)
+                    reads.setdefault(node.id, set()).add(off)
         for node in ast.walk(self.tree):
+            if id(node) in quoted:
+                continue
             if isinstance(node, ast.Name):
                 if isinstance(node.ctx, ast.Load):
                     off = ast_offset(self.text, self.starts, node.lineno, node.col_offset)

@@ -3,10 +3,9 @@
 Covers patch targets (`mock.patch`, `mocker.patch`, `monkeypatch.setattr/delattr`),
 `importlib.import_module`, `importlib.util.find_spec`, `__import__`, `module:attr`
 registry and entry-point targets, implicitly concatenated literals and f-string
-prefixes. A patch target follows the symbol; if code left in the old module still calls
-the symbol through its own globals the patch would miss those calls, so the edit is
-marked `review` and names them. A name the plan removes without saying where it went
-is reported, never guessed.
+prefixes. A patch target follows the symbol unless its old module still binds it
+(`patch_targets.py` says why and when). A name the plan removes without saying where it
+went is reported, never guessed.
 """
 
 from __future__ import annotations
@@ -19,10 +18,10 @@ from migrate.errors import Diagnostic
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts, StringSite
 from migrate.rewrite.literals import literal_of
+from migrate.rewrite.patch_targets import PATCHERS, patch_note
 from migrate.rewrite.refs import Ref, find_refs, literal_edits, stale
 from migrate.rewrite.spans import note_at
 
-PATCHERS = {"patch", "setattr", "delattr"}
 IMPORTERS = {"import_module", "find_spec", "__import__", "resolve_name"}
 
 
@@ -37,21 +36,26 @@ def classify(site: StringSite, ref: Ref, ctx: Context) -> tuple[str, str]:
     callee = (site.call or "").rsplit(".", 1)[-1]
     what = f"{ref.old} is now {ref.new}"
     if callee in PATCHERS and site.arg_index == 0:
-        callers = ctx.symbol_callers.get(ref.symbol) if ref.symbol else None
-        if callers:
-            mod = ref.symbol[0]
-            return (
-                f"patch target follows the symbol: {what}; but {mod} still calls "
-                f"{ref.symbol[1]} through its own globals in {', '.join(callers)}, "
-                "which this patch no longer reaches",
-                "review",
-            )
         return f"patch target: {what}", "safe"
     if callee in IMPORTERS:
         return f"import by name: {what}", "safe"
     if site.keyword == "target" or ":" in ref.old:
         return f"registry target: {what}", "safe"
     return f"string names an old location: {what}", "safe"
+
+
+def _kept_patch(site: StringSite, ref: Ref, ctx: Context) -> str | None:
+    """The target a patch string `"pkg.mod.sym"` keeps when `sym` moves but `mod` still
+    binds it (imported back for its callers): the patch replaces the name in that one
+    namespace, where those callers read it, so it stays on `mod` (respelled only if `mod`
+    itself moves). None: not such a patch (it follows the symbol)."""
+    callee = (site.call or "").rsplit(".", 1)[-1]
+    if callee not in PATCHERS or site.arg_index != 0 or ref.symbol is None:
+        return None
+    mod, sym = ref.symbol
+    if ref.old != f"{mod}.{sym}" or ref.symbol not in ctx.symbol_callers:
+        return None
+    return f"{ctx.relocation.module(mod) or mod}.{sym}"
 
 
 def _object_patch_of_moved_symbol(site: StringSite, lit, bindings, ctx: Context):
@@ -87,7 +91,8 @@ def rewrite_strings(
     by_binding: set[int] = frozenset(),
 ) -> StringResult:
     """`handled`: ids of literals another form (registry tables) already rewrote;
-    `by_binding`: starts of `patch.object(mod, "name")` names module_uses.py respelled."""
+    `by_binding`: starts of what module_uses.py respelled or kept by binding (the name
+    of `patch.object(mod, "name")`, a forward reference's `mod` in `"mod.Cls"`)."""
     res = StringResult()
     for site in facts.strings:
         if site.docstring or id(site.node) in handled:
@@ -100,13 +105,26 @@ def rewrite_strings(
         if not regex.search(lit.virtual):
             continue
         for ref in find_refs(lit.virtual, regex, ctx):
-            if ref.new is not None and ref.new != ref.old:
+            spans = lit.source_spans(ref.start, ref.end)
+            if spans and spans[0][0] in by_binding:
+                continue  # a forward reference module_uses.py respelled by its binding
+            kept = _kept_patch(site, ref, ctx)
+            if kept is not None:
+                mod, sym = ref.symbol
+                dst = ctx.relocation.symbols[ref.symbol]
+                why = patch_note(mod, sym, dst, ctx.symbol_callers[ref.symbol], ctx)
+                res.notes.append(note_at(job.new_path, facts.text, site.start, why, "warning"))
+                if kept != ref.old:
+                    why = f"patch target: {mod} is now {kept.rpartition('.')[0]}"
+                    res.edits.extend(
+                        literal_edits(job.new_path, facts.text, lit, ref, kept, "string", why)
+                    )
+            elif ref.new is not None and ref.new != ref.old:
                 how = classify(site, ref, ctx)  # (reason, applicability)
                 res.edits.extend(
                     literal_edits(job.new_path, facts.text, lit, ref, ref.new, "string", *how)
                 )
             elif stale(ref, ctx):
-                spans = lit.source_spans(ref.start, ref.end)
                 what = "dynamic name built on" if ref.dynamic else "string names"
                 why = (
                     f"{what} `{ref.old}`, which the plan removes; no single new "

@@ -1,0 +1,60 @@
+"""Forward references (string annotations: `x: "mod.Cls"`, `-> "list[m.T]"`) as the
+expressions they hold, placed where the string is in the file.
+
+A string whose source text is its value (one line, one quote character, no prefix, no
+escape, ASCII) is parsed and its nodes get the file's positions, so the readers of a
+file's `ast` (`bindings.find_uses`, a chain's span) read a name inside it like any other
+and an edit of its span edits the string's text. Any other string annotation is skipped:
+an offset in its value is not one in the file.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from migrate.rewrite.spans import ast_offset, line_starts
+
+
+def annotation_strings(tree: ast.AST) -> Iterator[ast.Constant]:
+    """Every string constant inside an annotation of a parameter, a return or an
+    annotated assignment (`list["T"]` included)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+            notes = [p.annotation for p in params if p is not None] + [node.returns]
+        elif isinstance(node, ast.AnnAssign):
+            notes = [node.annotation]
+        else:
+            continue
+        for note in notes:
+            for sub in ast.walk(note) if note is not None else ():
+                if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                    yield sub
+
+
+def forward_references(tree: ast.AST, text: str) -> Iterator[tuple[ast.Constant, ast.expr]]:
+    """(string, the expression it holds) for the string annotations of `tree` (a parse
+    of `text`) whose text is their value; the expression has the positions of the file."""
+    starts = line_starts(text)
+    for node in annotation_strings(tree):
+        value = node.value
+        if node.lineno != node.end_lineno or not value.strip() or not value.isascii():
+            continue
+        s = ast_offset(text, starts, node.lineno, node.col_offset)
+        e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
+        raw = text[s:e]
+        if raw[:1] not in ("'", '"') or raw != raw[0] + value + raw[0] or "\\" in value:
+            continue
+        try:
+            expr = ast.parse(value.strip(), mode="eval").body
+        except (SyntaxError, ValueError):
+            continue  # not an expression: a type checker reports it
+        shift = node.col_offset + 1 + len(value) - len(value.lstrip())
+        for sub in ast.walk(expr):
+            if hasattr(sub, "lineno"):
+                sub.lineno = sub.end_lineno = node.lineno
+                sub.col_offset += shift
+                sub.end_col_offset += shift
+        yield node, expr

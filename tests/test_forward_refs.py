@@ -1,0 +1,133 @@
+"""Forward references (string annotations) through a binding of a module that loses a
+symbol: `"mod.Cls"` with `from pkg import mod` is a use of `pkg.mod.Cls` like `mod.Cls`
+in code (`index/forward_refs.py`, read by `bindings.find_uses`). Each result is executed
+(`typing.get_type_hints` evaluates the strings) and rewritten a second time.
+"""
+
+from __future__ import annotations
+
+from rewrite_helpers import dedent, rewrite_and_run
+
+MOD = """
+class Cls:
+    pass
+
+
+def keep():
+    return 0
+"""
+FILES = {"pkg/__init__.py": "", "pkg/mod.py": MOD, "app/__init__.py": ""}
+MOVE = [("pkg.mod:Cls", "pkg.newmod")]
+
+
+def test_a_forward_reference_through_a_from_import_of_the_module(make_repo, tmp_path):
+    files = dict(FILES)
+    files["app/use.py"] = dedent(
+        """
+        import typing
+
+        from pkg import mod
+
+
+        def make(x: "mod.Cls", n: "int") -> "list[mod.Cls]":
+            return [x] * n
+
+
+        def check():
+            import pkg.newmod
+
+            hints = typing.get_type_hints(make)
+            assert hints["x"] is pkg.newmod.Cls, hints
+            assert hints["return"] == list[pkg.newmod.Cls]
+            assert mod.keep() == 0
+        """
+    )
+    prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, MOVE, "app.use")
+    text = (out / "app/use.py").read_text()
+    assert "from pkg import mod, newmod\n" in text or "from pkg import newmod\n" in text
+    assert 'def make(x: "newmod.Cls", n: "int") -> "list[newmod.Cls]":' in text
+
+
+def test_a_forward_reference_under_type_checking_and_its_binding_left_unused(make_repo, tmp_path):
+    """The binding import used only by the forward references goes (ruff F401 would
+    flag it): the strings' names are reads of it, every one respelled."""
+    files = dict(FILES)
+    files["app/use.py"] = dedent(
+        """
+        from __future__ import annotations
+
+        import typing
+        from typing import TYPE_CHECKING
+
+        if TYPE_CHECKING:
+            from pkg import mod
+
+        VALUE: "mod.Cls | None" = None
+
+
+        def make(x: "mod.Cls") -> None:
+            return None
+
+
+        def check():
+            import pkg.newmod
+
+            ns = {"newmod": pkg.newmod}
+            assert typing.get_type_hints(make, localns=ns)["x"] is pkg.newmod.Cls
+        """
+    )
+    prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, MOVE, "app.use")
+    text = (out / "app/use.py").read_text()
+    assert "if TYPE_CHECKING:\n    from pkg import newmod\n\n" in text, text
+    assert "import mod" not in text
+    assert 'VALUE: "newmod.Cls | None" = None' in text
+    assert 'def make(x: "newmod.Cls") -> None:' in text
+
+
+def test_a_forward_reference_through_a_plain_import(make_repo, tmp_path):
+    files = dict(FILES)
+    files["app/use.py"] = dedent(
+        """
+        import typing
+
+        import pkg.mod
+
+
+        def make(x: "pkg.mod.Cls") -> "int":
+            return pkg.mod.keep()
+
+
+        def check():
+            assert typing.get_type_hints(make)["x"] is pkg.newmod.Cls
+            assert make(None) == 0
+        """
+    )
+    prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, MOVE, "app.use")
+    text = (out / "app/use.py").read_text()
+    assert 'def make(x: "pkg.newmod.Cls") -> "int":' in text
+    assert "import pkg.newmod\n" in text
+    (edit,) = [e for e in cs.edits if e.path == "app/use.py" and e.new == "pkg.newmod"]
+    assert edit.kind == "code"  # by binding, not the strings pass
+
+
+def test_a_string_that_is_not_its_own_value_is_left_alone(make_repo, tmp_path):
+    """An escape makes offsets in the value differ from the file's: not rewritten, and
+    nothing breaks (the module keeps a binding of Cls through its own back import)."""
+    files = dict(
+        FILES, **{"pkg/mod.py": "import os\n" + MOD + "\n\ndef new():\n    return Cls()\n"}
+    )
+    files["app/use.py"] = dedent(
+        """
+        from pkg import mod
+
+
+        def make(x: "mod.C\\x6cs") -> None:
+            return None
+
+
+        def check():
+            assert isinstance(mod.new(), mod.Cls)
+        """
+    )
+    prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, MOVE, "app.use")
+    assert 'def make(x: "mod.C\\x6cs") -> None:' in (out / "app/use.py").read_text()
