@@ -39,6 +39,9 @@ The API (stable; verify's attribute resolution and the binding-based rewriter bu
   `register_fused_op(instance, __name__, "ATTR")` calls.
 - `unbound`: (line, name) of every name read while the module is imported that nothing
   binds (`index.unbound.unbound_at_import`: a `NameError` on import).
+- `lookups`: (line, path relative to the module's directory) of every literal path the
+  module builds from its own location (`index.data_lookups`: `dirname(__file__)`,
+  `Path(__file__).with_name(...)`, `files(__package__)`, `get_data(__package__, ...)`).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from dataclasses import dataclass, field
 from migrate.index.attrs import AttrFacts, AttrWalker, walk_attributes
 from migrate.index.bindings import Binding, Bindings, def_scopes, module_bindings
 from migrate.index.bindings import scope_model as walk_scopes
+from migrate.index.data_lookups import MARKER, data_lookups
 from migrate.index.imports import ImportRef, absolute
 from migrate.index.unbound import unbound_at_import, unbound_later
 
@@ -83,6 +87,7 @@ class CodeFacts:
     star_unresolved: bool = False  # a `from <unresolvable> import *`
     attrs: AttrFacts | None = None  # attribute chains into other modules (index/attrs.py)
     unbound: list[tuple[int, str]] = field(default_factory=list)  # index/unbound.py
+    lookups: list[tuple[int, str]] = field(default_factory=list)  # index/data_lookups.py
     text: str | None = field(default=None, repr=False, compare=False)  # the source parsed
     _model: Bindings | None = field(default=None, repr=False, compare=False)
 
@@ -442,6 +447,8 @@ def _parsed_facts(
     reader.finish()
     facts.attrs = walk_attributes(tree, model, _FactsWalk, facts)
     facts.unbound = unbound_at_import(tree, module, is_package)
+    if MARKER.search(text):
+        facts.lookups = data_lookups(tree)
     return tree, facts
 
 

@@ -28,20 +28,6 @@ def _unbound(tree: CodeTree, path: str) -> list[tuple[int, str]]:
     return tree.deferred_unbound(path)
 
 
-def _sources(ctx: VerifyContext) -> dict[str, set[str]]:
-    """HEAD path -> BASE paths of the modules whose symbols the plans move into it."""
-    out: dict[str, set[str]] = {}
-    if ctx.base is None:
-        return out
-    for rel in ctx.relocations:
-        for (mod, _), dst in rel.symbols.items():
-            head_path = ctx.head.modules.get(ctx.dotted_now(dst))
-            base_path = ctx.base.modules.get(mod)
-            if head_path and base_path:
-                out.setdefault(head_path, set()).add(base_path)
-    return out
-
-
 def _changed(ctx: VerifyContext, path: str) -> bool:
     if ctx.base is None:
         return True
@@ -58,5 +44,5 @@ def check(ctx: VerifyContext) -> CheckResult:
     paths = files_read(ctx)
     where = "(in a function body or an annotation)"
     breaks = "a type checker rejects it; running that code raises NameError"
-    findings = unbound_findings(ctx, paths, _unbound, NAME, where, breaks, _sources(ctx))
+    findings = unbound_findings(ctx, paths, _unbound, NAME, where, breaks, ctx.symbol_sources())
     return CheckResult.judged(NAME, findings, f"{len(paths)} written or edited files")
