@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic
+from migrate.index.bindings import ModuleBinding, chain_heads
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Chain, Facts
 from migrate.rewrite.import_scratch import ImportScratch
@@ -62,6 +63,7 @@ def rewrite_chains(
     # modules this pass imports: at module level (indent "") that covers every scope,
     # else the binding's own statement
     added: set[tuple[str, int | None]] = set()
+    heads = _heads(job, facts, imports)
     for chain in facts.chains:
         if chain.start in done:
             continue
@@ -69,6 +71,11 @@ def rewrite_chains(
         binding = imports.bindings.get(local)
         if binding is None:
             continue
+        bound = heads.get(chain.start, True)
+        if bound is not True and not (
+            isinstance(bound, ModuleBinding) and bound.value == binding.old
+        ):
+            continue  # the head is bound to something else here (a parameter, a local)
         rest = chain.dotted[len(local) :]
         full = binding.old + rest
         new = relocate(full, ctx)
@@ -138,6 +145,16 @@ def rewrite_chains(
         )
         res.resolved_notes.append(note)
     return res
+
+
+def _heads(job: FileJob, facts: Facts, imports: ImportResult) -> dict:
+    """What each chain head is bound to at its chain (`bindings.chain_heads`); empty when
+    the file has no scope model (then every chain is read by its head's name)."""
+    names = frozenset(c.dotted.split(".")[0] for c in facts.chains) & set(imports.bindings)
+    tree, model = (job.ast, job.scopes) if names else (None, None)
+    if tree is None or model is None:
+        return {}
+    return chain_heads(model, tree, job.text, names)
 
 
 def _stale_root(full: str, imports: ImportResult) -> str | None:
