@@ -107,7 +107,7 @@ class ChangeSet:
             if step not in order:
                 raise ContractError(path, f"removed at unknown step {step!r}")
         last: dict[str, Edit] = {}
-        for e in sorted(self.edits, key=lambda e: (e.path, e.start)):
+        for e in sorted(self.edits, key=lambda e: (e.path, e.start, e.end)):
             if e.kind not in EDIT_KINDS:
                 raise ContractError(e.path, f"edit of unknown kind {e.kind!r}")
             if not 0 <= e.start <= e.end:
@@ -134,7 +134,8 @@ class ChangeSet:
 
     def edits_for(self, path: str, kinds: tuple[str, ...] = EDIT_KINDS) -> list[Edit]:
         return sorted(
-            (e for e in self.edits if e.path == path and e.kind in kinds), key=lambda e: e.start
+            (e for e in self.edits if e.path == path and e.kind in kinds),
+            key=lambda e: (e.start, e.end),
         )
 
     def steps_present(self) -> list[str]:
@@ -148,9 +149,10 @@ class ChangeSet:
 
 
 def apply_edits(text: str, edits: list[Edit]) -> str:
-    """Apply non-overlapping span edits to `text` (edits may be in any order)."""
+    """Apply non-overlapping span edits to `text` (edits may be in any order; an insertion
+    at the start of a replaced span goes before it, as `ChangeSet.check` orders them)."""
     out, last = [], 0
-    for e in sorted(edits, key=lambda e: e.start):
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
         if e.start < last:
             raise ValueError(f"overlapping edits in {e.path} at {e.line}:{e.col}")
         if text[e.start : e.end] != e.old:

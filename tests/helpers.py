@@ -14,6 +14,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +40,13 @@ def git(repo: Path, *args: str) -> str:
         capture_output=True,
         text=True,
     ).stdout
+
+
+def migrate_cli(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """`migrate ARGS` as a user runs it: a real process in `cwd`, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "migrate.cli", *args], cwd=cwd, capture_output=True, text=True
+    )
 
 
 def init_repo(path: Path) -> Path:

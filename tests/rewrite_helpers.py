@@ -171,11 +171,20 @@ def run_golden_case(make_repo, tmp_path, name: str):
 def undefined_names(root) -> list[str]:
     """ruff's F821 (undefined name, string and lazy annotations included) on a tree: an
     oracle that shares no code with the rewriter."""
+    return _ruff(root, "F821")
+
+
+def unused_imports(root) -> list[str]:
+    """ruff's F401 (an import nothing uses, string annotations read) on a tree."""
+    return _ruff(root, "F401")
+
+
+def _ruff(root, code: str) -> list[str]:
     ruff = Path(sys.executable).with_name("ruff")
     res = subprocess.run(
-        [str(ruff), "check", "--isolated", "--no-cache", "--select", "F821",
+        [str(ruff), "check", "--isolated", "--no-cache", "--select", code,
          "--output-format", "concise", "."],
         cwd=root, capture_output=True, text=True,
     )  # fmt: skip
     assert res.returncode in (0, 1), res.stderr
-    return [ln for ln in res.stdout.splitlines() if "F821" in ln]
+    return [ln for ln in res.stdout.splitlines() if code in ln]

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 from helpers import git, start_paused
 from test_apply_atomic import snapshot, strip_stat
@@ -211,3 +212,65 @@ def test_a_file_made_in_the_new_directory_after_its_rename_is_not_moved_by_recov
     assert "pkg/tables/d2/late.txt: made by someone else while apply ran" in res.output
     assert sorted(os.listdir(repo / "pkg/data/tables/d2")) == ["t2.csv", "t5.csv", "t8.csv"]
     assert leftovers(repo) == []
+
+
+def test_the_journal_holds_one_record_for_a_directory_renamed_whole(make_repo, tmp_path):
+    """A directory renamed whole is one journal record (old, new, its base tree object):
+    none of its files is diffed, backed up or listed one by one, and the rollback reads
+    them again from that tree (here: interrupted at the checkout, all put back)."""
+    from migrate.git_steps import apply_plan
+    from migrate.git_steps.apply import ApplyFailed
+    from migrate.git_steps.transaction import Journal, state_dir
+
+    repo, plan = data_repo(make_repo, tmp_path, {"pkg/other.txt": "stays\n"})
+    before = strip_stat(snapshot(repo))
+    seen = {}
+
+    def hook(point):
+        if point == "journal":
+            seen["journal"] = Journal.load(state_dir(repo))
+        if point == "checkout":
+            raise RuntimeError("stop here")
+
+    with pytest.raises(ApplyFailed):
+        apply_plan(plan, repo, hook=hook)
+    j = seen["journal"]
+    tree = git(repo, "rev-parse", "HEAD:pkg/data/tables").strip()
+    assert j.dir_renames == [["pkg/data/tables", "pkg/tables", tree]]
+    assert j.renames == []
+    assert [e[0] for e in j.entries] == [".git-blame-ignore-revs"]  # the only other path
+    assert strip_stat(snapshot(repo)) == before
+    assert leftovers(repo) == []
+
+
+def test_a_file_rewritten_with_its_own_bytes_goes_back_with_the_directory(make_repo, tmp_path):
+    """The rollback tells a renamed file that is as the switch left it by its content
+    through git's filters, not its inode: one rewritten with the same bytes (a new inode)
+    goes back with the rest; the directory is renamed back whole."""
+    repo, plan = data_repo(make_repo, tmp_path)
+    before = strip_stat(snapshot(repo))
+    proc = start_apply(repo, plan, "checkout:30")
+    path = repo / "pkg/tables/d1/t4.csv"
+    data = path.read_bytes()
+    path.unlink()
+    path.write_bytes(data)
+    os.killpg(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1, err
+    assert "left as you have it" not in err
+    assert strip_stat(snapshot(repo)) == before
+    assert leftovers(repo) == []
+
+
+def test_a_data_move_never_imports_libcst(make_repo, tmp_path):
+    """A plan with no Python to rewrite loads no libcst (a third of a second of CPU at
+    start-up): the passes that parse code import it when they run. (Before:
+    `text_files` imported the stub rewriter, and with it libcst, at its own import.)"""
+    repo, plan = data_repo(make_repo, tmp_path)
+    code = (
+        "import sys\nfrom migrate.git_steps import apply_plan\n"
+        f"r = apply_plan({str(plan)!r}, {str(repo)!r})\n"
+        "print(r.status, 'libcst' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["applied", "False"], out.stderr

@@ -75,6 +75,16 @@ def test_nested_config_dir_moving_elsewhere_is_refused(make_repo, tmp_path):
     [
         'Path(__file__).resolve().parent / "configs" / "sp_collective"',
         'os.path.join(os.path.dirname(os.path.realpath(__file__)), "configs/sp_collective")',
+        # the sibling of the module's own file (trial23 T25: the module moved, its data
+        # stayed, FileNotFoundError at import, apply exit 0)
+        'Path(__file__).with_name("configs") / "sp_collective"',
+        'Path(__file__).resolve().with_name("configs")',
+        'Path(__file__).parent.joinpath("configs", "sp_collective")',
+        # package resources of the module's own package
+        'importlib.resources.files(__package__) / "configs" / "sp_collective"',
+        'files(__name__).joinpath("configs")',
+        'pkgutil.get_data(__package__, "configs/sp_collective/world=4.json")',
+        'importlib.resources.read_text(__package__, "configs/sp_collective/world=4.json")',
     ],
 )
 def test_other_spellings_of_the_lookup(make_repo, tmp_path, expr):

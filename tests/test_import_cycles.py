@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import git
+from helpers import git, migrate_cli
 from rewrite_helpers import changes, golden_case, plan_yaml, rewrite_and_run
 
 from migrate.errors import MigrateError
@@ -33,11 +33,8 @@ def test_cli_exits_2_and_writes_nothing(make_repo, tmp_path):
     plan = tmp_path / "plan.yaml"
     plan.write_text(plan_yaml(MOVES))
     head = git(repo, "rev-parse", "HEAD")
-    for args in (["--dry-run"], []):
-        cmd = [sys.executable, "-m", "migrate.cli", str(plan), *args]
-        if not args:
-            cmd = [sys.executable, "-m", "migrate.cli", "apply", str(plan)]
-        res = subprocess.run(cmd, cwd=repo, capture_output=True, text=True)
+    for args in ([str(plan), "--dry-run"], ["apply", str(plan)]):
+        res = migrate_cli(repo, *args)
         assert res.returncode == 2, res.stdout + res.stderr
         assert "pkg -> tools -> pkg" in res.stdout + res.stderr
     assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
@@ -154,3 +151,36 @@ def test_a_star_import_gives_only_what_its_all_lists_in_the_simulation(make_repo
         (tmp_path / rel).write_text(text)
     res = subprocess.run([sys.executable, "-c", "import pkg"], cwd=tmp_path, capture_output=True)
     assert res.returncode == 1 and b"cannot import name 'run'" in res.stderr, res.stderr
+
+
+STAR_ALL_FILES = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": '__all__ = ["fa"]\nimport pkg.c\n\n\ndef fa():\n    return pkg.c.helper()\n',
+    "pkg/b.py": "from pkg.a import *\n\n\ndef other():\n    return fa()\n",
+    "pkg/c.py": "def helper():\n    return 2\n\n\ndef keep():\n    return 3\n",
+}
+
+
+def test_a_star_import_of_a_module_still_initializing_fails_on_what_its_all_lists(
+    make_repo, tmp_path
+):
+    """`from pkg.a import *` reads every name `pkg.a.__all__` lists: while `pkg.a` is
+    still initializing, `fa` (listed, not bound yet) raises AttributeError. Moving
+    `pkg.c:helper` into `pkg.b` makes `pkg.a` import `pkg.b` first thing: refused. The
+    simulation counted the whole `__all__` as bound and applied a tree whose
+    `import pkg.a` fails (exit 0; verify said FAIL no-new-cycles)."""
+    with pytest.raises(MigrateError) as exc:
+        changes(make_repo, STAR_ALL_FILES, [("pkg.c:helper", "pkg.b")])
+    (d,) = exc.value.diagnostics
+    assert "pkg/b.py:1 runs `from pkg.a import *`" in d.message, d.message
+    assert "fa, which its __all__ lists, is not bound yet" in d.message, d.message
+    result = {  # the tree the plan would give (the oracle)
+        **STAR_ALL_FILES,
+        "pkg/a.py": STAR_ALL_FILES["pkg/a.py"].replace("pkg.c", "pkg.b"),
+        "pkg/b.py": STAR_ALL_FILES["pkg/b.py"] + "\n\ndef helper():\n    return 2\n",
+    }
+    for rel, text in result.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    res = subprocess.run([sys.executable, "-c", "import pkg.a"], cwd=tmp_path, capture_output=True)
+    assert res.returncode == 1 and b"has no attribute 'fa'" in res.stderr, res.stderr

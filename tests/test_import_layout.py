@@ -174,16 +174,18 @@ def test_removing_imports_keeps_valid_statements():
     assert apply_edits(text, scratch.finalise(tree)) == "from pkg import (\n    b,  # second\n)\n"
 
 
-def _ruff_isort_findings(tree) -> str:
-    """ruff's own verdict on a result: its default `I` rules and E302, first party found
-    as ruff finds it (run from the tree's root); "" when clean."""
+def _ruff_isort_findings(tree, own_config: bool = False) -> str:
+    """ruff's own verdict on a result: its default `I` rules and E302 (`own_config`: the
+    tree's own ruff settings), first party found as ruff finds it (run from the tree's
+    root); "" when clean."""
     import subprocess
     import sys
     from pathlib import Path
 
     ruff = Path(sys.executable).parent / "ruff"
     assert ruff.exists(), "ruff is a dev dependency: the check must run, not be skipped"
-    cmd = [str(ruff), "check", "--isolated", "--preview", "--no-fix", "--no-cache"]
+    cmd = [str(ruff), "check", *([] if own_config else ["--isolated"]), "--preview"]
+    cmd += ["--no-fix", "--no-cache"]
     cmd += ["--select", "I,E302", "--output-format", "concise", "."]
     run = subprocess.run(cmd, cwd=tree, capture_output=True, text=True)
     return "" if run.returncode == 0 else run.stdout + run.stderr
@@ -203,23 +205,38 @@ def test_rewritten_imports_are_where_isort_puts_them(make_repo, tmp_path, case):
     assert _ruff_isort_findings(out) == ""
 
 
-def _ruff_isort_findings_of(root, files: dict) -> str:
+def _ruff_isort_findings_of(root, files: dict, own_config: bool = False) -> str:
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
-    return _ruff_isort_findings(root)
+    return _ruff_isort_findings(root, own_config)
 
 
-def _relaid(text: str, old: str, new: str) -> str:
+@pytest.mark.parametrize("case", [c for c in LAYOUT if c.startswith("layout-config-")])
+def test_imports_follow_the_projects_own_isort_settings(make_repo, tmp_path, case):
+    """A project's own isort/ruff settings (its pyproject.toml, found walking up from each
+    file) decide the order and the layout: ruff with that configuration finds nothing
+    in the result, which is executed and run twice. (Before: the defaults: `from pkg
+    import hooks, introspect` merged under force-single-line; the new module's `import
+    sys` above `from inspect import signature` under force-sort-within-sections, and one
+    blank line after its imports where lines-after-imports wants two.)"""
+    before = golden_case(case).files
+    assert _ruff_isort_findings_of(tmp_path / "before", before, own_config=True) == ""
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, case)
+    assert _ruff_isort_findings(out, own_config=True) == ""
+
+
+def _relaid(text: str, old: str, new: str, order=None) -> str:
     """`text` with `old` (one occurrence) respelled to `new` by a form's edit, then the
     layout pass over it (first party: pkg)."""
     from migrate.changes import apply_edits
     from migrate.rewrite.import_layout import relaid
+    from migrate.rewrite.import_order import ImportOrder
     from migrate.rewrite.spans import make_edit
 
     at = text.index(old)
     edit = make_edit("m.py", text, at, at + len(old), new, "code", "respelled")
-    placed, folded = relaid("m.py", text, [edit], frozenset({"pkg"}))
+    placed, folded = relaid("m.py", text, [edit], order or ImportOrder(frozenset({"pkg"})))
     gone = {id(e) for e in folded}
     return apply_edits(text, [e for e in [edit] if id(e) not in gone] + placed)
 
@@ -253,3 +270,35 @@ def test_the_layout_pass_sorts_only_what_it_may():
     )
     combined = "from pkg.a import A\nfrom pkg.b import B\n"
     assert _relaid(combined, "from pkg.b", "from pkg.a") == "from pkg.a import A, B\n"
+
+
+def test_what_the_edits_write_is_formatted_as_the_project_formats_imports():
+    """A statement the edits wrote gets its names sorted, an aliased name its own
+    statement (combine-as-imports off), one name per statement under force-single-line,
+    and a wrap past the line length, as isort/ruff write it; a block whose statements
+    were not so formatted before is left as the edits have it. (Before: packaging's
+    `from ._platforms import manylinux as _manylinux, musllinux as _musllinux` and
+    `from ._platforms.mac import AppleVersion, _32_BIT_INTERPRETER, ...` stayed as
+    written, ruff I001.)"""
+    from migrate.rewrite.import_order import ImportOrder
+    from migrate.rewrite.isort_config import ImportStyle
+
+    block = "import os\n\nfrom zz import a, b\n"
+    assert _relaid(block, "from zz import a, b", "from yy import b as bb, a") == (
+        "import os\n\nfrom yy import a\nfrom yy import b as bb\n"
+    )
+    assert _relaid(block, "from zz import a, b", "from yy import b, A_X, C") == (
+        "import os\n\nfrom yy import A_X, C, b\n"
+    )
+    short = ImportOrder(frozenset({"pkg"}), ImportStyle(line_length=20))
+    assert _relaid(block, "from zz import a, b", "from yy import alpha, beta", short) == (
+        "import os\n\nfrom yy import (\n    alpha,\n    beta,\n)\n"
+    )
+    single = ImportOrder(frozenset({"pkg"}), ImportStyle(force_single_line=True))
+    assert _relaid("import os\n\nfrom zz import a\n", "zz import a", "yy import b, a", single) == (
+        "import os\n\nfrom yy import a\nfrom yy import b\n"
+    )
+    untidy = "import os\n\nfrom zz import b, a\n"
+    assert _relaid(untidy, "from zz import b, a", "from yy import b as bb, a") == (
+        "import os\n\nfrom yy import b as bb, a\n"
+    )

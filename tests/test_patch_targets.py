@@ -144,12 +144,10 @@ def test_a_patch_follows_the_symbol_when_the_old_module_no_longer_binds_it(make_
     assert edits and {e.applicability for e in edits} == {"safe"}
 
 
-# trial23 T22 (click 8.1.7's CliRunner: `formatting.FORCED_WIDTH = 80` around `invoke`):
-# a module-level VALUE the old module reads through its own globals, replaced by plain
-# assignment, augmented assignment, a tuple or `for` target, `setattr` and `del` through
-# a relative and a function-local binding of the old module.
 CONF = """
 import os
+
+LIMIT = 3
 
 WIDTH = None
 
@@ -158,6 +156,73 @@ def width():
     return WIDTH or 10
 """
 RUNNER = """
+from pkg import conf
+
+
+def run():
+    old = conf.WIDTH
+    conf.WIDTH = 80
+    try:
+        return conf.width()
+    finally:
+        conf.WIDTH = old
+
+
+def check():
+    assert run() == 80 and conf.width() == 10
+"""
+
+
+def test_an_assignment_through_the_old_module_is_a_patch_of_it(make_repo, tmp_path):
+    """click's CliRunner shape (t12's T22): `formatting.FORCED_WIDTH = 80` around a call
+    whose code reads FORCED_WIDTH through formatting's globals; the constant moves, and
+    formatting imports it back."""
+    files = {"pkg/__init__.py": "", "pkg/conf.py": CONF, "pkg/runner.py": RUNNER}
+    prep, cs, out = rewrite_and_run(
+        make_repo, tmp_path, files, [("pkg.conf:WIDTH", "pkg.consts")], "pkg.runner"
+    )
+    assert (out / "pkg/runner.py").read_text() == dedent(RUNNER)
+    notes = [n for n in cs.notes if n.pos.file == "pkg/runner.py"]
+    assert [n.pos.line for n in notes] == [6, 10]
+    assert "reads it through its own globals in width;" in notes[0].message
+
+
+def test_an_assignment_follows_a_moved_constant_its_old_module_no_longer_reads(make_repo, tmp_path):
+    """Nothing left in conf reads LIMIT: conf no longer binds it, so the assignment
+    goes to the new module, where `limit` (moved along) reads it."""
+    conf = CONF + "\n\ndef limit():\n    return LIMIT\n"
+    runner = dedent(
+        """
+        from pkg import conf
+
+
+        def check():
+            conf.LIMIT = 5
+            assert conf.limit() == 5
+        """
+    )
+    files = {"pkg/__init__.py": "", "pkg/conf.py": conf, "pkg/runner.py": runner}
+    moves = [("pkg.conf:LIMIT", "pkg.consts"), ("pkg.conf:limit", "pkg.consts")]
+    prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, "pkg.runner")
+    text = (out / "pkg/runner.py").read_text()
+    assert "    consts.LIMIT = 5\n    assert consts.limit() == 5\n" in text
+    assert not [n for n in cs.notes if n.pos.file == "pkg/runner.py"]
+
+
+# trial23 T22 (click 8.1.7's CliRunner: `formatting.FORCED_WIDTH = 80` around `invoke`):
+# a module-level VALUE the old module reads through its own globals, replaced by plain
+# assignment, augmented assignment, a tuple or `for` target, `setattr` and `del` through
+# a relative and a function-local binding of the old module.
+CONF_RW = """
+import os
+
+WIDTH = None
+
+
+def width():
+    return WIDTH or 10
+"""
+RUNNER_RW = """
 from . import conf
 
 
@@ -193,20 +258,20 @@ def check():
 """
 
 
-def test_an_assignment_to_a_moved_value_through_the_old_module_stays_there(make_repo, tmp_path):
+def test_every_write_form_to_a_moved_value_through_the_old_module_stays_there(make_repo, tmp_path):
     """Each write replaces `WIDTH` in conf's namespace, where `width()` reads it: the
     writes keep their target (on main 2773476 they became `consts.WIDTH = 80` and
     `run()` returned 10: click's suite lost 14 tests, apply exit 0, verify PASS), each
     with the kept-patch warning."""
     files = {
         "pkg/__init__.py": "",
-        "pkg/conf.py": CONF,
-        "pkg/runner.py": RUNNER,
+        "pkg/conf.py": CONF_RW,
+        "pkg/runner.py": RUNNER_RW,
     }
     prep, cs, out = rewrite_and_run(
         make_repo, tmp_path, files, [("pkg.conf:WIDTH", "pkg.consts")], "pkg.runner"
     )
-    assert (out / "pkg/runner.py").read_text() == dedent(RUNNER)
+    assert (out / "pkg/runner.py").read_text() == dedent(RUNNER_RW)
     assert "from pkg.consts import WIDTH\n" in (out / "pkg/conf.py").read_text()
     notes = [n for n in cs.notes if n.pos.file == "pkg/runner.py"]
     assert sorted(n.pos.line for n in notes) == [6, 7, 11, 18, 20, 22, 24, 25]

@@ -306,3 +306,25 @@ def test_nested_path_move_overrides_package_move(make_repo, tmp_path):
     )
     assert rel.files["python/sglang/jit_kernel/rope.py"] == "python/sglang/kernels/ops/misc/rope.py"
     assert rel.path("python/sglang/jit_kernel/csrc/x.cuh") == "python/sglang/kernels/jit/csrc/x.cuh"
+
+
+@pytest.mark.parametrize(
+    ("src", "dst"),
+    [
+        ("sglang.jit_kernel.rope", "os"),
+        ("sglang.jit_kernel.rope", "json.rope"),
+        ("sglang.jit_kernel.utils:load_jit", "typing"),
+    ],
+)
+def test_a_target_that_shadows_the_standard_library_is_refused(make_repo, tmp_path, src, dst):
+    """A module written as `os.py` (or a package `json/`) at an import root is found
+    instead of the standard library's by every `import os` of the project: apply wrote it
+    and exited 0 (trial23 T31)."""
+    repo = make_repo(LEGACY)
+    text = f"version: 1\nroots: [python]\nmoves:\n  - from: {src}\n    to: {dst}\n"
+    plan, errors = load_plan(_plan(tmp_path, text))
+    assert errors == []
+    (d,) = validate_plan(plan, build_index(repo, plan.roots))[0]
+    assert (d.pos.line, d.pos.col) == (5, 9)
+    top = dst.split(".")[0]
+    assert f"shadows the standard library module {top}" in d.message

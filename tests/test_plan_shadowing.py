@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import git
+from helpers import git, migrate_cli
 from rewrite_helpers import changes, plan_yaml, rewrite_and_run
 
 from migrate.errors import MigrateError
@@ -67,9 +67,7 @@ def test_a_new_module_named_like_a_package_binding_is_refused(
     plan.write_text(plan_yaml([move]))
     head = git(repo, "rev-parse", "HEAD")
     for args in ([str(plan), "--dry-run"], ["apply", str(plan)]):
-        res = subprocess.run(
-            [sys.executable, "-m", "migrate.cli", *args], cwd=repo, capture_output=True, text=True
-        )
+        res = migrate_cli(repo, *args)
         assert res.returncode == 2 and said in res.stdout + res.stderr, res.stdout + res.stderr
     assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
 

@@ -1,5 +1,6 @@
 """Absolute imports and attribute chains: before/after, and what must not change."""
 
+import pytest
 from rewrite_helpers import assert_rewrite, changes, new_text
 
 BASE = {
@@ -191,3 +192,23 @@ def test_import_of_deleted_package_becomes_the_modules_its_chains_need(make_repo
         "    return pkg.new.norm.rmsnorm(1), pkg.new.util.helper(2)\n"
     )
     assert not [n for n in cs.notes if n.pos.file == "app/use.py"]
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("from pkg.old import norm\nnorm.C\n", "import normlib as norm\nnorm.C\n"),
+        ("from pkg.old import norm as n\nn.C\n", "import normlib as n\nn.C\n"),
+        (
+            "from pkg.old import norm, util\nnorm.C, util.helper\n",
+            "import normlib as norm\nfrom pkg.old import util\nnorm.C, util.helper\n",
+        ),
+        ("from pkg.old.norm import C\n", "from normlib import C\n"),
+        ("import pkg.old.norm\npkg.old.norm.C\n", "import normlib\nnormlib.C\n"),
+    ],
+)
+def test_a_module_moved_to_the_top_level_is_imported_by_import(make_repo, before, after):
+    """`from pkg.old import norm` with pkg.old.norm -> normlib (a top-level module): the
+    binding becomes `import normlib as norm`; it crashed the dry run (exit 4, libcst:
+    "Must have a module specified") writing `from  import normlib` (trial23 T30)."""
+    case(make_repo, before, after, moves=[("pkg.old.norm", "normlib")])

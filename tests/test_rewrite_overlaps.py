@@ -189,58 +189,31 @@ def test_an_overlap_no_form_can_compose_refuses_apply_and_fix(make_repo, tmp_pat
 
 # The symbol pass's pair: the imports only the moved code used leave the source module,
 # while the import pass respells (or splits) the same statement for a moved module.
-SOURCES = {
-    "split-statement": (
-        PLAN,
-        """
-        from pkg import time, extra2
+NUMBER_BODY = """
 
 
-        def intcomma(x):
-            return str(x) + time.naturaltime(x)
+def intcomma(x):
+    return str(x) + time.naturaltime(x)
 
 
-        def other():
-            return extra2.A
-        """,
-        "from pkg import extra2\n",
-    ),
-    "respelled-statement": (
-        PLAN,
-        """
-        from pkg import time
-        from pkg import extra2
-
-
-        def intcomma(x):
-            return str(x) + time.naturaltime(x)
-
-
-        def other():
-            return extra2.A
-        """,
-        "from pkg import extra2\n",
-    ),
-    "two-targets-one-statement": (
-        """\
+def other():
+    return extra2.A
+"""
+ONE_STATEMENT = "from pkg import time, extra2\n" + NUMBER_BODY
+TWO_PLAN = """\
 version: 1
 moves:
   - {from: "pkg.number:intcomma", to: pkg.grouping}
   - {from: "pkg.number:other", to: pkg.others}
-""",
-        """
-        from pkg import time, extra2
-
-
-        def intcomma(x):
-            return str(x) + time.naturaltime(x)
-
-
-        def other():
-            return extra2.A
-        """,
-        "",
+"""
+SOURCES = {
+    "split-statement": (PLAN, ONE_STATEMENT, "from pkg import extra2\n"),
+    "respelled-statement": (
+        PLAN,
+        "from pkg import time\nfrom pkg import extra2\n" + NUMBER_BODY,
+        "from pkg import extra2\n",
     ),
+    "two-targets-one-statement": (TWO_PLAN, ONE_STATEMENT, ""),
 }
 USER = """
 from pkg import number

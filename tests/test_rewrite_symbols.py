@@ -167,3 +167,51 @@ def test_parent_relative_import_of_a_moved_symbol_in_a_subpackage(make_repo):
     )
     # A relative import that does not reach the moved symbol is never touched.
     assert cs.edits_for("pkg/old/sub/other.py") == []
+
+
+@pytest.mark.parametrize("head", ["", '"""Norms."""\n'])
+def test_a_moved_first_statement_that_the_module_still_uses(make_repo, head):
+    """The moved definition opens its module (nothing but a docstring above it) and the
+    module's own code still calls it: the import back goes where the definition was. Its
+    insertion and the cut begin at one offset; the dry run took them for overlapping
+    edits and refused a valid plan (exit 2)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/conf.py": head + "def g():\n    return 2\n\n\ndef f():\n    return g()\n",
+    }
+    prep, cs = changes(make_repo, files, [("pkg.conf:g", "pkg.consts")])
+    assert cs.writes["pkg/consts.py"] == ("code", "def g():\n    return 2\n")
+    assert new_text(prep, cs, "pkg/conf.py") == (
+        head + "from pkg.consts import g\n\n\ndef f():\n    return g()\n"
+    )
+
+
+STATE = "COUNTER = 0\n\n\ndef bump():\n    global COUNTER\n    COUNTER += 1\n    return COUNTER\n"
+
+
+@pytest.mark.parametrize(
+    ("moved", "message"),
+    [
+        # bump stays and would rebind pkg.state's own copy: pkg.consts.COUNTER stays 0
+        ("COUNTER", "pkg.state rebinds COUNTER (`global COUNTER` in bump)"),
+        # bump moves and would rebind pkg.consts' copy: pkg.state.COUNTER stays 0
+        ("bump", "the moved bump rebinds COUNTER (`global COUNTER`), which stays in pkg.state"),
+    ],
+)
+def test_a_global_rebound_across_the_move_is_refused(make_repo, moved, message):
+    """A module-level name one side of the move rebinds by `global` splits into two
+    copies: every reader of the other module's copy sees its old value (trial23 T33: the
+    suite's `state.COUNTER == 2` became `consts.COUNTER == 2`, 0 after two bumps; apply 0,
+    verify PASS)."""
+    files = {"pkg/__init__.py": "", "pkg/state.py": STATE}
+    with pytest.raises(MigrateError) as exc:
+        changes(make_repo, files, [(f"pkg.state:{moved}", "pkg.consts")])
+    assert message in str(exc.value)
+
+
+def test_a_global_of_a_name_that_moves_along_is_fine(make_repo):
+    files = {"pkg/__init__.py": "", "pkg/state.py": STATE + "\n\ndef other():\n    return 1\n"}
+    prep, cs = changes(
+        make_repo, files, [("pkg.state:COUNTER", "pkg.consts"), ("pkg.state:bump", "pkg.consts")]
+    )
+    assert "global COUNTER" in cs.writes["pkg/consts.py"][1]

@@ -9,11 +9,31 @@ their output byte for byte); here each result is executed and run a second time.
 from __future__ import annotations
 
 import pytest
-from rewrite_helpers import dedent, rewrite_and_run, run_golden_case, undefined_names
+from rewrite_helpers import (
+    dedent,
+    rewrite_and_run,
+    run_golden_case,
+    undefined_names,
+    unused_imports,
+)
 
 
 def test_new_module_gets_future_and_type_checking_imports(make_repo, tmp_path):
+    """The source keeps no import only the moved code used: the `TYPE_CHECKING` block
+    whose one import leaves goes whole, and with it `from typing import TYPE_CHECKING`
+    (it was left behind, ruff F401)."""
     _, _, out, _ = run_golden_case(make_repo, tmp_path, "symbol-future-and-type-checking")
+    assert unused_imports(out) == []
+    assert (out / "pkg/mod.py").read_text() == dedent(
+        '''
+        """Doc."""
+        from __future__ import annotations
+
+
+        def other():
+            return 1
+        '''
+    )
     assert (out / "pkg/newmod.py").read_text() == dedent(
         """
         from __future__ import annotations
@@ -186,3 +206,85 @@ def test_a_type_checking_alias_of_a_lazy_annotation_comes_along(make_repo, tmp_p
     head = "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n"
     new = (out / "pkg/new.py").read_text()
     assert new.startswith(head + "if TYPE_CHECKING:\n    from pkg.mod import Num\n")
+
+
+def test_a_type_checking_import_only_the_moved_code_used_leaves_its_block(make_repo, tmp_path):
+    """`OrderedDict` is read only by the moved def's string annotation: it leaves the
+    block, which keeps `Decimal` (the staying def's string annotation reads it), and
+    `TYPE_CHECKING` stays imported. A plain import only a string annotation of the moved
+    code reads goes too; one a staying string annotation reads stays."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": """
+            import fractions
+            import typing
+            from typing import TYPE_CHECKING
+
+            if TYPE_CHECKING:
+                from collections import OrderedDict
+                from decimal import Decimal
+
+
+            def make(x: "OrderedDict", y: "fractions.Fraction") -> "typing.Any":
+                return x
+
+
+            def keep(x: "Decimal") -> "typing.Any":
+                return x
+            """,
+        "check.py": """
+            from pkg.mod import keep
+            from pkg.new import make
+
+
+            def check():
+                assert make(1, 2) == 1 and keep(2) == 2
+            """,
+    }
+    moves = [("pkg.mod:make", "pkg.new")]
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, moves, "check")
+    assert unused_imports(out) == [] and undefined_names(out) == []
+    assert (out / "pkg/mod.py").read_text() == dedent(
+        """
+        import typing
+        from typing import TYPE_CHECKING
+
+        if TYPE_CHECKING:
+            from decimal import Decimal
+
+
+        def keep(x: "Decimal") -> "typing.Any":
+            return x
+        """
+    )
+
+
+def test_an_import_another_module_reads_from_the_source_stays(make_repo, tmp_path):
+    """b12's R4: `join` was imported in pkg.src for `f` only, but use.py imports it from
+    pkg.src and reads `s.join`: removing it broke `import use` (apply exit 0)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/src.py": """
+            import json
+            from os.path import join
+
+
+            def f(a):
+                return join(a, "x") + json.dumps(1)
+
+
+            def g():
+                return 1
+            """,
+        "use.py": """
+            import pkg.src as s
+            from pkg.src import g, join
+
+
+            def check():
+                assert (join("a", "b"), g(), s.join("c", "d")) == ("a/b", 1, "c/d")
+            """,
+    }
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.src:f", "pkg.dst")], "use")
+    src = (out / "pkg/src.py").read_text()
+    assert src.startswith("from os.path import join\n") and "json" not in src

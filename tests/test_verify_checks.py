@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import git
+from helpers import git, migrate_cli
 from test_apply import PLAN, make_sample
 
 from migrate.verify import verify
@@ -211,12 +211,7 @@ def _apply(repo: Path, moves: list[tuple[str, str]], tmp_path: Path) -> tuple[st
     plan = tmp_path / "plan.yaml"
     plan.write_text(plan_yaml(moves))
     base = git(repo, "rev-parse", "HEAD").strip()
-    res = subprocess.run(
-        [sys.executable, "-m", "migrate.cli", "apply", str(plan)],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-    )
+    res = migrate_cli(repo, "apply", str(plan))
     assert res.returncode == 0, res.stdout + res.stderr
     return base, plan
 

@@ -132,3 +132,23 @@ def test_sample_package_data_glob_that_misses_a_moved_file_fails_verify(tmp_path
     missing = {f.file for f in wheel.findings}
     assert any(f.startswith("python/sglang/kernels/ops/gemm/configs/") for f in missing), missing
     assert all(c.status == "PASS" for c in result.commits)
+
+
+def test_a_sha256_repository_is_applied_and_verified_like_a_sha1_one(tmp_path):
+    """Object ids are 64 hex digits in a `--object-format=sha256` repository: the git
+    layer's "no object" id (a removed index entry, a ref that must not exist yet) has the
+    repository's length, so apply writes its commits and verify reproduces them."""
+    dst = tmp_path / "kernels_sample"
+    shutil.copytree(SAMPLE, dst, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    git(dst, "init", "-q", "--object-format=sha256", "-b", "main")
+    git(dst, "config", "user.name", "migrate-tests")
+    git(dst, "config", "user.email", "tests@example.invalid")
+    git(dst, "add", "-A")
+    git(dst, "commit", "-q", "-m", "base")
+    base = apply(dst)
+    assert len(base) == 64
+    assert len(git(dst, "rev-list", f"{base}..HEAD").split()) == len(STEPS)
+    args = ["verify", f"{base}..HEAD", "--repo", str(dst), "--no-wheel"]
+    res = CliRunner().invoke(main, args, obj=cached_engine)
+    assert res.exit_code == 0, res.output
+    assert "FAIL" not in res.output

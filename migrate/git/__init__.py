@@ -8,7 +8,7 @@ and read by one pair of functions.
 from migrate.git.checkouts import exported, removed_in_background, snapshot, worktree, worktrees
 from migrate.git.objects import GitObjects, Listing, blob_sha, listing_with
 from migrate.git.revs import RevRange, resolve_range, resolve_revision
-from migrate.git.runner import ZERO, GitError, git_path, run_git
+from migrate.git.runner import GitError, git_path, null_oid, run_git
 from migrate.git.trailers import (
     BLAME_FILE,
     BLAME_STEP,
@@ -22,7 +22,6 @@ from migrate.git.trailers import (
 __all__ = [
     "BLAME_FILE",
     "BLAME_STEP",
-    "ZERO",
     "GitError",
     "GitObjects",
     "Listing",
@@ -32,6 +31,7 @@ __all__ = [
     "blob_sha",
     "exported",
     "git_path",
+    "null_oid",
     "listing_with",
     "parse_trailers",
     "plan_ref",

@@ -20,7 +20,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from migrate.git.reads import iter_objects, ls_tree
-from migrate.git.runner import run_git
+from migrate.git.runner import object_format, run_git
 from migrate.interrupts import signals_held, signals_raise
 
 
@@ -102,7 +102,7 @@ def write_tree_files(repo_dir: str | Path, rev: str, dest: Path) -> None:
             (dest / path).mkdir(parents=True, exist_ok=True)
     common = run_git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir")
     objects_dir = Path(common.decode().strip()) / "objects"
-    run_git(dest, "init", "-q")
+    run_git(dest, "init", "-q", f"--object-format={object_format(repo)}")
     (dest / ".git" / "objects" / "info" / "alternates").write_text(f"{objects_dir}\n")
     run_git(dest, "read-tree", f"{rev_sha(repo, rev)}^{{tree}}")
 

@@ -9,16 +9,58 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from functools import cached_property
 from pathlib import Path
 
 from migrate.git.reads import cat_objects, ls_tree
-from migrate.git.runner import run_git
+from migrate.git.runner import null_oid, object_format, run_git
 
 Listing = dict[str, tuple[int, str]]  # path -> (mode, blob sha)
 
 
-def blob_sha(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+def blob_sha(data: bytes, object_format: str = "sha1") -> str:
+    """The id git gives `data` as a blob, in a repository of `object_format` (`sha1`, or
+    `sha256` for one made with `git init --object-format=sha256`)."""
+    return hashlib.new(object_format, b"blob %d\0" % len(data) + data).hexdigest()
+
+
+TREE = 0o40000
+
+
+def tree_objects(listing: Listing) -> tuple[str, dict[str, bytes]]:
+    """(root tree's sha, {sha: object body}) of every tree of `listing`, formed and
+    hashed as git does: entries sorted by name, a tree's name as if it ended in "/";
+    mode in octal, name, NUL, the binary object id. The hash (SHA-1 or SHA-256) is the
+    one the listing's object ids are in (SHA-1 for an empty listing)."""
+    sample = next(iter(listing.values()), (0, "0" * 40))[1]
+    digest = hashlib.sha1 if len(sample) == 40 else hashlib.sha256
+    kids: dict[str, list[tuple[bytes, int, bytes]]] = {"": []}  # dir -> [(name, mode, id)]
+    for path, (mode, sha) in listing.items():
+        d, _, name = path.rpartition("/")
+        if d not in kids:
+            kids[d] = []
+            up = d
+            while up:  # make its parents known, up to one already known
+                parent = up.rpartition("/")[0]
+                known = parent in kids
+                kids.setdefault(parent, [])
+                if known:
+                    break
+                up = parent
+        kids[d].append((_path(name), mode, bytes.fromhex(sha)))
+    trees: dict[str, bytes] = {}
+    ids: dict[str, bytes] = {}
+    for d in sorted(kids, key=lambda d: -d.count("/") if d else 1):  # deepest first
+        parent, _, name = d.rpartition("/")
+        entries = kids[d]
+        entries.sort(key=lambda e: e[0] + b"/" if e[1] == TREE else e[0])
+        body = b"".join(b"%o %s\0%s" % (mode, n, oid) for n, mode, oid in entries)
+        raw = digest(b"tree %d\0" % len(body) + body).digest()
+        trees[raw.hex()] = body
+        ids[d] = raw
+        if d:
+            kids[parent].append((_path(name), TREE, raw))
+    return ids[""].hex(), trees
 
 
 def _path(p: str) -> bytes:
@@ -47,6 +89,15 @@ class GitObjects:
         if self._repo is not None:
             self._repo.close()
 
+    @cached_property
+    def object_format(self) -> str:
+        """`sha1` or `sha256`: how this repository names its objects."""
+        return object_format(self.dir)
+
+    def blob_sha(self, data: bytes) -> str:
+        """The id `data` has (or would have) as a blob of this repository."""
+        return blob_sha(data, self.object_format)
+
     def rev(self, rev: str) -> str:
         out = run_git(self.dir, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}")
         return out.decode().strip()
@@ -69,11 +120,16 @@ class GitObjects:
 
     def write_blobs(self, blobs: list[bytes]) -> list[str]:
         """Store blobs (as loose objects, no filters) with one git call; their shas."""
-        if not blobs:
+        return self.write_objects("blob", blobs)
+
+    def write_objects(self, kind: str, datas: list[bytes]) -> list[str]:
+        """Store objects of one type (loose, no filters; git checks a tree's format) with
+        one git call; their shas."""
+        if not datas:
             return []
         with tempfile.TemporaryDirectory(prefix="migrate-blobs-") as tmp:
             names = []
-            for i, data in enumerate(blobs):
+            for i, data in enumerate(datas):
                 name = os.path.join(tmp, str(i))
                 with open(name, "wb") as fh:
                     fh.write(data)
@@ -81,6 +137,8 @@ class GitObjects:
             out = run_git(
                 self.dir,
                 "hash-object",
+                "-t",
+                kind,
                 "-w",
                 "--no-filters",
                 "--stdin-paths",
@@ -89,15 +147,24 @@ class GitObjects:
         return out.decode().split()
 
     def write_tree(self, listing: Listing) -> str:
-        """A tree object holding exactly `listing`, built in a throwaway index file."""
-        with tempfile.TemporaryDirectory(prefix="migrate-index-") as tmp:
-            env = dict(os.environ, GIT_INDEX_FILE=str(Path(tmp) / "index"))
-            info = b"".join(
-                b"%o %s\t%s\0" % (mode, sha.encode(), _path(p))
-                for p, (mode, sha) in sorted(listing.items())
-            )
-            run_git(self.dir, "update-index", "-z", "--index-info", input=info, env=env)
-            return run_git(self.dir, "write-tree", env=env).decode().strip()
+        """A tree object holding exactly `listing`: every tree is formed and hashed here
+        (`tree_objects`), and only those the repository lacks are written, in one call."""
+        root, trees = tree_objects(listing)
+        have = self._present(list(trees))
+        self.write_objects("tree", [data for sha, data in trees.items() if sha not in have])
+        return root
+
+    def _present(self, shas: list[str]) -> set[str]:
+        """Those of `shas` the repository already holds (one `cat-file` call)."""
+        if not shas:
+            return set()
+        out = run_git(
+            self.dir,
+            "cat-file",
+            "--batch-check=%(objectname)",
+            input="".join(s + "\n" for s in shas).encode(),
+        )
+        return {line for line in out.decode().split("\n") if line in shas}
 
     def write_tree_from(self, tree: str, changes: Listing) -> str:
         """`tree` with the entries `changes` set (mode 0: removed): git reads the tree
@@ -111,7 +178,7 @@ class GitObjects:
             env = dict(os.environ, GIT_INDEX_FILE=str(Path(tmp) / "index"))
             run_git(self.dir, "read-tree", tree, env=env)
             info = b"".join(
-                b"%o %s\t%s\0" % (mode, sha.encode() if mode else b"0" * 40, _path(p))
+                b"%o %s\t%s\0" % (mode, sha.encode() if mode else null_oid(tree).encode(), _path(p))
                 for p, (mode, sha) in sorted(changes.items())
             )
             run_git(self.dir, "update-index", "-z", "--index-info", input=info, env=env)
@@ -176,7 +243,7 @@ def listing_with(
     known = {sha for _mode, sha in base.values()}
     new: dict[str, tuple[int, bytes]] = {}
     for p, (mode, data) in files.items():
-        sha = blob_sha(data)
+        sha = objs.blob_sha(data)
         if sha in known:
             out[p] = (mode, sha)
         else:

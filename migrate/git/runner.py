@@ -6,7 +6,18 @@ import os
 import subprocess
 from pathlib import Path
 
-ZERO = "0" * 40  # the "no object" id of update-ref's compare-and-swap
+
+def object_format(repo_dir: str | Path) -> str:
+    """`sha1` or `sha256` (a repository made with `git init --object-format=sha256`)."""
+    out = run_git(repo_dir, "rev-parse", "--show-object-format", check=False)
+    return out.decode().strip() or "sha1"
+
+
+def null_oid(like: str) -> str:
+    """The "no object" id (update-ref's "must not exist yet", a removed index entry) of
+    the repository `like`, one of its object ids, comes from: 40 zeros in a SHA-1
+    repository, 64 in a SHA-256 one."""
+    return "0" * len(like)
 
 
 class GitError(RuntimeError):

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from migrate.git import ZERO, GitError, git_path, run_git
+from migrate.git import GitError, git_path, null_oid, run_git
 from migrate.git.index_stat import carry_stat
 from migrate.git.submodules import (
     checkout_problems,
@@ -62,7 +62,7 @@ class SwitchRefused(Refused):
 
 
 class Entry(NamedTuple):
-    """One path the switch changes: its (mode, sha) at base and at tip (0/ZERO: absent)."""
+    """One path the switch changes: its (mode, sha) at base and at tip (0/null id: absent)."""
 
     path: str
     base_mode: int
@@ -74,8 +74,13 @@ class Entry(NamedTuple):
 _RAW = re.compile(rb":(\d+) (\d+) (\w+) (\w+) [^\0]*\0([^\0]*)\0")
 
 
-def diff_entries(repo: Path, base: str, tip: str) -> list[Entry]:
-    out = run_git(repo, "diff-tree", "-r", "-z", "--no-renames", base, tip)
+def diff_entries(repo: Path, base: str, tip: str, skip=()) -> list[Entry]:
+    """Every path that differs between `base` and `tip`, except under the directories
+    `skip` (literal paths: the ones renamed whole, whose trees are known equal)."""
+    spec = [f":(exclude,literal){d}" for d in skip]
+    out = run_git(
+        repo, "diff-tree", "-r", "-z", "--no-renames", base, tip, *(["--", *spec] if spec else [])
+    )
     modes: dict[bytes, int] = {}  # a handful of distinct modes: parsed once each
     return [
         Entry(
@@ -101,75 +106,148 @@ def _climb(path: str, seen) -> list[str]:
     return out
 
 
-def _ancestor_counts(paths) -> dict[str, int]:
-    """directory -> how many of `paths` lie under it (at any depth)."""
-    direct: dict[str, int] = {}
-    for p in paths:
-        d = p.rpartition("/")[0]
-        direct[d] = direct.get(d, 0) + 1
-    counts: dict[str, int] = {}
-    for d, n in direct.items():  # one climb per directory, not per file
-        while d:
-            counts[d] = counts.get(d, 0) + n
-            d = d.rpartition("/")[0]
-    return counts
+class TreeMove(NamedTuple):
+    """A directory the switch renames whole: the base's tree at `old` is the tip's at `new`
+    (`tree`, the same object), so its files (`files`, relative to it) are neither diffed
+    nor journaled one by one; a rollback reads them again from `tree`."""
+
+    old: str
+    new: str
+    tree: str
+    files: list[tuple[str, int, str]]  # (relative path, mode, blob sha)
+
+    def record(self) -> list[str]:
+        return [self.old, self.new, self.tree]
+
+    def pairs(self) -> list[list[str]]:
+        """[old, new] repo paths of each file it carries."""
+        o, n = self.old + "/", self.new + "/"
+        return [[o + rel, n + rel] for rel, _m, _s in self.files]
+
+    def dirs(self) -> list[str]:
+        """The directories under `old` that hold its files (relative; "" is `old`)."""
+        out = {""}
+        for rel, _m, _s in self.files:
+            d = rel.rpartition("/")[0]
+            while d not in out:
+                out.add(d)
+                d = d.rpartition("/")[0]
+        return sorted(out)
 
 
-def directory_renames(repo: Path, renames: list[list[str]], others: list[str]) -> list[list[str]]:
-    """[old_dir, new_dir] for each directory that one `rename` moves exactly as the pure
-    moves under it would be moved one by one (as `git mv` renames a directory).
-
-    Only when nothing else is affected: every entry on disk under `old_dir` is one of the
-    pure moves (no untracked, ignored or staying file, no empty directory), each lands at
-    the same relative path under `new_dir`, `new_dir` does not exist and receives nothing
-    else, and no other path the switch changes (`others`) is under either. Shallowest
-    first; the moves under a chosen directory are not renamed again."""
-    if not renames:
-        return []
-    same_name: dict[tuple[str, str], int] = {}  # (old dir, new dir) -> files keeping names
-    for old, new in renames:
+def _rename_candidates(moves: dict[str, str]) -> list[tuple[str, str]]:
+    """(old dir, new dir) pairs a directory rename could make of `moves`: each move's
+    parent directories, climbed while the names on both sides agree. Shallowest first."""
+    direct = set()
+    for old, new in moves.items():
         o, _, a = old.rpartition("/")
         n, _, b = new.rpartition("/")
         if a == b and o and n:
-            same_name[(o, n)] = same_name.get((o, n), 0) + 1
-    support: dict[tuple[str, str], int] = {}  # (old, new) directory -> files it would carry
-    for (o, n), count in same_name.items():
-        while True:
-            support[(o, n)] = support.get((o, n), 0) + count
+            direct.add((o, n))
+    found: set[tuple[str, str]] = set()
+    for o, n in direct:
+        while (o, n) not in found:
+            found.add((o, n))
             o, _, a = o.rpartition("/")
             n, _, b = n.rpartition("/")
             if a != b or not o or not n:
                 break
-    olds = _ancestor_counts(old for old, _ in renames)
-    news = _ancestor_counts(new for _, new in renames)
-    busy = set(_ancestor_counts(others))
-    top, chosen = os.fspath(repo), []
-    for (a, b), n in sorted(support.items(), key=lambda kv: kv[0][0].count("/")):
-        if n != olds.get(a) or n != news.get(b) or a in busy or b in busy:
+    return sorted(found, key=lambda c: (c[0].count("/"), c))
+
+
+def _objects(repo: Path, specs: list[str]) -> list[tuple[str, str] | None]:
+    """(sha, type) of each `rev:path` (None where there is none), in one git call."""
+    out = run_git(
+        repo,
+        "cat-file",
+        "--batch-check=%(objectname) %(objecttype)",
+        input="".join(s + "\n" for s in specs).encode("utf-8", "surrogateescape"),
+    )
+    found: list[tuple[str, str] | None] = []
+    for line in out.decode("utf-8", "surrogateescape").split("\n")[: len(specs)]:
+        sha, _, kind = line.rpartition(" ")
+        found.append((sha, kind) if kind in ("tree", "blob", "commit", "tag") else None)
+    return found
+
+
+def tree_files(repo: Path, tree: str) -> list[tuple[str, int, str]] | None:
+    """(relative path, mode, sha) of every entry of tree object `tree`, recursively; None
+    when it holds a submodule (a gitlink's checkout is moved and re-tied on its own)."""
+    out = []
+    for rec in run_git(repo, "ls-tree", "-r", "-z", tree).split(b"\0"):
+        meta, tab, name = rec.partition(b"\t")
+        if not tab:
             continue
-        if any(a.startswith(x + "/") or b.startswith(y + "/") for x, y in chosen):
+        mode, _kind, sha = meta.split(b" ")
+        if mode == b"160000":
+            return None
+        out.append((name.decode("utf-8", "surrogateescape"), int(mode, 8), sha.decode()))
+    return out
+
+
+def _holds_exactly(top: str, at: str, move: TreeMove) -> bool:
+    """Whether directory `at` of the work tree (`move.old` or `move.new`) holds the move's
+    files and nothing else: no untracked or ignored entry, no empty or extra directory
+    (a rename would carry it along)."""
+    base = at + "/"
+    files = {base + rel for rel, _m, _s in move.files}
+    dirs = {base + d if d else at for d in move.dirs()}
+    seen = 0
+    for sub, entry in _walk(top, at, dirs):
+        if sub not in files or entry.is_dir(follow_symlinks=False):
+            return False
+        seen += 1
+    return seen == len(files)
+
+
+def tree_renames(repo: Path, base: str, tip: str, moves: dict[str, str]) -> list[TreeMove]:
+    """The directories the switch renames whole, as `git mv` renames a directory: a
+    directory `old` whose tree at base is, as one object, the tip's at `new`, where the
+    tip has nothing at `old` and the base nothing at `new`; on disk `old` holds exactly
+    that tree's files (no untracked, ignored or staying file, no empty directory, no
+    submodule) and `new` does not exist. Candidates come from the plan's `moves`;
+    shallowest first, nothing under a chosen one is chosen again."""
+    cands = [c for c in _rename_candidates(moves) if "\n" not in c[0] + c[1]]
+    if not cands:
+        return []
+    specs = [
+        s for a, b in cands for s in (f"{base}:{a}", f"{tip}:{b}", f"{tip}:{a}", f"{base}:{b}")
+    ]
+    objs = _objects(repo, specs)
+    top, chosen = os.fspath(repo), []
+    for i, (a, b) in enumerate(cands):
+        at_base, at_tip, still, taken = objs[4 * i : 4 * i + 4]
+        if at_base is None or at_base[1] != "tree" or at_tip != at_base or still or taken:
+            continue
+        if any(a.startswith(m.old + "/") or b.startswith(m.new + "/") for m in chosen):
             continue
         if os.path.lexists(os.path.join(top, b)) or _dir_mode(os.path.join(top, a)) is None:
             continue
-        if _holds_only(top, a, n, olds):
-            chosen.append([a, b])
+        files = tree_files(repo, at_base[0])
+        if not files:
+            continue
+        move = TreeMove(a, b, at_base[0], files)
+        if _holds_exactly(top, a, move):
+            chosen.append(move)
     return chosen
 
 
 def _put_back_strays(
-    top: str, old: str, new: str, moved: list[str], modes: dict, before_ns: int | None = None
+    top: str, move: TreeMove, modes: dict, before_ns: int | None = None
 ) -> list[str]:
     """Rename back whatever went along when directory `old` was renamed to `new` but is
-    none of the switch's moves (`moved`: their new paths): a file or directory created in
+    none of the move's files: a file or directory created in
     `old` after `prepare` looked (its directories are made again, with their recorded
     modes). A line for each: where it is, or why it stays.
 
     `before_ns` (a rollback's): only entries whose ctime is before it, the time the renames
     began; one made or changed in `new` since is the user's there, and stays."""
-    expected = set(moved)
+    old, new = move.old, move.new
+    expected = {n for _o, n in move.pairs()}
+    dirs = {f"{new}/{d}" if d else new for d in move.dirs()}
     strays = [
         sub
-        for sub, entry in _walk(top, new, set(_ancestor_counts(moved)))
+        for sub, entry in _walk(top, new, dirs)
         if sub not in expected
         and (before_ns is None or entry.stat(follow_symlinks=False).st_ctime_ns < before_ns)
     ]
@@ -198,7 +276,9 @@ def _mark_renaming(state: Path) -> None:
     os.close(os.open(state / RENAMING, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644))
 
 
-def _put_back_carried(repo: Path, state: Path, j: Journal, report: RollbackReport) -> None:
+def _put_back_carried(
+    repo: Path, state: Path, j: Journal, moves: list[TreeMove], report: RollbackReport
+) -> None:
     """Put back what a directory rename carried along when the switch stopped before its
     own put-back (a SIGKILL, a failure): each entry in a renamed directory that is none of
     the moves and was made before the renames began (its ctime). One made in the new
@@ -208,12 +288,12 @@ def _put_back_carried(repo: Path, state: Path, j: Journal, report: RollbackRepor
     except OSError:
         return  # no directory was renamed
     top = os.fspath(repo)
-    for old, new in j.dir_renames:
+    for move in moves:
+        old, new = move.old, move.new
         if _dir_mode(os.path.join(top, new)) is None:
             continue
-        moved = [n for o, n in j.renames if o.startswith(old + "/")]
         try:
-            report.left += _put_back_strays(top, old, new, moved, j.dir_modes, before_ns)
+            report.left += _put_back_strays(top, move, j.dir_modes, before_ns)
         except OSError as exc:
             report.failed.append(
                 f"{new}: could not put back what went along with it from {old} "
@@ -247,19 +327,6 @@ def _walk(top: str, rel: str, dirs):
                     stack.append(sub)
                 else:
                     yield sub, entry
-
-
-def _holds_only(top: str, rel: str, n: int, olds: dict[str, int]) -> bool:
-    """Whether directory `rel` of the work tree at `top` holds exactly `n` non-directories
-    and only directories that hold some of them (`olds`: moved files per directory)."""
-    seen = 0
-    for _sub, entry in _walk(top, rel, olds):
-        if entry.is_dir(follow_symlinks=False):
-            return False  # an empty or unmoved directory would go along
-        seen += 1
-        if seen > n:
-            return False
-    return seen == n
 
 
 def pure_renames(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]:
@@ -309,34 +376,46 @@ def filtered_paths(repo: Path, entries: list[Entry]) -> list[str]:
 
 
 def preflight(
-    repo: Path, entries: list[Entry], renamed: set[str] = frozenset(), submodules=()
+    repo: Path,
+    entries: list[Entry],
+    renamed: set[str] = frozenset(),
+    submodules=(),
+    new_dirs=(),
 ) -> list[str]:
     """What stands in the way of the switch (empty: nothing; the switch may run).
 
     `renamed`: both paths of the pure moves the switch renames in place; a filtered file
     among them never passes through its filter, so it is not refused. `submodules`: the
-    [old, new] gitlink moves; any other change of a gitlink is refused."""
+    [old, new] gitlink moves; any other change of a gitlink is refused. `new_dirs`: the
+    new paths of directories renamed whole (absent: their parents are checked)."""
     tracked = {e.path for e in entries if e.base_mode}
     problems: list[str] = filtered_paths(repo, [e for e in entries if e.path not in renamed])
     moved = {p for pair in submodules for p in pair}
     problems += [p for old, _new in submodules for p in checkout_problems(repo, old)]
     top = os.fspath(repo) + os.sep
     kinds: dict[str, int | None] = {}  # directory -> its lstat mode (None: absent)
+
+    def parents(path: str) -> None:
+        """The directories `path` needs: absent or real ones, never a file or symlink."""
+        for d in _climb(path, kinds):
+            kinds[d] = mode = _lstat_mode(top + d)
+            if mode is not None and d not in tracked and not stat.S_ISDIR(mode):
+                if stat.S_ISLNK(mode):
+                    problems.append(f"{d}: a symlink where {path} needs a directory")
+                else:
+                    problems.append(
+                        f"{d}: an untracked or ignored file where a directory is needed"
+                    )
+
+    for d in new_dirs:
+        parents(d)
     for e in entries:
         if GITLINK in (e.base_mode, e.tip_mode) and e.path not in moved:
             problems.append(f"{e.path}: a submodule the plan would change (refused)")
             continue
         if not e.tip_mode:
             continue
-        for d in _climb(e.path, kinds):
-            kinds[d] = mode = _lstat_mode(top + d)
-            if mode is not None and d not in tracked and not stat.S_ISDIR(mode):
-                if stat.S_ISLNK(mode):
-                    problems.append(f"{d}: a symlink where {e.path} needs a directory")
-                else:
-                    problems.append(
-                        f"{d}: an untracked or ignored file where a directory is needed"
-                    )
+        parents(e.path)
         parent = e.path.rpartition("/")[0]
         if parent and kinds[parent] is None:
             continue  # its directory is not there, so neither is it
@@ -371,7 +450,8 @@ class Journal:
     entries: list[list] = field(default_factory=list)  # [path, bm, bsha, tm, tsha, backup]
     renames: list[list[str]] = field(default_factory=list)  # [old, new]: pure moves, renamed
     submodules: list[list] = field(default_factory=list)  # `_submodule_record`s, moved
-    dir_renames: list[list[str]] = field(default_factory=list)  # [old, new]: whole directories
+    # [old, new, tree]: directories renamed whole; their files are the base's `tree`
+    dir_renames: list[list[str]] = field(default_factory=list)
     new_dirs: list[str] = field(default_factory=list)  # deepest first
     dir_modes: dict[str, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
@@ -498,6 +578,24 @@ def _fsync_dir(path: Path) -> None:
             os.close(fd)
 
 
+def _record_whole(m: TreeMove, modes: dict, new_dirs: set, mode_of, left: set, made: set) -> None:
+    """What a rollback needs of a directory renamed whole besides its record: the modes
+    of its directories and of those above it, and the directories the rename makes."""
+    for rel in m.dirs():
+        d = f"{m.old}/{rel}" if rel else m.old
+        if (mode := mode_of(d)) is not None:
+            modes[d] = mode
+        new_dirs.add(f"{m.new}/{rel}" if rel else m.new)
+    for d in _climb(m.old, left):
+        left.add(d)
+        if (mode := mode_of(d)) is not None:
+            modes[d] = mode
+    for d in _climb(m.new, made):
+        made.add(d)
+        if mode_of(d) is None:
+            new_dirs.add(d)
+
+
 class Transaction:
     """Fast-forward the current branch (or a new one) from `base` to a new tip."""
 
@@ -512,6 +610,7 @@ class Transaction:
         self.journal: Journal | None = None
         self.left: list[str] = []  # what the switch left as someone else made it
         self.index: Path | None = None  # the index file (`prepare` asks git where)
+        self.whole: list[TreeMove] = []  # the directories renamed whole (`prepare`'s)
 
     def prepare(self, tip: str, moves: dict[str, str] | None = None) -> None:
         """Check the way is free, then record everything the switch will touch.
@@ -519,18 +618,20 @@ class Transaction:
         `moves` (old -> new path) names the plan's moves: those whose blob and mode the tip
         keeps are renamed in place by the switch (the file keeps its inode, like `git mv`),
         everything else is checked out from the tip."""
-        entries = diff_entries(self.dir, self.base, tip)
-        renames = pure_renames(entries, moves or {})
+        moves = moves or {}
+        whole = tree_renames(self.dir, self.base, tip, moves)
+        entries = diff_entries(self.dir, self.base, tip, [p for m in whole for p in m[:2]])
+        renames = pure_renames(entries, moves)
         in_place = {p for pair in renames for p in pair}
-        subs = submodule_moves(entries, moves or {})
-        problems = preflight(self.dir, entries, in_place, subs)
+        subs = submodule_moves(entries, moves)
+        problems = preflight(self.dir, entries, in_place, subs, [m.new for m in whole])
         if problems:
             raise SwitchRefused(problems)
         j = Journal(self.base, tip, self.head_ref, self.branch)
         j.renames = renames
         j.submodules = [_submodule_record(self.dir, old, new) for old, new in subs]
-        others = [e.path for e in entries if e.path not in in_place]
-        j.dir_renames = directory_renames(self.dir, renames, others)
+        j.dir_renames = [m.record() for m in whole]
+        self.whole = whole
         if self.state.exists():
             shutil.rmtree(self.state)  # a dead run's leftovers, after `recover` saw them
         (self.state / "files").mkdir(parents=True)
@@ -544,6 +645,12 @@ class Transaction:
         dirs: dict[str, int | None] = {}  # directory -> its mode (None: not a real directory)
         left: set[str] = set()  # directories whose modes were recorded (or looked at)
         made: set[str] = set()  # directories looked at for the tip
+
+        def mode_of(d: str) -> int | None:
+            return dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
+
+        for m in whole:  # one record each: the directories' modes, those the rename makes
+            _record_whole(m, j.dir_modes, new_dirs, mode_of, left, made)
         for n, e in enumerate(entries):
             backup: list = []
             if e.base_mode:
@@ -553,14 +660,12 @@ class Transaction:
                 linked = linked or (bool(backup) and backup[0] == "file" and not removed)
                 for d in _climb(e.path, left):  # the modes of the directories it was in
                     left.add(d)
-                    mode = dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
-                    if mode is not None:
+                    if (mode := mode_of(d)) is not None:
                         j.dir_modes[d] = mode
             if e.tip_mode:
                 for d in _climb(e.path, made):  # the directories the switch makes for it
                     made.add(d)
-                    mode = dirs[d] if d in dirs else dirs.setdefault(d, _dir_mode(top + d))
-                    if mode is None:
+                    if mode_of(d) is None:
                         new_dirs.add(d)
             j.entries.append([e.path, e.base_mode, e.base_sha, e.tip_mode, e.tip_sha, backup])
         j.new_dirs = sorted(new_dirs, key=lambda d: d.count("/"), reverse=True)
@@ -580,7 +685,9 @@ class Transaction:
         msg = "migrate apply"
         j.set_phase(self.state, "switching")
         if self.branch:
-            run_git(self.dir, "update-ref", "-m", msg, f"refs/heads/{self.branch}", tip, ZERO)
+            run_git(
+                self.dir, "update-ref", "-m", msg, f"refs/heads/{self.branch}", tip, null_oid(tip)
+            )
             run_git(self.dir, "symbolic-ref", "-m", msg, "HEAD", f"refs/heads/{self.branch}")
         elif self.head_ref:
             run_git(self.dir, "update-ref", "-m", msg, self.head_ref, tip, self.base)
@@ -589,10 +696,11 @@ class Transaction:
         self.hook("ref")
         emptied = self._stash_removed() | self._rename_moved() | self._move_submodules()
         index = os.fspath(self.index)  # as `prepare` found it
-        before = _read_index(index) if j.renames else None  # only renames carry stat
+        carried = j.renames + [p for m in self.whole for p in m.pairs()]
+        before = _read_index(index) if carried else None  # only renames carry stat
         run_git(self.dir, "read-tree", "-m", self.base, tip)  # the index only
         if before is not None:  # renamed files keep their stat data, as with `git mv`
-            carry_stat(index, before[0], before[1], j.renames, len(self.base) // 2)
+            carry_stat(index, before[0], before[1], carried, len(self.base) // 2)
         renamed = {new for _old, new in j.renames}
         written = [e[0] for e in j.entries if e[3] not in (0, GITLINK) and e[0] not in renamed]
         if written:
@@ -620,23 +728,19 @@ class Transaction:
         return dirs
 
     def _rename_moved(self) -> set[str]:
-        """Rename every pure move in place (a whole directory in one rename where
-        `directory_renames` found one; anything created in it since is renamed back and
-        listed in `left`); the directories it left (to remove if empty)."""
+        """Rename every pure move in place, a whole directory in one rename where
+        `tree_renames` found one (anything created in it since is renamed back and listed
+        in `left`); the directories it left (to remove if empty)."""
         dirs, top, made = set(), str(self.dir), set()
-        if self.journal.dir_renames:
+        if self.whole:
             _mark_renaming(self.state)
-        for old, new in self.journal.dir_renames:
-            os.makedirs(os.path.dirname(os.path.join(top, new)), exist_ok=True)
-            os.rename(os.path.join(top, old), os.path.join(top, new))
-            dirs.add(old.rpartition("/")[0])
+        for m in self.whole:
+            os.makedirs(os.path.dirname(os.path.join(top, m.new)), exist_ok=True)
+            os.rename(os.path.join(top, m.old), os.path.join(top, m.new))
+            dirs.add(m.old.rpartition("/")[0])
             self.hook("dir-rename")
-            moved = [n for o, n in self.journal.renames if o.startswith(old + "/")]
-            self.left += _put_back_strays(top, old, new, moved, self.journal.dir_modes)
-        inside = tuple(old + "/" for old, _new in self.journal.dir_renames)
+            self.left += _put_back_strays(top, m, self.journal.dir_modes)
         for old, new in self.journal.renames:
-            if inside and old.startswith(inside):
-                continue
             parent = os.path.dirname(os.path.join(top, new))
             if parent not in made:
                 os.makedirs(parent, exist_ok=True)
@@ -818,41 +922,66 @@ def _still_renamed(path: Path, backup: list) -> bool:
     return (st.st_ino, st.st_size, st.st_mtime_ns) == (backup[5], backup[3], backup[4])
 
 
-def _undo_directory_renames(repo: Path, j: Journal, backups: dict) -> set[str]:
-    """Rename each whole directory back when it holds exactly the files the switch put
-    there, each unchanged; the old paths settled. Any other case is left to the moves one
-    by one (which leave a changed file where the user has it)."""
-    settled: set[str] = set()
-    for old_dir, new_dir in j.dir_renames:
-        src, dst = repo / new_dir, repo / old_dir
-        if not os.path.lexists(src) or os.path.lexists(dst):
-            continue
-        pairs = [(o, n) for o, n in j.renames if o.startswith(old_dir + "/")]
-        holds = _holds_only(
-            os.fspath(repo), new_dir, len(pairs), _ancestor_counts(n for _o, n in pairs)
+def _renamed_whole(repo: Path, j: Journal) -> list[TreeMove]:
+    """The journal's directory renames whose new directory is there (renamed, not yet
+    back), with their files read again from the base's tree objects."""
+    out = []
+    for old, new, tree in j.dir_renames:
+        if os.path.lexists(repo / new):
+            out.append(TreeMove(old, new, tree, tree_files(repo, tree) or []))
+    return out
+
+
+def _undo_directory_renames(
+    repo: Path, j: Journal, moves: list[TreeMove], report: RollbackReport
+) -> None:
+    """Rename each whole directory back when it holds exactly its files, each as the
+    switch left it (by content, through git's filters: `_as_switched`). Otherwise file by
+    file: each one as the switch left it goes back, a changed one stays where the user has
+    it and is named."""
+    top = os.fspath(repo)
+    for m in moves:
+        pairs = m.pairs()
+        ours = _as_switched(
+            repo,
+            [
+                [n, mode, sha, mode, sha]
+                for (_o, n), (_r, mode, sha) in zip(pairs, m.files, strict=True)
+            ],
         )
-        if not holds or not all(
-            backups.get(o) and os.path.lexists(repo / n) and _still_renamed(repo / n, backups[o])
-            for o, n in pairs
+        if (
+            not os.path.lexists(repo / m.old)
+            and len(ours) == len(pairs)
+            and _holds_exactly(top, m.new, m)
         ):
-            continue
-        try:
-            dst.parent.mkdir(parents=True, exist_ok=True)  # the switch removed it if emptied
-            os.rename(src, dst)
-        except OSError:
-            continue  # the moves one by one try again, and report what fails
-        settled.update(o for o, _n in pairs)
-    return settled
+            try:
+                _make_dirs(top, m.old.rpartition("/")[0], j.dir_modes)
+                os.rename(repo / m.new, repo / m.old)
+                continue
+            except OSError:
+                pass  # file by file, which reports what fails
+        for old, new in pairs:
+            if not os.path.lexists(repo / new) or os.path.lexists(repo / old):
+                continue
+            if new not in ours:
+                report.left.append(f"{new}: changed while apply ran; left as you have it")
+                report.left.append(f"{old}: not restored (its content is at {new})")
+                continue
+            try:
+                _make_dirs(top, old.rpartition("/")[0], j.dir_modes)
+                os.rename(repo / new, repo / old)
+            except OSError as exc:
+                report.failed.append(
+                    f"{old}: could not restore ({exc.strerror or exc}); run: mv {new!r} {old!r}"
+                )
 
 
 def _undo_renames(repo: Path, j: Journal, report: RollbackReport) -> set[str]:
     """Rename each pure move back if its file is still the one the switch renamed (same
     inode, size and mtime; same target for a link); the old paths settled here."""
     backups = {e[0]: e[5] for e in j.entries}
-    settled = _undo_directory_renames(repo, j, backups)
+    settled: set[str] = set()
     for old, new in j.renames:
-        if old in settled:
-            continue
         src, dst, backup = repo / new, repo / old, backups.get(old)
         if not backup or not os.path.lexists(src) or os.path.lexists(dst):
             continue  # not renamed yet (or already back): the originals step sees to it
@@ -892,7 +1021,9 @@ def _undo_submodules(repo: Path, j: Journal, report: RollbackReport) -> None:
 def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) -> None:
     entries = j.entries
     ours = _as_switched(repo, entries)
-    _put_back_carried(repo, state, j, report)
+    whole = _renamed_whole(repo, j)
+    _put_back_carried(repo, state, j, whole, report)
+    _undo_directory_renames(repo, j, whole, report)
     settled = _undo_renames(repo, j, report)
     _undo_submodules(repo, j, report)
     targets = {new for _old, new in j.renames} | {rec[1] for rec in j.submodules}
@@ -916,7 +1047,8 @@ def _restore_files(repo: Path, state: Path, j: Journal, report: RollbackReport) 
     for d in j.new_dirs:
         with contextlib.suppress(OSError):
             os.rmdir(repo / d)  # only when empty: never a file we did not create
-    report.left += _strangers(repo, j.new_dirs, {e[0] for e in entries})
+    known = {e[0] for e in entries} | {n for m in whole for _o, n in m.pairs()}
+    report.left += _strangers(repo, j.new_dirs, known)
     for e in entries:  # then the originals, byte for byte, mode for mode
         path, base_mode, _bsha, tip_mode, _tsha, backup = e
         if not base_mode or not backup or path in settled:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from migrate.index.bindings import Bindings, Visitor, import_only, node_key
+from migrate.index.bindings import Bindings, Visitor, import_only, name_chain, node_key
 from migrate.index.imports import absolute
 
 _PATCHERS = {"patch", "mock.patch", "unittest.mock.patch", "mocker.patch"}
@@ -59,13 +59,8 @@ def _stored(target: ast.AST) -> set[str]:
 
 def attr_chain(node: ast.AST) -> tuple[str, list[str]] | None:
     """(root name, attributes) of a pure `a.b.c` chain of names and attributes, else None."""
-    attrs = []
-    while isinstance(node, ast.Attribute):
-        attrs.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        return node.id, attrs[::-1]
-    return None
+    chain = name_chain(node)
+    return (chain[0].id, chain[1]) if chain is not None else None
 
 
 def _literal(node: ast.AST) -> str | None:

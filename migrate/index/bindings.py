@@ -627,16 +627,14 @@ class _Uses(Visitor):
     def module_of(self, node: ast.AST) -> tuple[str, ModuleBinding, list[str]] | None:
         """(absolute dotted name, binding, remaining attributes) of a Name/Attribute chain
         whose head is an import binding."""
-        parts = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
+        chain = name_chain(node)
+        if chain is None:
             return None
-        binding = self.resolve(node.id, self.b.off(node))
+        head, parts = chain
+        binding = self.resolve(head.id, self.b.off(head))
         if not isinstance(binding, ModuleBinding) or binding.value is None:
             return None
-        return binding.value, binding, list(reversed(parts))
+        return binding.value, binding, parts
 
     def _chain_prefix_end(self, node: ast.Attribute, keep: int) -> int:
         """End offset of the chain after its first `keep` attributes."""
@@ -1003,3 +1001,12 @@ def def_scopes(model: Bindings) -> dict[str, dict[str, Binding]]:
         if local:
             out[scope.qualname] = local
     return out
+
+
+def name_chain(node: ast.AST) -> tuple[ast.Name, list[str]] | None:
+    """(head name node, attributes) of a pure `a.b.c` chain of names and attributes."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return (node, parts[::-1]) if isinstance(node, ast.Name) else None

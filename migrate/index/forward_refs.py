@@ -15,10 +15,21 @@ from collections.abc import Iterator
 
 from migrate.rewrite.spans import ast_offset, line_starts
 
+_SPECIAL = frozenset(("Literal", "Annotated"))
+_TYPING = frozenset(("typing", "typing_extensions"))
+
 
 def annotation_strings(tree: ast.AST) -> Iterator[ast.Constant]:
     """Every string constant inside an annotation of a parameter, a return or an
-    annotated assignment (`list["T"]` included)."""
+    annotated assignment that is a forward reference (`list["T"]` included): not the
+    values a `Literal[...]` lists, an `Annotated[...]`'s metadata, nor a call's
+    arguments (`Arg(help="...")`): those are values, whatever they spell."""
+    special = {name: name for name in _SPECIAL}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in _TYPING:
+            special.update(
+                {a.asname: a.name for a in node.names if a.name in _SPECIAL and a.asname}
+            )
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             args = node.args
@@ -29,9 +40,30 @@ def annotation_strings(tree: ast.AST) -> Iterator[ast.Constant]:
         else:
             continue
         for note in notes:
-            for sub in ast.walk(note) if note is not None else ():
-                if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
-                    yield sub
+            if note is not None:
+                yield from _strings(note, special)
+
+
+def _strings(node: ast.AST, special: dict[str, str]) -> Iterator[ast.Constant]:
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, str):
+            yield node
+        return
+    if isinstance(node, ast.Call):
+        yield from _strings(node.func, special)
+        return
+    if isinstance(node, ast.Subscript):
+        head = node.value
+        name = head.attr if isinstance(head, ast.Attribute) else getattr(head, "id", None)
+        kind = name if isinstance(head, ast.Attribute) and name in _SPECIAL else special.get(name)
+        if kind == "Literal":
+            return
+        if kind == "Annotated":
+            first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
+            yield from _strings(first, special)
+            return
+    for child in ast.iter_child_nodes(node):
+        yield from _strings(child, special)
 
 
 def forward_references(tree: ast.AST, text: str) -> Iterator[tuple[ast.Constant, ast.expr]]:

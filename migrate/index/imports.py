@@ -90,34 +90,64 @@ def bound_submodule(package: str | None, imported: str | None) -> str | None:
 _BODIES = ("body", "orelse", "finalbody", "handlers")
 
 
-def imports_of(tree: ast.Module, current: str, is_package: bool) -> list[ImportRef]:
-    """Every import statement; walks statement bodies only (imports are statements)."""
-    out: list[ImportRef] = []
+def import_statements(tree: ast.Module) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool, bool]]:
+    """(statement, local, type_checking) of every import statement, in order; walks
+    statement bodies only (imports are statements)."""
 
-    def visit(stmts, local: bool, tc: bool) -> None:
+    def visit(stmts, local: bool, tc: bool):
         for node in stmts:
-            if isinstance(node, ast.Import):
-                for a in node.names:
-                    out.append(ImportRef(a.name, (), node.lineno, node.col_offset + 1, local, tc))
-            elif isinstance(node, ast.ImportFrom):
-                mod = absolute(node.module, node.level, current, is_package)
-                if not mod:
-                    continue  # an unresolvable relative import names no module
-                names = tuple(a.name for a in node.names)
-                out.append(ImportRef(mod, names, node.lineno, node.col_offset + 1, local, tc))
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                yield node, local, tc
             elif isinstance(node, ast.If) and _is_type_checking(node.test):
-                visit(node.body, local, True)
-                visit(node.orelse, local, tc)
+                yield from visit(node.body, local, True)
+                yield from visit(node.orelse, local, tc)
             else:
                 inner = local or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                 for field in _BODIES:
                     block = getattr(node, field, None)
                     if isinstance(block, list):
-                        visit(block, inner, tc)
+                        yield from visit(block, inner, tc)
                 for case in getattr(node, "cases", ()):  # match statements
-                    visit(case.body, inner, tc)
+                    yield from visit(case.body, inner, tc)
 
-    visit(tree.body, False, False)
+    yield from visit(tree.body, False, False)
+
+
+def imports_of(tree: ast.Module, current: str, is_package: bool) -> list[ImportRef]:
+    """Every import statement, absolute, with where it runs."""
+    out: list[ImportRef] = []
+    for node, local, tc in import_statements(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                out.append(ImportRef(a.name, (), node.lineno, node.col_offset + 1, local, tc))
+            continue
+        mod = absolute(node.module, node.level, current, is_package)
+        if not mod:
+            continue  # an unresolvable relative import names no module
+        names = tuple(a.name for a in node.names)
+        out.append(ImportRef(mod, names, node.lineno, node.col_offset + 1, local, tc))
+    return out
+
+
+def bound_modules(
+    tree: ast.Module, current: str | None, is_package: bool, wanted, plain: bool = True
+) -> dict[str, str]:
+    """Local name -> the name in `wanted` that an import anywhere in the file binds it to
+    (any scope; the last import wins): `from m import x as y` binds `y` to `m.x`,
+    `import a.b as c` binds `c` to `a.b`, and `import a.b` binds `a` to `a` (unless
+    `plain` is False: such a chain spells the dotted name itself)."""
+    out: dict[str, str] = {}
+    for node, _, _ in import_statements(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = absolute(node.module, node.level, current, is_package)
+            for a in node.names if base else ():
+                if f"{base}.{a.name}" in wanted:
+                    out[a.asname or a.name] = f"{base}.{a.name}"
+            continue
+        for a in node.names:
+            target = a.name if a.asname else a.name.split(".")[0]
+            if target in wanted and (a.asname or plain):
+                out[a.asname or target] = target
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import difflib
 import os
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -135,6 +136,14 @@ def _check_moves(plan: Plan, index: RepoIndex, err) -> None:
         if found is None:
             continue
         key, dst_exists = found
+        top = mv.dst.split(".")[0].split(":")[0]
+        if not mv.is_path and top in sys.stdlib_module_names and top not in module_names:
+            err(
+                mv.dst_pos,
+                f"move target {mv.dst} shadows the standard library module {top}: every "
+                f"`import {top}` run from the import root would find it instead",
+            )
+            continue
         if key in targets:
             err(mv.dst_pos, f"two moves to one target {mv.dst} (first at line {targets[key].line})")
             continue

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from migrate.changes import Edit
 from migrate.errors import Diagnostic
 from migrate.index.bindings import ModuleBinding, chain_heads
+from migrate.index.forward_refs import forward_references
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Chain, Facts
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.imports import ImportResult
 from migrate.rewrite.names import module_part, relocate
-from migrate.rewrite.spans import make_edit, note_at
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at
 
 
 @dataclass
@@ -64,9 +65,12 @@ def rewrite_chains(
     # else the binding's own statement
     added: set[tuple[str, int | None]] = set()
     heads = _heads(job, facts, imports)
+    quoted = _forward_reference_spans(job) if any(c.quoted for c in facts.chains) else []
     for chain in facts.chains:
         if chain.start in done:
             continue
+        if chain.quoted and not any(s < chain.start < e for s, e in quoted):
+            continue  # a `Literal[...]` value or `Annotated[...]` metadata: not a reference
         local = chain.dotted.split(".")[0]
         binding = imports.bindings.get(local)
         if binding is None:
@@ -155,6 +159,20 @@ def _heads(job: FileJob, facts: Facts, imports: ImportResult) -> dict:
     if tree is None or model is None:
         return {}
     return chain_heads(model, tree, job.text, names)
+
+
+def _forward_reference_spans(job: FileJob) -> list[tuple[int, int]]:
+    """Spans of the strings that are forward references (`forward_refs.py`'s one rule)."""
+    if job.ast is None:
+        return []
+    starts = line_starts(job.text)
+    return [
+        (
+            ast_offset(job.text, starts, s.lineno, s.col_offset),
+            ast_offset(job.text, starts, s.end_lineno, s.end_col_offset),
+        )
+        for s, _ in forward_references(job.ast, job.text)
+    ]
 
 
 def _stale_root(full: str, imports: ImportResult) -> str | None:

@@ -8,8 +8,11 @@ than in plan validation because it reads the code that does the loading.)
 
 Only the loader's path expressions are read: `os.path.join(<anchor>, "a", "b", ...)` and
 `<anchor> / "a" / "b"`, where the anchor is the module's directory (`dirname(__file__)`,
-`Path(__file__).parent`, `dirname(spec.origin)` of a `find_spec`), directly or through a
-name bound to it. Other string literals (a dict key such as `table["configs"]`) are not
+`Path(__file__).parent`, `dirname(spec.origin)` of a `find_spec`, the package of
+`importlib.resources.files(__package__)`), directly or through a name bound to it; also
+`Path(__file__).with_name("a")`, `<anchor>.joinpath("a", "b")` and the resource readers
+`pkgutil.get_data(__package__, "a/b")`, `importlib.resources.read_text(__package__, "a")`.
+Other string literals (a dict key such as `table["configs"]`) are not
 paths. Every file below a directory the loader names must land below the directory it
 names once moved, so a nested target (`configs/sp_collective/ ->
 communication/configs/sp_collective/`) is fine when the lookup resolves there.
@@ -19,12 +22,26 @@ from __future__ import annotations
 
 import ast
 import posixpath
+import re
 
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
 
 _DIRNAME_WRAPPERS = {"realpath", "abspath", "normpath", "resolve", "absolute"}
+# (package, "relative/resource") readers: pkgutil's and importlib.resources' legacy API
+_RESOURCE_READERS = {
+    "get_data",
+    "read_text",
+    "read_binary",
+    "open_text",
+    "open_binary",
+    "path",
+    "is_resource",
+}
+# a file that may name data of its own package without `__file__` (the cheap prefilter)
+_READERS = "|".join(sorted({"files", *_RESOURCE_READERS}))
+_OWN_PACKAGE = re.compile(rf"\b(?:{_READERS})\(\s*__(?:package|name)__\b")
 
 
 def _callee(node: ast.AST) -> str:
@@ -68,6 +85,18 @@ class _Paths:
             return self._file(node.args[0], depth + 1)
         return None
 
+    def _package_dir(self, node: ast.AST) -> str | None:
+        """The directory of the package a `files(...)`/resource-reader argument names:
+        `__package__`/`__name__` (this module's own package), or a literal package name."""
+        if isinstance(node, ast.Name) and node.id in ("__package__", "__name__"):
+            self.origins.setdefault(self.here, self.path)
+            return self.here
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            init = self.index.modules.get(node.value)
+            if init is not None and init.endswith("/__init__.py"):
+                return posixpath.dirname(init)
+        return None
+
     def resolve(self, node: ast.AST, depth: int = 0) -> str | None:
         """The repo-relative path an expression names, when it is built from an anchor
         and literals (a trailing non-literal part is dropped: its parent is named)."""
@@ -92,6 +121,16 @@ class _Paths:
         if _callee(node) in _DIRNAME_WRAPPERS:
             inner = node.args[0] if node.args else getattr(node.func, "value", None)
             return self.resolve(inner, depth + 1) if inner is not None else None
+        if _callee(node) == "with_name" and isinstance(node.func, ast.Attribute):
+            f = self._file(node.func.value, depth + 1)
+            if f is None or not node.args or not _literal(node.args[0]):
+                return None
+            self.origins.setdefault(posixpath.dirname(f), f)
+            return posixpath.join(posixpath.dirname(f), node.args[0].value)
+        if _callee(node) == "joinpath" and isinstance(node.func, ast.Attribute) and node.args:
+            return self._joined(node.func.value, node.args, depth)
+        if _callee(node) == "files" and len(node.args) == 1:
+            return self._package_dir(node.args[0])
         if _callee(node) == "join" and len(node.args) >= 2:
             return self._joined(node.args[0], node.args[1:], depth)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
@@ -109,14 +148,35 @@ class _Paths:
             out = posixpath.join(out, p.value)
         return posixpath.normpath(out)
 
+    def _parts(self, node: ast.AST) -> tuple[ast.AST, list[ast.AST]] | None:
+        """(anchor expression, the parts joined to it) of a path-building expression."""
+        callee = _callee(node)
+        if callee == "join" and len(node.args) >= 2:
+            return node.args[0], node.args[1:]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            return node.left, [node.right]
+        if callee == "joinpath" and isinstance(node.func, ast.Attribute) and node.args:
+            return node.func.value, node.args
+        return None
+
     def lookups(self, tree: ast.Module):
         """(node, anchor, path) for each outermost path expression with a literal part."""
         for node in ast.walk(tree):
-            is_join = _callee(node) == "join" and len(node.args) >= 2
-            is_div = isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
-            if not (is_join or is_div):
+            callee = _callee(node)
+            if callee == "with_name" and isinstance(node.func, ast.Attribute):
+                target = self.resolve(node)
+                if target is not None:
+                    yield node, posixpath.dirname(target), posixpath.normpath(target)
                 continue
-            base, parts = (node.args[0], node.args[1:]) if is_join else (node.left, [node.right])
+            if callee in _RESOURCE_READERS and len(node.args) >= 2 and _literal(node.args[1]):
+                anchor = self._package_dir(node.args[0])
+                if anchor is not None:
+                    yield node, anchor, posixpath.normpath(f"{anchor}/{node.args[1].value}")
+                continue
+            split = self._parts(node)
+            if split is None:
+                continue
+            base, parts = split
             anchor = self.resolve(base)
             first = parts[0]
             if anchor is None or not (
@@ -126,6 +186,10 @@ class _Paths:
             target = self._joined(base, parts, 0)
             if target and target != anchor:
                 yield node, anchor, target
+
+
+def _literal(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _problem(path, node, old, anchor, new_anchor, expected, actual) -> Diagnostic:
@@ -141,7 +205,7 @@ def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
     problems = []
     for path in sorted(index.python_files()):
         text = index.text(path) or ""
-        if "__file__" not in text and "find_spec" not in text:
+        if "__file__" not in text and "find_spec" not in text and not _OWN_PACKAGE.search(text):
             continue
         try:
             tree = ast.parse(text)

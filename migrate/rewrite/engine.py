@@ -31,7 +31,7 @@ from migrate.rewrite.data_paths import data_path_problems
 from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.import_cycles import cycle_problems
 from migrate.rewrite.import_layout import kept_blank_lines, relaid
-from migrate.rewrite.import_order import first_party_names
+from migrate.rewrite.import_order import Orders
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.run_context import build_context
@@ -411,7 +411,7 @@ def _layout_pass(run: EngineRun) -> Contribution:
     """Imports the passes before added, split or respelled go where isort/ruff would put
     them (`import_layout.py`); each touched block's edits fold into one edit."""
     prep = run.prep
-    first_party = first_party_names(prep.index, prep.relocation)
+    orders = Orders(prep.index, prep.relocation)
     by_path: dict[str, list[Edit]] = {}
     for e in run.cs.edits:
         if e.path.endswith(".py") and e.path not in run.cs.writes:
@@ -421,7 +421,7 @@ def _layout_pass(run: EngineRun) -> Contribution:
         if not any(e.kind == "code" for e in edits):
             continue
         text = _text_at(prep, path)
-        new, folded = relaid(path, text, edits, first_party)
+        new, folded = relaid(path, text, edits, orders.of(path))
         gone = {id(e) for e in folded}
         kept = [e for e in edits if id(e) not in gone] + new
         out.edits += new + kept_blank_lines(path, text, kept)

@@ -87,9 +87,10 @@ def _own(paths, roots, text, known) -> _Modules:
 
 
 class _Failed(Exception):
-    def __init__(self, module: str, event: Event, target: str, name: str):
+    def __init__(self, module: str, event: Event, target: str, name: str, star: bool = False):
         super().__init__(module)
         self.module, self.event, self.target, self.name = module, event, target, name
+        self.star = star  # `from target import *`, whose `__all__` lists `name`
 
 
 def _simulate(entry: str, mods: _Modules) -> _Failed | None:
@@ -124,7 +125,10 @@ def _simulate(entry: str, mods: _Modules) -> _Failed | None:
                             unknown.add(m)
                         if ev.module in mods.paths:
                             given = defined.get(ev.module, set())
-                            defined[m].update(star_names(given, mods.all_names(ev.module)))
+                            listed = mods.all_names(ev.module)
+                            if ev.module in running and ev.module not in unknown:
+                                _listed_but_unbound(m, ev, mods, given, listed)
+                            defined[m].update(star_names(given, listed))
                         continue
                     if sub in mods.paths:
                         load(sub)
@@ -149,6 +153,16 @@ def _simulate(entry: str, mods: _Modules) -> _Failed | None:
     except RecursionError:  # pragma: no cover - a pathological chain: not our call
         return None
     return None
+
+
+def _listed_but_unbound(m: str, ev: Event, mods: _Modules, given, listed) -> None:
+    """A star import of a module still initializing reads every name its literal
+    `__all__` lists (a submodule is imported): one not bound yet raises AttributeError."""
+    if listed is None or ev.guarded:
+        return
+    for name in listed:
+        if name not in given and f"{ev.module}.{name}" not in mods.paths:
+            raise _Failed(m, ev, ev.module, name, star=True)
 
 
 def _path(mods: _Modules, start: str, goal: str) -> list[str] | None:
@@ -219,8 +233,10 @@ def _diagnostic(mods: _Modules, path: str, line: int, cycle: list[str], f: _Fail
     return Diagnostic(
         Pos(path, line, 1),
         f"the plan creates an import cycle that fails on import: {chain}; "
-        f"{fpath}:{f.event.line} runs `from {f.target} import {f.name}` while {f.target} is "
-        f"still initializing ({f.name} is not bound yet). Fix: import {f.name} inside the "
+        f"{fpath}:{f.event.line} runs `from {f.target} import {'*' if f.star else f.name}` "
+        f"while {f.target} is still initializing ({f.name}"
+        f"{', which its __all__ lists,' if f.star else ''} is not bound yet). "
+        f"Fix: import {f.name} inside the "
         f"functions of {f.module} that use it (a function-local import), or choose a "
         f"target whose packages do not import {f.target} (outside {outside})",
     )

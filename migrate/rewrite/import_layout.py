@@ -24,8 +24,8 @@ import textwrap
 from dataclasses import dataclass, replace
 
 from migrate.changes import Edit, apply_edits
-from migrate.rewrite.import_order import FIRST_PARTY, LOCAL, full_key, name_key, section
-from migrate.rewrite.import_scratch import MAX_LINE, _isort_off
+from migrate.rewrite.import_order import FIRST_PARTY, LOCAL, ImportOrder
+from migrate.rewrite.import_scratch import _isort_off
 from migrate.rewrite.spans import line_starts, make_edit
 
 _REASON = "placed where isort/ruff sort it"
@@ -45,7 +45,7 @@ class _Chunk:
 
 
 def relaid(
-    path: str, text: str, edits: list[Edit], first_party: frozenset[str]
+    path: str, text: str, edits: list[Edit], order: ImportOrder
 ) -> tuple[list[Edit], list[Edit]]:
     """(the block edits, the edits they fold) for one file's `edits` on `text`."""
     try:
@@ -57,7 +57,7 @@ def relaid(
     out: list[Edit] = []
     folded: list[Edit] = []
     for block in _blocks(tree):
-        hit = _relay(text, starts, block, edits, first_party)
+        hit = _relay(text, starts, block, edits, order)
         if hit is not None:
             lo, hi, new, inside = hit
             reasons = dict.fromkeys(e.reason for e in inside)
@@ -92,7 +92,7 @@ def _line_end(text: str, starts: list[int], line: int) -> int:
     return starts[line] if line < len(starts) else len(text)
 
 
-def _relay(text, starts, block, edits: list[Edit], first_party):
+def _relay(text, starts, block, edits: list[Edit], order):
     lo = starts[block[0].lineno - 1]
     hi = _line_end(text, starts, block[-1].end_lineno)
     indent = text[lo : lo + block[0].col_offset]
@@ -130,20 +130,32 @@ def _relay(text, starts, block, edits: list[Edit], first_party):
     new_chunks, tail = new
     if any(_star(c.node) for c in old_chunks):
         return None  # moving a statement past a star import changes which binding wins
-    unsorted = _unsorted(old_chunks, first_party)
+    unsorted = _unsorted(old_chunks, order)
     if unsorted is None:
         return None
     edited = _edited(lo, region, old_chunks, inside)
     if _edited(lo, region, old_chunks, [e for e in inside if e.new]) & unsorted:
         return None  # a statement of an unsorted group respelled: it stays where it was
-    unsorted = {section(old_chunks[i].node, first_party) for i in unsorted}
-    combine = not _combinable(old_chunks)  # a file that keeps one name per statement
-    if _sorted(new_chunks, first_party) and not (combine and _combinable(new_chunks)):
+    unsorted = {order.section(old_chunks[i].node) for i in unsorted}
+    single = order.style.force_single_line
+    # what the edits wrote as isort writes it (names sorted, split, wrapped), when every
+    # statement of the block was so before
+    same = {c.text for i, c in enumerate(old_chunks) if i not in edited}
+    tidy = all(_formatted(c, indent, order) == [c] for c in old_chunks)
+    parts = [
+        _formatted(c, indent, order) if tidy and c.text not in same else [c] for c in new_chunks
+    ]
+    split = any(p != [c] for p, c in zip(parts, new_chunks, strict=True))  # rewritten
+    new_chunks = [p for ps in parts for p in ps]
+    # a file that keeps one name per statement (force-single-line, said or seen): no merge
+    combine = not single and not _combinable(old_chunks, order)
+    merge = combine and _combinable(new_chunks, order)
+    if not split and _sorted(new_chunks, order) and not merge:
         return None  # the edits leave it sorted: they stay as they are
-    placed = _place(new_chunks, old_chunks, edited, indent, first_party, unsorted, combine)
+    placed = _place(new_chunks, old_chunks, edited, indent, order, unsorted, combine)
     if placed is None:
         return None
-    rebuilt = _render(placed, first_party) + tail
+    rebuilt = _render(placed, order) + tail
     if rebuilt == new_region:
         return None  # the edits already leave it sorted: they stay as they are
     return lo, hi, rebuilt, inside
@@ -201,15 +213,15 @@ def _chunks(region: str, indent: str) -> tuple[list[_Chunk], str] | None:
     return chunks, tail
 
 
-def _sorted(chunks: list[_Chunk], first_party) -> bool:
-    keys = [full_key(c.node, first_party) for c in chunks]
+def _sorted(chunks: list[_Chunk], order) -> bool:
+    keys = [order.full_key(c.node) for c in chunks]
     return keys == sorted(keys)
 
 
-def _unsorted(chunks: list[_Chunk], first_party) -> set[int] | None:
+def _unsorted(chunks: list[_Chunk], order) -> set[int] | None:
     """Indices of the statements in a group (statements with no blank line between them)
     that is out of isort order; None when the block's sections are."""
-    keys = [full_key(c.node, first_party) for c in chunks]
+    keys = [order.full_key(c.node) for c in chunks]
     if [k[0] for k in keys] != sorted(k[0] for k in keys):
         return None
     out: set[int] = set()
@@ -238,7 +250,7 @@ def _edited(lo: int, region: str, chunks: list[_Chunk], inside: list[Edit]) -> s
 
 
 def _place(
-    new_chunks, old_chunks, edited, indent, first_party, unsorted: set[int], combine: bool
+    new_chunks, old_chunks, edited, indent, order, unsorted: set[int], combine: bool
 ) -> list[_Chunk] | None:
     """The untouched statements in their order, every other one at its sorted place or
     (`combine`) merged into a statement of the same module; None when one belongs to a
@@ -255,46 +267,46 @@ def _place(
             pool = [(i, t) for i, t in pool if i != match]
             kept.append(replace(c, old=match, sep=old_chunks[match].sep))
         else:
-            moved.append((c, sum(1 for k in kept if _own(k, first_party))))
+            moved.append((c, sum(1 for k in kept if _own(k, order))))
     if any(b.old < a.old for a, b in zip(kept, kept[1:], strict=False)):
         return None  # the edits reordered untouched statements: not ours to judge
     out = list(kept)
     for c, rank in moved:
-        if c.lead or section(c.node, first_party) in unsorted:
+        if c.lead or order.section(c.node) in unsorted:
             return None  # a commented statement, an unsorted section: as the edits put it
-        own = _own(c, first_party)
-        merged = _merge_into(out, c, indent) if combine else None
+        own = _own(c, order)
+        merged = _merge_into(out, c, indent, order) if combine else None
         if merged is not None:
             out, k = merged
-            if own and rank - _own_before(out, k, first_party) not in (0, 1):
+            if own and rank - _own_before(out, k, order) not in (0, 1):
                 return None
             continue
-        key = full_key(c.node, first_party)
-        at = next((k for k, o in enumerate(out) if full_key(o.node, first_party) > key), len(out))
+        key = order.full_key(c.node)
+        at = next((k for k, o in enumerate(out) if order.full_key(o.node) > key), len(out))
         if _star(c.node):
             return None  # an added star import: as the edits put it
-        if own and _own_before(out, at, first_party) != rank:
+        if own and _own_before(out, at, order) != rank:
             return None  # sorting it would change which own module initialises first
         out.insert(at, c)
     return out
 
 
-def _own(c: _Chunk, first_party) -> bool:
+def _own(c: _Chunk, order) -> bool:
     """Whether the statement imports the repository's own code."""
-    return section(c.node, first_party) in (FIRST_PARTY, LOCAL)
+    return order.section(c.node) in (FIRST_PARTY, LOCAL)
 
 
-def _own_before(out: list[_Chunk], at: int, first_party) -> int:
+def _own_before(out: list[_Chunk], at: int, order) -> int:
     """How many untouched imports of the repository's own code come before `at`."""
-    return sum(1 for o in out[:at] if o.old >= 0 and _own(o, first_party))
+    return sum(1 for o in out[:at] if o.old >= 0 and _own(o, order))
 
 
-def _combinable(chunks: list[_Chunk]) -> bool:
+def _combinable(chunks: list[_Chunk], order) -> bool:
     """Whether two statements import from one module as isort would combine them."""
     seen: set[tuple] = set()
     for c in chunks:
         node = c.node
-        if isinstance(node, ast.ImportFrom) and "#" not in c.text and _names(node) is not None:
+        if isinstance(node, ast.ImportFrom) and "#" not in c.text and _names(node, order):
             if (node.module, node.level) in seen:
                 return True
             seen.add((node.module, node.level))
@@ -305,18 +317,50 @@ def _star(node: ast.stmt) -> bool:
     return isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
 
 
-def _names(node: ast.ImportFrom) -> list[str] | None:
-    """The names of a from-import that isort may combine (no alias, no star)."""
-    if any(a.asname or a.name == "*" for a in node.names):
-        return None
-    return [a.name for a in node.names]
+def _names(node: ast.ImportFrom, order) -> list[ast.alias] | None:
+    """The names of a from-import that isort may combine (`ImportOrder.mergeable`)."""
+    return list(node.names) if order.mergeable(node) else None
 
 
-def _merge_into(out: list[_Chunk], c: _Chunk, indent: str) -> tuple[list[_Chunk], int] | None:
+def _spelled(a: ast.alias) -> str:
+    return f"{a.name} as {a.asname}" if a.asname else a.name
+
+
+def _formatted(c: _Chunk, indent: str, order) -> list[_Chunk]:
+    """A one-line `from` import the edits wrote, as the project's isort writes it: its
+    names sorted, one statement per name under force-single-line (per aliased name
+    without combine-as-imports), wrapped one name per line past the line length."""
+    node = c.node
+    if not isinstance(node, ast.ImportFrom) or len(c.lines) != 1 or "#" in c.text:
+        return [c]
+    if _star(node) or "(" in c.lines[0]:
+        return [c]
+    nl = "\r\n" if c.lines[0].endswith("\r\n") else "\n"
+    head = c.lines[0].strip().split(" import ", 1)[0]
+    names = sorted(node.names, key=lambda a: order.name_key(a.name, a.asname))
+    if order.style.force_single_line:
+        groups = [[a] for a in names]
+    elif order.style.combine_as:
+        groups = [names]
+    else:
+        plain = [a for a in names if not a.asname]
+        groups = ([plain] if plain else []) + [[a] for a in names if a.asname]
+    out = []
+    for k, group in enumerate(groups):
+        spelled = [_spelled(a) for a in group]
+        stmt = _render_from(indent, head, spelled, False, nl, order.line_length)
+        lines = tuple(stmt.splitlines(keepends=True))
+        new_node = ast.parse(textwrap.dedent(stmt)).body[0]
+        lead, sep = (c.lead, c.sep) if not k else ((), 0)
+        out.append(replace(c, lead=lead, lines=lines, node=new_node, sep=sep))
+    return [c] if len(out) == 1 and out[0].lines == c.lines else out
+
+
+def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order) -> tuple[list, int] | None:
     node = c.node
     if not isinstance(node, ast.ImportFrom) or "#" in c.text:
         return None
-    add = _names(node)
+    add = _names(node, order)
     if add is None:
         return None
     for k, o in enumerate(out):
@@ -327,29 +371,33 @@ def _merge_into(out: list[_Chunk], c: _Chunk, indent: str) -> tuple[list[_Chunk]
             and "#" not in o.text
         ):
             continue
-        have = _names(o.node)
-        if have is None or [name_key(n) for n in have] != sorted(name_key(n) for n in have):
+        have = _names(o.node, order)
+        if have is None or not order.names_sorted(have):
             continue
-        names = sorted(dict.fromkeys(have + add), key=name_key)
+        spelled = dict.fromkeys(
+            _spelled(a) for a in sorted(have + add, key=lambda a: order.name_key(a.name, a.asname))
+        )
         expanded = "(" in "".join(o.lines) and len(o.lines) > 1
         nl = "\r\n" if o.lines[-1].endswith("\r\n") else "\n"
         head = "".join(o.lines).strip().split(" import ", 1)[0]
-        stmt = _render_from(indent, head, names, expanded, nl)
+        stmt = _render_from(indent, head, list(spelled), expanded, nl, order.line_length)
         new_node = ast.parse(textwrap.dedent(stmt)).body[0]
         lines = tuple(stmt.splitlines(keepends=True))
         return [*out[:k], replace(o, lines=lines, node=new_node), *out[k + 1 :]], k
     return None
 
 
-def _render_from(indent: str, head: str, names: list[str], expanded: bool, nl: str) -> str:
+def _render_from(
+    indent: str, head: str, names: list[str], expanded: bool, nl: str, line_length: int
+) -> str:
     one = f"{indent}{head} import {', '.join(names)}"
-    if not expanded and len(one) <= MAX_LINE:
+    if not expanded and len(one) <= line_length:
         return one + nl
     items = "".join(f"{indent}    {n},{nl}" for n in names)
     return f"{indent}{head} import ({nl}{items}{indent}){nl}"
 
 
-def _render(chunks: list[_Chunk], first_party) -> str:
+def _render(chunks: list[_Chunk], order) -> str:
     out = []
     for k, c in enumerate(chunks):
         if k == 0:
@@ -357,7 +405,7 @@ def _render(chunks: list[_Chunk], first_party) -> str:
         elif c.old >= 0 and chunks[k - 1].old == c.old - 1:
             sep = c.sep  # neighbours before: their blank lines stay
         else:
-            same = section(chunks[k - 1].node, first_party) == section(c.node, first_party)
+            same = order.section(chunks[k - 1].node) == order.section(c.node)
             sep = 0 if same else 1
         nl = "\r\n" if c.lines[-1].endswith("\r\n") else "\n"
         out.append(nl * sep + c.text)

@@ -26,7 +26,7 @@ form ran. So placement, sorting and layout live here only:
   blank line after a group that disappears).
 - `set_names(node, names)`: `from M import names` in place of the statement's list, in
   its layout: a parenthesized one-per-line list stays so (the comment after `(` too), a
-  one-line statement stays on one line unless it grows past `MAX_LINE`; then it is
+  one-line statement stays on one line unless it grows past the line length; then it is
   wrapped as ruff format would, its trailing comment moving after the `(`.
 - `add_top(stmt, reason, future=, type_checking=, clear_of=)`: at the module's top:
   `__future__` imports after the docstring (`_future_at`), the others after the last
@@ -46,11 +46,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
-from migrate.rewrite.import_order import full_key, name_key
-from migrate.rewrite.import_order import key as _key
+from migrate.rewrite.import_order import ImportOrder
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit, whole_lines
 
-MAX_LINE = 100  # SGLang's ruff line length: a longer import statement is wrapped
 _SKIP = re.compile(r"#\s*isort:\s*skip")
 _OFF = re.compile(r"#\s*isort:\s*(off|on)\b")
 
@@ -87,7 +85,7 @@ class ImportScratch:
     tops: list[_Top] = field(default_factory=list)
     relists: list[tuple[ast.ImportFrom, tuple[str, ...], str]] = field(default_factory=list)
     new_module: bool = False  # `text` is empty: the file does not exist yet
-    first_party: frozenset[str] = frozenset()  # the repo's own top-level names (sections)
+    order: ImportOrder = ImportOrder()  # sections and sort order (the project's settings)
 
     def add(
         self,
@@ -119,7 +117,8 @@ class ImportScratch:
         self.drops.setdefault(stmt, set()).update(names)
 
     def remove(self, node: ast.stmt, names: list[ast.alias], reason: str) -> None:
-        """Schedule dropping `names` from the top-level import `node`."""
+        """Schedule dropping `names` from the import `node`; a statement that is no
+        import (an `if TYPE_CHECKING:` block whose imports all go) goes whole."""
         self.removals.append((node, tuple(names), reason))
 
     def set_names(self, node: ast.ImportFrom, names: list[str], reason: str) -> None:
@@ -215,7 +214,7 @@ class ImportScratch:
             if hit is not None:
                 out.append((*hit, self._why(hit, reason)))
         for node, names, reason in self.relists:
-            out.append((*_relisted(self.text, starts, node, names), reason))
+            out.append((*_relisted(self.text, starts, node, names, self.order), reason))
         if self.tops:
             out += self._header(nl) if self.new_module else self._top(nl)
         return out
@@ -246,10 +245,12 @@ class ImportScratch:
     def _header(self, nl: str) -> list[tuple[int, int, str, str]]:
         """A new module's import header: one insertion into the empty text."""
         futures = [t.stmt for t in self.tops if t.kind == "future"]
-        imports = _sections([t.stmt for t in self.tops if t.kind == "import"], self.first_party)
+        imports = _sections([t.stmt for t in self.tops if t.kind == "import"], self.order)
         block = _checking_block([t for t in self.tops if t.kind == "checking"], nl)
         parts = [nl.join(p) for p in (futures, *imports) if p] + ([block] if block else [])
-        return [(0, 0, (nl + nl).join(parts) + nl * 3, self.tops[0].reason)]
+        after = self.order.style.lines_after_imports
+        after = 2 if after < 0 else after  # the caller takes one off before a statement
+        return [(0, 0, (nl + nl).join(parts) + nl * (1 + after), self.tops[0].reason)]
 
     def _drop(self, stmt: tuple[int, int], gone: set[str]) -> tuple[int, int, str] | None:
         """The statement without the `gone` locals, or its lines when none is left and
@@ -280,7 +281,7 @@ class ImportScratch:
         disappears), else the statement without them, composed with what other forms
         wrote inside it (as `drop` does); None: left alone."""
         text = self.text
-        names = [a for a in node.names if a.name != "*"]
+        names = [a for a in getattr(node, "names", ()) if a.name != "*"]
         s = ast_offset(text, starts, node.lineno, node.col_offset)
         e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
         lines = whole_lines(text, s, e, comment=True)
@@ -320,7 +321,7 @@ class ImportScratch:
             end = ast_offset(self.text, starts, node.end_lineno, node.end_col_offset)
             return at not in merged and self.can_merge(node) and not self._inside(at, end)
 
-        return place(self.text, tree, line, new, can_merge)
+        return place(self.text, tree, line, new, can_merge, self.order)
 
 
 def _folded_text(text: str, s: int, e: int, inner: list[Edit]) -> str:
@@ -343,12 +344,12 @@ def _runs(tops: list[_Top]) -> list[list[_Top]]:
     return runs
 
 
-def _sections(stmts: list[str], first_party: frozenset[str]) -> list[list[str]]:
+def _sections(stmts: list[str], order: ImportOrder) -> list[list[str]]:
     """A new module's imports as isort lays them out: by section, sorted in each."""
-    keyed = sorted((full_key(ast.parse(t).body[0], first_party), t) for t in stmts)
+    keyed = sorted((order.full_key(ast.parse(t).body[0]), t) for t in stmts)
     out: list[list[str]] = []
     for k, t in keyed:
-        if out and full_key(ast.parse(out[-1][-1]).body[0], first_party)[0] == k[0]:
+        if out and order.section(ast.parse(out[-1][-1]).body[0]) == k[0]:
             out[-1].append(t)
         else:
             out.append([t])
@@ -413,7 +414,7 @@ def _block(text: str, body: list[ast.stmt], line: int) -> list[ast.stmt]:
 
 
 def place(
-    text: str, tree: ast.Module, line: int, new: str, can_merge
+    text: str, tree: ast.Module, line: int, new: str, can_merge, order: ImportOrder
 ) -> tuple[int, int, str] | None:
     """(start, end, replacement) adding `new` (one statement, no indentation or newline)
     into the sorted block holding the statement at `line`; None: add after the binding.
@@ -427,19 +428,19 @@ def place(
     if _SKIP.search(first_line) or _isort_off(text, start):
         return None
     block = _block(text, body, line)
-    keys = [_key(s) for s in block]
+    keys = [order.key(s) for s in block]
     if keys != sorted(keys):
         return None
     new_node = ast.parse(new).body[0]
     nl = "\r\n" if "\r\n" in text else "\n"
     indent = first_line[: len(first_line) - len(first_line.lstrip(" \t"))]
-    if isinstance(new_node, ast.ImportFrom) and len(new_node.names) == 1:
-        merged = _merge(text, starts, block, new_node, can_merge)
+    if len(getattr(new_node, "names", ())) == 1 and order.mergeable(new_node):
+        merged = _merge(text, starts, block, new_node, can_merge, order)
         if merged is not None:
             return merged
-    key = _key(new_node)
+    key = order.key(new_node)
     for s in block:
-        if _key(s) > key:
+        if order.key(s) > key:
             at = starts[s.lineno - 1]
             return at, at, f"{indent}{new}{nl}"
     last = block[-1]
@@ -448,7 +449,7 @@ def place(
     return at, at, f"{lead}{indent}{new}{nl}"
 
 
-def _merge(text, starts, block, new_node: ast.ImportFrom, can_merge):
+def _merge(text, starts, block, new_node: ast.ImportFrom, can_merge, order: ImportOrder):
     """`from M import a` + `from M import b` -> `from M import a, b` (isort combines)."""
     alias = new_node.names[0]
     for s in block:
@@ -465,17 +466,16 @@ def _merge(text, starts, block, new_node: ast.ImportFrom, can_merge):
         src = text[a:b]
         line_end = text.find("\n", b)
         rest = text[b : len(text) if line_end == -1 else line_end]
-        if "(" in src or rest.strip() or any(n.name == "*" for n in s.names):
+        if "(" in src or rest.strip() or not order.mergeable(s):
             continue
         names = [n.name + (f" as {n.asname}" if n.asname else "") for n in s.names]
-        keys = [name_key(n.name) for n in s.names]
-        if keys != sorted(keys):
+        if not order.names_sorted(s.names):
             return None
         add = alias.name + (f" as {alias.asname}" if alias.asname else "")
         if add in names:
             return a, b, src
         names.append(add)
-        names.sort(key=lambda n: name_key(n.split(" ")[0]))
+        names.sort(key=lambda n: order.name_key(*n.partition(" as ")[::2]))
         head = src.split(" import ", 1)[0]
         return a, b, f"{head} import {', '.join(names)}"
     return None
@@ -491,7 +491,7 @@ def _local(node: ast.stmt, alias: ast.alias) -> str:
     return alias.name.split(".")[0] if isinstance(node, ast.Import) else alias.name
 
 
-def _relisted(text: str, starts, node: ast.ImportFrom, names) -> tuple[int, int, str]:
+def _relisted(text: str, starts, node: ast.ImportFrom, names, order) -> tuple[int, int, str]:
     """(start, end, replacement) of `node` importing `names`, in the statement's layout."""
     start = ast_offset(text, starts, node.lineno, node.col_offset)
     end = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
@@ -512,7 +512,7 @@ def _relisted(text: str, starts, node: ast.ImportFrom, names) -> tuple[int, int,
     inner = ", ".join(names)
     new_body = f"({inner})" if body.startswith("(") else inner
     tail = text[end : _line_end(text, end)].rstrip("\r\n")
-    if len(lead) + len(head) + len(new_body) + len(tail) > MAX_LINE:
+    if len(lead) + len(head) + len(new_body) + len(tail) > order.line_length:
         # wrap as ruff format would, the trailing comment moving after "("
         items = "".join(f"{lead}    {n},{nl}" for n in names)
         return start, end + len(tail), head + "(" + tail + nl + items + lead + ")"

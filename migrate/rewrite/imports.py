@@ -132,6 +132,9 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
     groups: dict[str, list] = {}
     for entry in entries:
         groups.setdefault(entry[0], []).append(entry)
+    if "" in groups:  # a module moved to the top level: no `from` names its parent
+        res.edits.append(_top_level_edit(job, facts, site, groups, level, base))
+        return
     old_spelling = "." * level + (mod or "")
     spellings = {b: relative.spell(b, job.new_package, level) for b in groups}
     renamed = [e for e in entries if e[1] != e[2]]
@@ -164,6 +167,29 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
         ]
         text = split_from_import(node, parts, trailing, newline, site.indent)
     res.edits.append(make_edit(job.new_path, facts.text, s, e, text, "code", reason))
+
+
+def _top_level_edit(job, facts, site: ImportSite, groups: dict, level: int, base: str):
+    """The statement rewritten when some of its names are now top-level modules
+    (`from pkg.old import norm` with pkg.old.norm -> normlib): those become
+    `import normlib as norm`; the other names keep a `from` statement (split as usual)."""
+    node: cst.ImportFrom = site.node
+    newline = "\r\n" if "\r\n" in facts.text else "\n"
+    s, e = facts.span(node)
+    line_end = facts.text.find("\n", e)
+    trailing = facts.text[e : len(facts.text) if line_end == -1 else line_end]
+    top = groups.pop("")
+    parts = [
+        (relative.spell(b, job.new_package, level), [(a, lf, loc) for _, lf, _, loc, a in g])
+        for b, g in groups.items()
+    ]
+    stmts = [split_from_import(node, parts, trailing, newline, site.indent)] if parts else []
+    for _, leaf, _old, local, _alias in top:
+        stmts.append(f"import {leaf}" if local == leaf else f"import {leaf} as {local}")
+    text = (newline + site.indent).join(stmts)
+    groups[""] = top
+    why = _reason(base, groups, level, job)
+    return make_edit(job.new_path, facts.text, s, e, text, "code", why)
 
 
 def _stale(job: FileJob, facts: Facts, node, name: str) -> Diagnostic:

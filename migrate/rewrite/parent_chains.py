@@ -8,8 +8,8 @@ from __future__ import annotations
 import ast
 
 from migrate.index.forward_refs import forward_references
+from migrate.index.imports import bound_modules
 from migrate.relocate import Relocation
-from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 
 _CACHE: dict[int, tuple[Relocation, dict[str, frozenset[str]]]] = {}
@@ -44,21 +44,8 @@ def reads_moved_child(job: FileJob, ctx: Context) -> bool:
         return False
     if not any(f".{leaf}" in job.text for leaves in children.values() for leaf in leaves):
         return False
-    bound: dict[str, str] = {}  # local name -> the package it binds
-    for node in ast.walk(job.ast):
-        if isinstance(node, ast.ImportFrom):
-            base = (
-                relative.resolve(job.old_package, node.level, node.module)
-                if node.level
-                else node.module
-            )
-            for alias in node.names if base else ():
-                if f"{base}.{alias.name}" in children:
-                    bound[alias.asname or alias.name] = f"{base}.{alias.name}"
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname and alias.name in children:
-                    bound[alias.asname] = alias.name
+    # local name -> the package it binds (a plain `import pkg.sub` spells its chains)
+    bound = bound_modules(job.ast, job.old_module, job.is_init, children, plain=False)
     if not bound:
         return False
 

@@ -18,6 +18,7 @@ from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
 from migrate.rewrite.context import Context
 from migrate.rewrite.spans import line_col
+from migrate.rewrite.symbols import node_names
 
 PATCHERS = {"patch", "setattr", "delattr"}  # the callees of a patch by string target
 
@@ -28,7 +29,7 @@ def patch_note(mod: str, sym: str, dst: str, callers: tuple[str, ...], ctx: Cont
     shown = ", ".join(misses[:6]) + (f" and {len(misses) - 6} more" if len(misses) > 6 else "")
     return (
         f"patch of {mod}.{sym} kept on {mod}: {sym} moves to {dst}, but {mod} still binds "
-        f"it (imported back) and calls it through its own globals in {', '.join(callers)}; "
+        f"it (imported back) and reads it through its own globals in {', '.join(callers)}; "
         + (
             f"code reading it from {dst} does not see this patch: {shown}"
             if misses
@@ -78,11 +79,12 @@ def patch_misses(index: RepoIndex, rel: Relocation, moving: dict, callers: dict)
             continue
         leaving = set(moving.get((mod, sym), ())) | {sym}
         for node in tree.body if tree is not None else ():
-            name = getattr(node, "name", None)
-            if name in leaving and any(
-                isinstance(n, ast.Name) and n.id == sym for n in ast.walk(node)
+            names = node_names(node) & leaving
+            if names and any(
+                isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == sym
+                for n in ast.walk(node)
             ):
-                out[(mod, sym)].append(f"{dst}: {name}")
+                out[(mod, sym)].append(f"{dst}: {', '.join(sorted(names))}")
     mods = frozenset(mod for mod, _ in rel.symbols)
     stars: dict[str, set[str]] = {}
     for mod, sym in rel.symbols:

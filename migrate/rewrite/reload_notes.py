@@ -9,7 +9,8 @@ from __future__ import annotations
 import ast
 
 from migrate.errors import Diagnostic
-from migrate.rewrite import relative
+from migrate.index.attrs import attr_chain
+from migrate.index.imports import bound_modules
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.spans import line_starts, note_at
 
@@ -20,28 +21,16 @@ def reload_notes(job: FileJob, ctx: Context) -> list[Diagnostic]:
         losing.setdefault(mod, {})[sym] = dst
     if not losing or job.ast is None or "reload" not in job.text:
         return []
-    bound: dict[str, str] = {}  # local name -> a module losing symbols (any scope)
-    for node in ast.walk(job.ast):
-        if isinstance(node, ast.ImportFrom):
-            base = (
-                relative.resolve(job.old_package, node.level, node.module)
-                if node.level
-                else node.module
-            )
-            for alias in node.names if base else ():
-                if f"{base}.{alias.name}" in losing:
-                    bound[alias.asname or alias.name] = f"{base}.{alias.name}"
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name in losing:
-                    bound[alias.asname or alias.name] = alias.name
+    # local name -> a module losing symbols (any scope)
+    bound = bound_modules(job.ast, job.old_module, job.is_init, losing)
     starts = line_starts(job.text)
     out = []
     for node in ast.walk(job.ast):
         if not (isinstance(node, ast.Call) and node.args and _is_reload(node.func)):
             continue
         arg = node.args[0]
-        name = _dotted(arg)
+        chain = attr_chain(arg)
+        name = ".".join([chain[0], *chain[1]]) if chain else None
         module = bound.get(name) if name and "." not in name else name
         if module not in losing:
             continue
@@ -62,16 +51,6 @@ def _is_reload(func: ast.expr) -> bool:
     return (isinstance(func, ast.Name) and func.id == "reload") or (
         isinstance(func, ast.Attribute) and func.attr == "reload"
     )
-
-
-def _dotted(node: ast.expr) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join([node.id, *reversed(parts)])
 
 
 def _col(text: str, starts: list[int], node: ast.AST) -> int:

@@ -13,6 +13,7 @@ from migrate.rewrite import relative
 from migrate.rewrite.context import Context
 from migrate.rewrite.names import common_prefix
 from migrate.rewrite.patch_targets import patch_misses
+from migrate.rewrite.symbols import node_names
 from migrate.rewrite.text_files import rootless_spellings
 
 
@@ -74,7 +75,8 @@ def reexports(index: RepoIndex, rel: Relocation, gone: set[str]) -> dict[str, st
 
 
 def symbol_callers(index: RepoIndex, rel: Relocation, moving: dict) -> dict:
-    """(module, symbol) -> top-level definitions left in `module` that still use `symbol`.
+    """(module, symbol) -> top-level statements left in `module` that still read `symbol`
+    (the symbols pass imports it back for them: `module` still binds it after the move).
 
     `moving` maps each (module, symbol) to the names that leave the module with it."""
     out = {}
@@ -89,11 +91,11 @@ def symbol_callers(index: RepoIndex, rel: Relocation, moving: dict) -> dict:
         leaving = set(moving.get((mod, sym), ())) | {sym}
         callers = []
         for node in tree.body:
-            name = getattr(node, "name", None)
-            if name in leaving:
-                continue
+            names = node_names(node)
+            if names & leaving:
+                continue  # it moves too (a constant's own assignment included)
             if any(isinstance(n, ast.Name) and n.id == sym for n in ast.walk(node)):
-                callers.append(name or f"line {node.lineno}")
+                callers.append(", ".join(sorted(names)) or f"line {node.lineno}")
         if callers:
             out[(mod, sym)] = tuple(callers)
     return out

@@ -37,7 +37,7 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
             tree = ast.parse(text) if text else None
         except SyntaxError:
             tree = None
-        nodes = [n for n in tree.body if sym._node_names(n) & set(mv.syms)] if tree else []
+        nodes = [n for n in tree.body if sym.node_names(n) & set(mv.syms)] if tree else []
         if not nodes:
             continue
         starts = line_starts(text)

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field, replace
 from migrate.changes import ChangeSet, Edit, apply_edits
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.bindings import module_bindings, name_reads
+from migrate.index.forward_refs import annotation_strings
 from migrate.index.repo import RepoIndex
 from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
 from migrate.rewrite.decorator_effects import import_time_decorators
-from migrate.rewrite.import_order import first_party_names
+from migrate.rewrite.import_order import Orders
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.import_style import in_file_style, relative_depth
 from migrate.rewrite.overlaps import settled
@@ -117,7 +118,7 @@ def _uses(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def _node_names(node: ast.stmt) -> set[str]:
+def node_names(node: ast.stmt) -> set[str]:
     if isinstance(node, _DEFS):
         return {node.name}
     targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
@@ -284,27 +285,71 @@ def _element_cut(text: str, s: int, nxt: int) -> tuple[int, int]:
     return whole_lines(text, s, e) or (start, e)  # the element's whole line, if its own
 
 
-def _unused_imports(tree, staying, moving_nodes) -> list[tuple[ast.stmt, list[ast.alias]]]:
-    """Top-level imports that only the moved code used: removed from the source by the
-    import finaliser (`import_scratch.py`), composed with the other edits of them."""
-    out = []
+def _unused_imports(
+    tree, staying, moving_nodes, outside=frozenset()
+) -> list[tuple[ast.stmt, list[ast.alias]]]:
+    """Imports that only the moved code used, at the top level and under a top-level
+    `if TYPE_CHECKING:`: removed from the source by the import finaliser
+    (`import_scratch.py`), composed with the other edits of them. Names read in string
+    annotations count as uses. A `TYPE_CHECKING` block whose every statement goes is
+    removed whole (with no names), and then so is an import that only its test used
+    (`from typing import TYPE_CHECKING`). A name another module reads from this one
+    (`outside`: `from mod import name`, `m.name`) is a use: its import stays."""
+    blocks = [n for n in staying if isinstance(n, ast.If) and _is_type_checking(n.test) and n.body]
     stay_uses: set[str] = set()
     for n in staying:
-        if not isinstance(n, (ast.Import, ast.ImportFrom)):
-            stay_uses |= _uses(n)
-    stay_uses |= _all_names(tree)
-    moved_uses = set().union(*(_uses(n) for n in moving_nodes)) if moving_nodes else set()
-    for node in tree.body:
-        if not isinstance(node, (ast.Import, ast.ImportFrom)):
-            continue
+        if n in blocks:  # its test is counted below, once we know whether it stays
+            inner = [*n.body, *n.orelse]
+            stay_uses |= set().union(*(_reads(x) for x in inner if not _is_import(x)))
+        elif not _is_import(n):
+            stay_uses |= _reads(n)
+    stay_uses |= _all_names(tree) | set(outside)
+    moved_uses = set().union(*(_reads(n) for n in moving_nodes)) if moving_nodes else set()
+
+    def gone_from(node) -> list[ast.alias] | None:
         if isinstance(node, ast.ImportFrom) and node.module == "__future__":
-            continue
+            return None
         names = [(a, a.asname or a.name.split(".")[0]) for a in node.names if a.name != "*"]
         if not names or len(names) != len(node.names):
+            return None
+        return [a for a, local in names if local in moved_uses and local not in stay_uses]
+
+    out: list[tuple[ast.stmt, list[ast.alias]]] = []
+    emptied = []
+    for block in blocks:
+        found = [(x, gone_from(x)) for x in block.body if _is_import(x)]
+        found = [(x, gone) for x, gone in found if gone]
+        whole = not block.orelse and len(found) == len(block.body)
+        if whole and all(len(gone) == len(x.names) for x, gone in found):
+            emptied.append(block)
+            out.append((block, []))
+        elif len(found) < len(block.body) or any(len(g) < len(x.names) for x, g in found):
+            out += found  # something stays in the block: only the imports go
+    for block in blocks:
+        if block not in emptied:
+            stay_uses |= _reads(block.test)
+    tests = set().union(*(_reads(b.test) for b in emptied)) if emptied else set()
+    moved_uses |= tests
+    for node in tree.body:
+        if _is_import(node):
+            gone = gone_from(node)
+            if gone:
+                out.append((node, gone))
+    return out
+
+
+def _is_import(node: ast.stmt) -> bool:
+    return isinstance(node, (ast.Import, ast.ImportFrom))
+
+
+def _reads(node: ast.AST) -> set[str]:
+    """The names `node` reads: in code, and in its string annotations (their values)."""
+    out = _uses(node)
+    for string in annotation_strings(node):
+        try:
+            out |= _uses(ast.parse(string.value.strip(), mode="eval"))
+        except (SyntaxError, ValueError):
             continue
-        gone = [a for a, local in names if local in moved_uses and local not in stay_uses]
-        if gone:
-            out.append((node, gone))
     return out
 
 
@@ -338,7 +383,7 @@ def emptied_by_symbol_moves(index: RepoIndex, rel: Relocation) -> set[str]:
         if any(n not in defs for n in names):
             continue  # the plan validation reports it
         moving = _closure(defs, names)
-        if all(_is_scaffolding(n) for n in tree.body if not (_node_names(n) & moving)):
+        if all(_is_scaffolding(n) for n in tree.body if not (node_names(n) & moving)):
             out.add(path)
     return out
 
@@ -349,7 +394,7 @@ def _is_scaffolding(node: ast.stmt) -> bool:
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
         return isinstance(node.value.value, str)  # a docstring
     return (
-        _node_names(node) == {"__all__"} if isinstance(node, (ast.Assign, ast.AnnAssign)) else False
+        node_names(node) == {"__all__"} if isinstance(node, (ast.Assign, ast.AnnAssign)) else False
     )
 
 
@@ -362,11 +407,37 @@ def plan_symbol_moves(index: RepoIndex, rel: Relocation) -> SymbolPlan:
     leaving: dict[str, set[str]] = {}  # module -> every name leaving it, whatever target
     for (mod, _), syms in groups.items():
         leaving.setdefault(mod, set()).update(syms)
+    outside = read_from_outside(index, set(leaving))
     for (mod, dst), syms in sorted(groups.items()):
         # one `__all__` edit per module, for every target (two would overlap and one lost)
-        _plan_group(index, rel, mod, dst, syms, plan, leaving.pop(mod, set()))
+        gone = leaving.pop(mod, set())
+        _plan_group(index, rel, mod, dst, syms, plan, gone, outside.get(mod, set()))
     _clip_spans(index, plan.moves)
     return plan
+
+
+def read_from_outside(index: RepoIndex, mods: set[str]) -> dict[str, set[str]]:
+    """Module -> the names other modules read from it: `from module import name`, and
+    the chains `module.name` through an import binding (`import pkg.module as m; m.x`).
+    An import of the module that binds such a name is a use of it: never removed."""
+    out: dict[str, set[str]] = {}
+    if not mods:
+        return out
+    for path, info in index.files.items():
+        if not info.is_python or info.is_symlink:
+            continue
+        facts = index.facts(path)
+        if facts is None or facts.module in mods:
+            continue
+        for imp in facts.imports:
+            if imp.module in mods:
+                out.setdefault(imp.module, set()).update(imp.names)
+        for ref in facts.attrs.refs if facts.attrs is not None else ():
+            for i, attr in enumerate(ref.attrs):
+                prefix = ".".join((ref.target, *ref.attrs[:i]))
+                if prefix in mods:
+                    out.setdefault(prefix, set()).add(attr)
+    return out
 
 
 def _clip_spans(index: RepoIndex, moves: list[SymbolMove]) -> None:
@@ -395,7 +466,8 @@ def _clip_spans(index: RepoIndex, moves: list[SymbolMove]) -> None:
             mv.spans[i] = (s, e)
 
 
-def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPlan, gone) -> None:
+def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, outside) -> None:
+    """`gone`: every name leaving `mod`; `outside`: the names other modules read from it."""
     src_path = index.modules[mod]
     text = index.text(src_path) or ""
     tree = ast.parse(text)
@@ -405,13 +477,13 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
     tc_imports = _type_checking_imports(tree, package, rel)
     moving = _closure(defs, syms)
     moving_nodes = list(dict.fromkeys(defs[n] for n in [*syms, *sorted(moving - set(syms))]))
-    staying = [n for n in tree.body if not (_node_names(n) & moving)]
+    staying = [n for n in tree.body if not (node_names(n) & moving)]
     first = defs[syms[0]]
     pos = Pos(src_path, first.lineno, first.col_offset + 1)
     what = f"{mod}:{', '.join(syms)}"
     for helper in sorted(moving - set(syms)):
         users = [
-            ", ".join(sorted(_node_names(n))) or f"line {n.lineno}"
+            ", ".join(sorted(node_names(n))) or f"line {n.lineno}"
             for n in staying
             if helper in _uses(n)
         ]
@@ -424,6 +496,25 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
                     "(a `from: mod:name` entry) or make it public",
                 )
             )
+    staying_names = set(defs) - moving
+    for name, users in _rebound(staying, moving).items():
+        plan.errors.append(
+            Diagnostic(
+                pos,
+                f"cannot move {what} to {dst}: {mod} rebinds {name} (`global {name}` in "
+                f"{users}): after the move it would rebind its own copy, which readers of "
+                f"{dst}.{name} never see; move {users} too",
+            )
+        )
+    for name, users in _rebound(moving_nodes, staying_names).items():
+        plan.errors.append(
+            Diagnostic(
+                pos,
+                f"cannot move {what} to {dst}: the moved {users} rebinds {name} (`global "
+                f"{name}`), which stays in {mod}: after the move it would rebind {dst}'s copy, "
+                f"which readers of {mod}.{name} never see; move {name} too",
+            )
+        )
     starts = line_starts(text)
     spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
     facts = index.facts(src_path)
@@ -471,7 +562,7 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
         future=_future_lines(tree, text),
         type_checking=tc_needed,
         source_edits=_all_edits(text, tree, gone),
-        unused_imports=_unused_imports(tree, staying, moving_nodes),
+        unused_imports=_unused_imports(tree, staying, moving_nodes, outside),
     )
     mv.local_imports = _local_relative_imports(text, moving_nodes, package, dst, rel)
     plan.moves.append(mv)
@@ -491,6 +582,22 @@ def _registered(facts, tree, defs, moving, back, index) -> dict[str, str]:
         if found:
             out[name] = found[0]
     return out
+
+
+def _rebound(nodes: list[ast.stmt], names: set[str]) -> dict[str, str]:
+    """name of `names` -> the definitions among `nodes` that rebind it by `global name`
+    (the module-level name a function assigns: it must stay in the function's module)."""
+    out: dict[str, list[str]] = {}
+    for n in nodes:
+        for sub in ast.walk(n):
+            if isinstance(sub, ast.Global):
+                for g in sub.names:
+                    if g in names:
+                        who = ", ".join(sorted(node_names(n))) or f"line {n.lineno}"
+                        out.setdefault(g, [])
+                        if who not in out[g]:
+                            out[g].append(who)
+    return {g: ", ".join(users) for g, users in sorted(out.items())}
 
 
 def _needs(facts, tree: ast.Module, text: str, spans, moving: set[str]) -> dict[str, str]:
@@ -589,7 +696,7 @@ def _bound_names(text: str) -> set[str]:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             out |= {a.asname or a.name.split(".")[0] for a in node.names}
         else:
-            out |= _node_names(node) if isinstance(node, (*_DEFS, ast.Assign)) else set()
+            out |= node_names(node) if isinstance(node, (*_DEFS, ast.Assign)) else set()
     return out
 
 
@@ -668,13 +775,15 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         futures.setdefault(mv.dst_path, []).extend(mv.future)
         checking.setdefault(mv.dst_path, []).extend(mv.type_checking)
         (appended if mv.dst_exists else new_files).setdefault(mv.dst_path, []).append(code)
-    first_party = first_party_names(index, rel) if new_files else frozenset()
+    orders = Orders(index, rel)
     for path, codes in new_files.items():
-        scratch = ImportScratch(path, "", new_module=True, first_party=first_party)
+        order = orders.of(path)
+        scratch = ImportScratch(path, "", new_module=True, order=order)
         _schedule(scratch, new_imports.get(path, []), futures.get(path, []), checking.get(path, []))
         head = apply_edits("", scratch.finalise(None)) if not scratch.empty else ""
         code = [ln for ln in codes[0].splitlines() if ln.strip() and ln.lstrip()[0] != "#"]
-        if head and code and not code[0].startswith(("def ", "class ", "async def ", "@")):
+        stmt = code and not code[0].startswith(("def ", "class ", "async def ", "@"))
+        if head and stmt and order.style.lines_after_imports < 0:
             head = head[: -len("\n")]  # one blank line before a statement, two before a def
         cs.writes[path] = ("code", head + "\n\n".join(codes))  # codes end with a newline
     for path, codes in appended.items():
@@ -700,7 +809,8 @@ def _remove_unused_imports(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, re
             for node, aliases in mv.unused_imports:
                 first, kept = gone.setdefault((node.lineno, node.col_offset), (node, []))
                 names = {(a.name, a.asname) for a in aliases}
-                kept += [a for a in first.names if (a.name, a.asname) in names and a not in kept]
+                every = getattr(first, "names", ())  # a whole `if TYPE_CHECKING:` has none
+                kept += [a for a in every if (a.name, a.asname) in names and a not in kept]
         for node, aliases in gone.values():
             scratch.remove(node, aliases, why)
         cuts = sorted(s for mv in moves for s, _ in mv.spans)

@@ -32,7 +32,6 @@ from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite.globs import repo_glob_match
 from migrate.rewrite.spans import line_col, line_starts, match_edit
-from migrate.rewrite.stubs import stub_import_changes
 from migrate.rewrite.text_imports import from_import_changes, new_dotted
 
 PROSE_SUFFIXES = {".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".rdoc"}
@@ -401,11 +400,11 @@ def text_file_changes(
     names = _names(index, relocation, plan)
     new_path = relocation.files.get(path, path)
     kind = edit_kind(path)
-    stub = (
-        stub_import_changes(relocation, index.roots, path, text, new_path)
-        if path.endswith(".pyi")
-        else None
-    )
+    stub = None
+    if path.endswith(".pyi"):
+        from migrate.rewrite.stubs import stub_import_changes  # libcst: only for a stub
+
+        stub = stub_import_changes(relocation, index.roots, path, text, new_path)
     if stub is None:
         stub = from_import_changes(relocation, text, new_path, kind, path)
     edits, notes, claimed = stub

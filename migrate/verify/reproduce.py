@@ -24,7 +24,6 @@ from migrate.git import (
     GitObjects,
     Listing,
     Trailers,
-    blob_sha,
     parse_trailers,
     run_git,
     snapshot,
@@ -211,13 +210,13 @@ def expected_listing(
         before, actual = prev.get(src), parent.get(src)
         if before is not None and actual is None:
             continue  # deleted by hand earlier: stays deleted
-        if before is None or actual == (before[0], blob_sha(before[1])):
+        if before is None or actual == (before[0], objs.blob_sha(before[1])):
             new = (mode, data)
         else:
             carried = objs.read(actual[1])
             merged = carried if before[1] == data else _merge3(before[1], carried, data)
             new = (actual[0] if actual[0] != before[0] else mode, merged)
-        sha = blob_sha(new[1])
+        sha = objs.blob_sha(new[1])
         blobs[sha] = new[1]
         out[p] = (new[0], sha)
     for p in domain:  # entries of the parent the chain does not know about: carried as is
@@ -259,8 +258,8 @@ def reproduce_run(objs: GitObjects, cs: ChangeSet, run: Run) -> list[CommitCheck
         if step == BLAME_STEP:
             listing, data = blame_contents(objs, parent, step_shas, plan, run.plan.plan_sha256)
             mode = listing.get(BLAME_FILE, (0o100644, ""))[0]
-            blobs[blob_sha(data)] = data
-            expected = {**listing, BLAME_FILE: (mode, blob_sha(data))}
+            blobs[objs.blob_sha(data)] = data
+            expected = {**listing, BLAME_FILE: (mode, objs.blob_sha(data))}
         elif step not in trees:
             results.append(
                 CommitCheck(sha, step, plan, FAIL, "", f"the plan has no {step} step here")

@@ -16,7 +16,8 @@ from migrate.index.bindings import scope_model
 from migrate.index.unbound import unbound_later
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import SO_AT_BASE, CheckResult, against_base
+from migrate.verify.result import CheckResult
+from migrate.verify.unbound_reads import unbound_findings
 
 NAME = "deferred-names"
 
@@ -61,24 +62,7 @@ def _changed(ctx: VerifyContext, path: str) -> bool:
 
 def check(ctx: VerifyContext) -> CheckResult:
     paths = [p for p, _ in ctx.head.python_files(ctx.touched) if _changed(ctx, p)]
-    sources = _sources(ctx)
-    findings = []
-    for path in paths:
-        found = _unbound(ctx.head, path)
-        if not found:
-            continue
-        before: set[str] = set()
-        if ctx.base is not None:
-            for base_path in ctx.base_paths([path]) | sources.get(path, set()):
-                if ctx.base.exists(base_path):
-                    before |= {n for _, n in _unbound(ctx.base, base_path)}
-        seen = set()
-        for line, name in found:
-            if name in seen:
-                continue
-            seen.add(name)
-            old = name in before
-            what = f"{name} is read (in a function body or an annotation) but nothing binds it"
-            fix = "" if old else "a type checker rejects it; running that code raises NameError"
-            findings.append(against_base(path, line, NAME, what, old, fix, SO_AT_BASE))
+    where = "(in a function body or an annotation)"
+    breaks = "a type checker rejects it; running that code raises NameError"
+    findings = unbound_findings(ctx, paths, _unbound, NAME, where, breaks, _sources(ctx))
     return CheckResult.judged(NAME, findings, f"{len(paths)} written or edited files")

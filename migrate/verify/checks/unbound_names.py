@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import SO_AT_BASE, CheckResult, against_base
+from migrate.verify.result import CheckResult
+from migrate.verify.unbound_reads import unbound_findings
 
 NAME = "import-time-names"
 
@@ -21,22 +22,6 @@ def _unbound(tree: CodeTree, path: str) -> list[tuple[int, str]]:
 
 def check(ctx: VerifyContext) -> CheckResult:
     paths = [p for p, _ in ctx.head.python_files(ctx.touched)]
-    findings = []
-    for path in paths:
-        found = _unbound(ctx.head, path)
-        if not found:
-            continue
-        before = set()
-        if ctx.base is not None:
-            for base_path in ctx.base_paths([path]):
-                before |= {n for _, n in _unbound(ctx.base, base_path)}
-        seen = set()
-        for line, name in found:
-            if name in seen:
-                continue
-            seen.add(name)
-            old = name in before
-            what = f"{name} is read at import time but nothing binds it"
-            fix = "" if old else "importing this module raises NameError"
-            findings.append(against_base(path, line, NAME, what, old, fix, SO_AT_BASE))
+    breaks = "importing this module raises NameError"
+    findings = unbound_findings(ctx, paths, _unbound, NAME, "at import time", breaks)
     return CheckResult.judged(NAME, findings, f"{len(paths)} written or edited files")

@@ -7,7 +7,8 @@ except ImportError:  # the fallback path: check_fallback() runs it
 
 def optional_func():
     try:
-        from pkg import mod as optional, newmod
+        from pkg import mod as optional
+        from pkg import newmod
     except ImportError:
         optional = None
         newmod = None

@@ -1,0 +1,4 @@
+
+
+def helper(a, b):
+    return a, b
