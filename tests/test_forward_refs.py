@@ -6,6 +6,7 @@ in code (`index/forward_refs.py`, read by `bindings.find_uses`). Each result is 
 
 from __future__ import annotations
 
+import pytest
 from rewrite_helpers import dedent, rewrite_and_run
 
 MOD = """
@@ -183,3 +184,53 @@ def test_literal_values_stay_when_a_submodule_of_a_bound_package_moves(make_repo
     text = (out / "app/use.py").read_text()
     assert 'Literal["sub.cond.Cls", "other"], y: Annotated[int, "sub.cond.Cls"]' in text
     assert ') -> "sub.conditions.Cls":' in text
+
+
+PREFIXED = '''
+import typing
+
+from pkg import {binding}
+
+
+def f(a: r"{ref}", b: u"{ref}", c: """{ref}""", d: R'{ref} | None') -> \'\'\'{ref}\'\'\':
+    return a
+
+
+def check():
+    hints = typing.get_type_hints(f)
+    assert {{hints["a"], hints["b"], hints["c"], hints["return"]}} == {{hints["d"].__args__[0]}}
+    assert hints["a"].__name__ == "Cls"
+'''
+
+
+@pytest.mark.parametrize(
+    ("files", "moves", "ref", "new"),
+    [
+        (dict(FILES), MOVE, "mod.Cls", "newmod.Cls"),
+        (
+            {
+                "pkg/__init__.py": "",
+                "pkg/sub/__init__.py": "from . import cond\n",
+                "pkg/sub/cond.py": "class Cls:\n    pass\n",
+                "app/__init__.py": "",
+            },
+            [("pkg.sub.cond", "pkg.sub.conditions")],
+            "sub.cond.Cls",
+            "sub.conditions.Cls",
+        ),
+    ],
+    ids=["symbol-move", "package-submodule-renamed"],
+)
+def test_a_prefixed_or_triple_quoted_forward_reference_is_respelled(
+    make_repo, tmp_path, files, moves, ref, new
+):
+    """review23 R3: `r"..."`, `u"..."`, `R'...'` and a one-line triple-quoted string have
+    their value at a fixed offset in the file (after the prefix and the quotes), so they
+    are read and respelled like `"..."` (they were left as they were: get_type_hints
+    raised AttributeError); executed, run twice."""
+    binding = ref.split(".")[0]
+    files = dict(files, **{"app/use.py": PREFIXED.format(binding=binding, ref=ref)})
+    prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, "app.use")
+    text = (out / "app/use.py").read_text()
+    line = f'def f(a: r"{new}", b: u"{new}", c: """{new}""", d: R\'{new} | None\') -> '
+    assert line + f"'''{new}''':" in text

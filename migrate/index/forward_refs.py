@@ -1,10 +1,11 @@
 """Forward references (string annotations: `x: "mod.Cls"`, `-> "list[m.T]"`) as the
 expressions they hold, placed where the string is in the file.
 
-A string whose source text is its value (one line, one quote character, no prefix, no
-escape, ASCII) is parsed and its nodes get the file's positions, so the readers of a
-file's `ast` (`bindings.find_uses`, a chain's span) read a name inside it like any other
-and an edit of its span edits the string's text. Any other string annotation is skipped:
+A string whose source text is its value (one line, an `r`/`u` prefix or none, one or
+three quote characters, no escape, ASCII: `value_offset`) is parsed and its nodes get
+the file's positions, so the readers of a file's `ast` (`bindings.find_uses`, a chain's
+span) read a name inside it like any other and an edit of its span edits the string's
+text. Any other string annotation is skipped:
 an offset in its value is not one in the file.
 """
 
@@ -66,6 +67,20 @@ def _strings(node: ast.AST, special: dict[str, str]) -> Iterator[ast.Constant]:
         yield from _strings(child, special)
 
 
+def value_offset(raw: str, value: str) -> int | None:
+    """Where `value` starts in the string literal `raw` (its source text) when that text
+    is the value itself, after an `r`/`u` prefix and one or three quote characters
+    (`r"m.T"`, `'''m.T'''`); None otherwise (an escape, an implicit concatenation, a
+    bytes or f-string): only then is an offset in the value one in the file."""
+    k = len(raw) - len(raw.lstrip("rRuU"))
+    if k > 1:
+        return None
+    quote = raw[k : k + 3] if raw[k : k + 3] in ('"""', "'''") else raw[k : k + 1]
+    if quote not in ('"""', "'''", '"', "'") or raw != raw[:k] + quote + value + quote:
+        return None
+    return k + len(quote)
+
+
 def forward_references(tree: ast.AST, text: str) -> Iterator[tuple[ast.Constant, ast.expr]]:
     """(string, the expression it holds) for the string annotations of `tree` (a parse
     of `text`) whose text is their value; the expression has the positions of the file."""
@@ -76,14 +91,14 @@ def forward_references(tree: ast.AST, text: str) -> Iterator[tuple[ast.Constant,
             continue
         s = ast_offset(text, starts, node.lineno, node.col_offset)
         e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
-        raw = text[s:e]
-        if raw[:1] not in ("'", '"') or raw != raw[0] + value + raw[0] or "\\" in value:
+        at = value_offset(text[s:e], value)
+        if at is None or "\\" in value:
             continue
         try:
             expr = ast.parse(value.strip(), mode="eval").body
         except (SyntaxError, ValueError):
             continue  # not an expression: a type checker reports it
-        shift = node.col_offset + 1 + len(value) - len(value.lstrip())
+        shift = node.col_offset + at + len(value) - len(value.lstrip())
         for sub in ast.walk(expr):
             if hasattr(sub, "lineno"):
                 sub.lineno = sub.end_lineno = node.lineno
