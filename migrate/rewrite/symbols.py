@@ -21,6 +21,7 @@ from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.bindings import module_bindings, name_reads
 from migrate.index.forward_refs import annotation_strings
 from migrate.index.repo import RepoIndex
+from migrate.index.star_exports import star_names
 from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
@@ -432,6 +433,9 @@ def read_from_outside(index: RepoIndex, mods: set[str]) -> dict[str, set[str]]:
         for imp in facts.imports:
             if imp.module in mods:
                 out.setdefault(imp.module, set()).update(imp.names)
+        for star in facts.star_imports:  # `*`: what the star gives is read (`_star_read`)
+            if star in mods:
+                out.setdefault(star, set()).add("*")
         for ref in facts.attrs.refs if facts.attrs is not None else ():
             for i, attr in enumerate(ref.attrs):
                 prefix = ".".join((ref.target, *ref.attrs[:i]))
@@ -562,13 +566,24 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
         future=_future_lines(tree, text),
         type_checking=tc_needed,
         source_edits=_all_edits(text, tree, gone),
-        unused_imports=_unused_imports(tree, staying, moving_nodes, outside),
+        unused_imports=_unused_imports(
+            tree, staying, moving_nodes, _star_read(tree, facts, outside)
+        ),
     )
     mv.local_imports = _local_relative_imports(text, moving_nodes, package, dst, rel)
     plan.moves.append(mv)
     for sym in syms:
         plan.moving[(mod, sym)] = tuple(sorted(moving - {sym}))
     plan.touched.add(src_path)
+
+
+def _star_read(tree: ast.Module, facts, outside: set[str]) -> set[str]:
+    """`outside` with, when another module star-imports this one (`*`), every name of
+    its top-level imports that the star gives (`star_exports.star_names`): read there."""
+    if "*" not in outside:
+        return outside
+    bound = {a.asname or a.name.split(".")[0] for n in tree.body if _is_import(n) for a in n.names}
+    return set(outside) | star_names(bound, facts.all_names if facts is not None else None)
 
 
 def _registered(facts, tree, defs, moving, back, index) -> dict[str, str]:
