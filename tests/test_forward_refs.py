@@ -192,45 +192,34 @@ import typing
 from pkg import {binding}
 
 
-def f(a: r"{ref}", b: u"{ref}", c: """{ref}""", d: R'{ref} | None') -> \'\'\'{ref}\'\'\':
-    return a
+def a(x: r"{ref}", y: u"{ref} | None") -> """{ref}""":
+    return x
 
 
 def check():
-    hints = typing.get_type_hints(f)
-    assert {{hints["a"], hints["b"], hints["c"], hints["return"]}} == {{hints["d"].__args__[0]}}
-    assert hints["a"].__name__ == "Cls"
+    hints = typing.get_type_hints(a)
+    assert hints["x"].__name__ == "Cls" and hints["return"] is hints["x"]
+    assert typing.get_args(hints["y"])[0] is hints["x"]
 '''
 
 
-@pytest.mark.parametrize(
-    ("files", "moves", "ref", "new"),
-    [
-        (dict(FILES), MOVE, "mod.Cls", "newmod.Cls"),
-        (
-            {
-                "pkg/__init__.py": "",
-                "pkg/sub/__init__.py": "from . import cond\n",
-                "pkg/sub/cond.py": "class Cls:\n    pass\n",
-                "app/__init__.py": "",
-            },
-            [("pkg.sub.cond", "pkg.sub.conditions")],
-            "sub.cond.Cls",
-            "sub.conditions.Cls",
-        ),
-    ],
-    ids=["symbol-move", "package-submodule-renamed"],
-)
-def test_a_prefixed_or_triple_quoted_forward_reference_is_respelled(
-    make_repo, tmp_path, files, moves, ref, new
-):
-    """review23 R3: `r"..."`, `u"..."`, `R'...'` and a one-line triple-quoted string have
-    their value at a fixed offset in the file (after the prefix and the quotes), so they
-    are read and respelled like `"..."` (they were left as they were: get_type_hints
-    raised AttributeError); executed, run twice."""
-    binding = ref.split(".")[0]
-    files = dict(files, **{"app/use.py": PREFIXED.format(binding=binding, ref=ref)})
+@pytest.mark.parametrize("shape", ["symbol", "package"])
+def test_prefixed_and_triple_quoted_forward_references_are_respelled(make_repo, tmp_path, shape):
+    """b12's R3: `r"..."`, `u"..."` and a one-line `\"\"\"...\"\"\"` spell their value at a
+    fixed offset (forward_refs.value_offset): read like `"..."` (they were left, with a
+    warning), for a symbol move and for a package whose submodule moves."""
+    if shape == "symbol":
+        files = dict(FILES, **{"app/use.py": PREFIXED.format(binding="mod", ref="mod.Cls")})
+        moves, new = MOVE, "newmod.Cls"
+    else:
+        files = {
+            "pkg/__init__.py": "",
+            "pkg/sub/__init__.py": "from . import cond\n",
+            "pkg/sub/cond.py": "class Cls:\n    pass\n",
+            "app/__init__.py": "",
+            "app/use.py": PREFIXED.format(binding="sub", ref="sub.cond.Cls"),
+        }
+        moves, new = [("pkg.sub.cond", "pkg.sub.conditions")], "sub.conditions.Cls"
     prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, "app.use")
     text = (out / "app/use.py").read_text()
-    line = f'def f(a: r"{new}", b: u"{new}", c: """{new}""", d: R\'{new} | None\') -> '
-    assert line + f"'''{new}''':" in text
+    assert f'def a(x: r"{new}", y: u"{new} | None") -> """{new}""":' in text

@@ -893,45 +893,6 @@ def find_uses(
     return uses.uses
 
 
-class _Heads(_Uses):
-    """The binding each read of one of `names` resolves to, by offset."""
-
-    def __init__(self, b: _Offsets, names: frozenset[str]):
-        super().__init__(b, frozenset(), {})
-        self.names = names
-        self.heads: dict[int, ModuleBinding | None | bool] = {}
-
-    def visit_Attribute(self, node: ast.Attribute) -> None:
-        self.generic_visit(node)
-
-    def visit_Call(self, node: ast.Call) -> None:
-        self.generic_visit(node)
-
-    def visit_Subscript(self, node: ast.Subscript) -> None:
-        self.generic_visit(node)
-
-    def visit_Name(self, node: ast.Name) -> None:
-        if node.id in self.names:
-            pos = self.b.off(node)
-            self.heads[pos] = self.resolve(node.id, pos)
-
-
-def chain_heads(
-    model: Bindings, tree: ast.Module, text: str, names: frozenset[str]
-) -> dict[int, ModuleBinding | None | bool]:
-    """offset -> what the name read there is bound to (`_Uses.resolve`), for every read
-    of one of `names`, forward references included (read in the module's scope, as
-    `find_uses` reads them): an attribute chain is a use of an import only where its
-    head is bound to that import (a parameter or a local of the same name is not)."""
-    heads = _Heads(_Offsets(text, model), names)
-    heads.visit(tree)
-    heads.stack.append(0)
-    for _, expr in forward_references(tree, text):
-        heads.visit(expr)
-    heads.stack.pop()
-    return heads.heads
-
-
 def _last_facts(events: list[_Event], kinds: frozenset[str]) -> Binding | None:
     facts = [e.fact for e in events if e.fact is not None and e.fact.kind in kinds]
     return facts[-1] if facts else None

@@ -1,12 +1,11 @@
 """Forward references (string annotations: `x: "mod.Cls"`, `-> "list[m.T]"`) as the
 expressions they hold, placed where the string is in the file.
 
-A string whose source text is its value (one line, an `r`/`u` prefix or none, one or
-three quote characters, no escape, ASCII: `value_offset`) is parsed and its nodes get
-the file's positions, so the readers of a file's `ast` (`bindings.find_uses`, a chain's
-span) read a name inside it like any other and an edit of its span edits the string's
-text. Any other string annotation is skipped:
-an offset in its value is not one in the file.
+A string whose source text is its value (one line, ASCII, no escape; `r`/`u` prefixes
+and triple quotes are read: `value_offset`) is parsed and its nodes get the file's
+positions, so the readers of a file's `ast` (`bindings.find_uses`, a chain's span) read
+a name inside it like any other and an edit of its span edits the string's text. Any
+other string annotation is skipped: an offset in its value is not one in the file.
 """
 
 from __future__ import annotations
@@ -68,17 +67,20 @@ def _strings(node: ast.AST, special: dict[str, str]) -> Iterator[ast.Constant]:
 
 
 def value_offset(raw: str, value: str) -> int | None:
-    """Where `value` starts in the string literal `raw` (its source text) when that text
-    is the value itself, after an `r`/`u` prefix and one or three quote characters
-    (`r"m.T"`, `'''m.T'''`); None otherwise (an escape, an implicit concatenation, a
-    bytes or f-string): only then is an offset in the value one in the file."""
-    k = len(raw) - len(raw.lstrip("rRuU"))
-    if k > 1:
+    """Where `value` starts in the literal's source `raw` when the source spells it
+    verbatim: a one-line literal, any quotes, no prefix but `r`/`u`, no escape unless
+    raw (`r"a.B"`, `u'a.B'`, a one-line triple-quoted one); None otherwise. The chains
+    of `cstfacts` read a forward reference's offsets by this rule too."""
+    prefix = len(raw) - len(raw.lstrip("rRuU"))
+    if prefix > 1 or "\n" in raw:
         return None
-    quote = raw[k : k + 3] if raw[k : k + 3] in ('"""', "'''") else raw[k : k + 1]
-    if quote not in ('"""', "'''", '"', "'") or raw != raw[:k] + quote + value + quote:
+    body = raw[prefix:]
+    quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
+    if quote not in ('"', "'", '"""', "'''") or len(body) < 2 * len(quote):
         return None
-    return k + len(quote)
+    if body != quote + value + quote or ("\\" in value and raw[:1] not in "rR"):
+        return None
+    return prefix + len(quote)
 
 
 def forward_references(tree: ast.AST, text: str) -> Iterator[tuple[ast.Constant, ast.expr]]:
@@ -91,14 +93,14 @@ def forward_references(tree: ast.AST, text: str) -> Iterator[tuple[ast.Constant,
             continue
         s = ast_offset(text, starts, node.lineno, node.col_offset)
         e = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
-        at = value_offset(text[s:e], value)
-        if at is None or "\\" in value:
+        head = value_offset(text[s:e], value)
+        if head is None:
             continue
         try:
             expr = ast.parse(value.strip(), mode="eval").body
         except (SyntaxError, ValueError):
             continue  # not an expression: a type checker reports it
-        shift = node.col_offset + at + len(value) - len(value.lstrip())
+        shift = node.col_offset + head + len(value) - len(value.lstrip())
         for sub in ast.walk(expr):
             if hasattr(sub, "lineno"):
                 sub.lineno = sub.end_lineno = node.lineno

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic
-from migrate.index.bindings import ModuleBinding, chain_heads
+from migrate.index.bindings import ModuleBinding, find_uses
 from migrate.index.forward_refs import forward_references
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Chain, Facts
@@ -64,8 +64,8 @@ def rewrite_chains(
     # modules this pass imports: at module level (indent "") that covers every scope,
     # else the binding's own statement
     added: set[tuple[str, int | None]] = set()
-    heads = _heads(job, facts, imports)
     quoted = _forward_reference_spans(job) if any(c.quoted for c in facts.chains) else []
+    heads: dict[int, ModuleBinding] | None = None  # chain start -> its import binding
     for chain in facts.chains:
         if chain.start in done:
             continue
@@ -75,11 +75,13 @@ def rewrite_chains(
         binding = imports.bindings.get(local)
         if binding is None:
             continue
-        bound = heads.get(chain.start, True)
-        if bound is not True and not (
-            isinstance(bound, ModuleBinding) and bound.value == binding.old
-        ):
-            continue  # the head is bound to something else here (a parameter, a local)
+        if heads is None:
+            heads = _heads(job, imports)
+        if heads is not None:  # by binding: the import the head is bound to there
+            bound = heads.get(chain.start)
+            if bound is None:
+                continue  # a parameter or a local named like an import: not a reference
+            binding = imports.by_site.get((bound.stmt[0], local), binding)
         rest = chain.dotted[len(local) :]
         full = binding.old + rest
         new = relocate(full, ctx)
@@ -151,14 +153,15 @@ def rewrite_chains(
     return res
 
 
-def _heads(job: FileJob, facts: Facts, imports: ImportResult) -> dict:
-    """What each chain head is bound to at its chain (`bindings.chain_heads`); empty when
-    the file has no scope model (then every chain is read by its head's name)."""
-    names = frozenset(c.dotted.split(".")[0] for c in facts.chains) & set(imports.bindings)
-    tree, model = (job.ast, job.scopes) if names else (None, None)
-    if tree is None or model is None:
-        return {}
-    return chain_heads(model, tree, job.text, names)
+def _heads(job: FileJob, imports: ImportResult) -> dict[int, ModuleBinding] | None:
+    """Chain start -> the import binding its head name has at that place, read through
+    the file's one scope model (`bindings.find_uses`: parameters, locals, function
+    imports and class bodies resolved as Python does); None: the file has no model."""
+    model, tree = job.scopes, job.ast
+    if model is None or tree is None:
+        return None
+    watched = frozenset(b.old for b in imports.by_site.values())
+    return {u.span[0]: u.binding for u in find_uses(model, tree, job.text, watched)}
 
 
 def _forward_reference_spans(job: FileJob) -> list[tuple[int, int]]:

@@ -251,17 +251,13 @@ class _Gather(cst.CSTVisitor):
             self._quoted_chains(node)
 
     def _quoted_chains(self, node: cst.SimpleString) -> None:
-        """The dotted chains of a forward reference whose text is its value (no escape
-        or line break, ASCII, `forward_refs.value_offset`: an offset in it is one in the
-        file)."""
-        raw = node.value
-        inner = raw[len(node.prefix) + len(node.quote) : -len(node.quote)]
-        if "\\" in inner or "\n" in inner or not inner.isascii():
+        """The dotted chains of a forward reference whose text is its value
+        (`forward_refs.value_offset`, ASCII: an offset in it is an offset in the file)."""
+        inner = node.evaluated_value
+        head = value_offset(node.value, inner) if isinstance(inner, str) else None
+        if head is None or not inner.isascii():
             return
-        at = value_offset(raw, inner)  # the rule `forward_refs` reads them by
-        if at is None:
-            return
-        at += self.off(node)[0]
+        at = self.off(node)[0] + head
         for dotted, start, ends in quoted_chains(inner):
             self.f.chains.append(Chain(dotted, at + start, [at + e for e in ends], True))
 
