@@ -613,6 +613,59 @@ def sites_lost_lazy_name(t: Tree) -> list[Mutant]:
     return out
 
 
+def _reached(texts: dict[str, str], modules: dict[str, str], start: str) -> set[str]:
+    """The modules importing `start` runs, read from the module-level import statements
+    (the bench's own reading, not verify's: it only says a site is a real defect)."""
+    seen, todo = set(), [start]
+    while todo:
+        mod = todo.pop()
+        if mod in seen or mod not in modules:
+            continue
+        seen.add(mod)
+        todo.append(mod.rpartition(".")[0])
+        tree = _parse(texts.get(modules[mod]))
+        pkg = mod if modules[mod].endswith("__init__.py") else mod.rpartition(".")[0]
+        for stmt in tree.body if tree else []:
+            if isinstance(stmt, ast.Import):
+                todo += [a.name for a in stmt.names]
+            elif isinstance(stmt, ast.ImportFrom):
+                base = stmt.module or ""
+                if stmt.level:
+                    up = pkg.split(".")[: len(pkg.split(".")) - stmt.level + 1]
+                    base = ".".join([*up, *([base] if base else [])])
+                todo += [base, *(f"{base}.{a.name}" for a in stmt.names)]
+    return seen
+
+
+def sites_unreached_module(t: Tree) -> list[Mutant]:
+    """A package `__init__` the migration wrote loses one module-level import of its own
+    code, so importing the package no longer runs a module it ran (its registrations,
+    `pkg.mod` as an attribute); only sites where a module really stops being run."""
+    modules = {m: p for m, p in _module_paths(t).items()}
+    paths = [p for p in touched_py(t) if p.endswith("__init__.py")]
+    texts = {p: t.text(p) for p in modules.values()}
+    out = []
+    for path in paths:
+        package = next((m for m, p in modules.items() if p == path), None)
+        tree = _parse(texts[path])
+        if package is None or tree is None:
+            continue
+        before = _reached(texts, modules, package)
+        lines = texts[path].splitlines(keepends=True)
+        for stmt in tree.body:
+            if not isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                continue
+            mutated = "".join(lines[: stmt.lineno - 1] + lines[stmt.end_lineno :])
+            if before <= _reached({**texts, path: mutated}, modules, package):
+                continue  # every module still runs: no defect
+
+            def make(t, path=path, mutated=mutated):
+                return on_top(t, {path: mutated.encode()}, "drop an import a package runs")
+
+            out.append(Mutant("unreached-module", t.name, f"{path}:{stmt.lineno}", make))
+    return out
+
+
 CLASSES = [
     sites_revert_import,
     sites_stale_chain,
@@ -627,6 +680,7 @@ CLASSES = [
     sites_deleted_group,
     sites_drop_package,
     sites_lost_lazy_name,
+    sites_unreached_module,
 ]
 
 

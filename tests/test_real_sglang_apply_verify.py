@@ -48,7 +48,9 @@ def test_real_tree_applies_in_step_commits_and_verifies(tmp_path):
         "organization-rules",
         "no-shims",
         "single-module",
+        "import-reach",
         "no-lost-files",
+        "data-lookups",
         "tests-kept",
         "git-integrity",
     ):

@@ -39,7 +39,8 @@ from migrate.cli_options import repo_option
     multiple=True,
     help="Skip a static check (repeatable): old-names, imports-resolve, attributes-resolve, "
     "import-time-names, deferred-names, registry-targets, organization-rules, no-shims, "
-    "single-module, no-new-cycles, no-lost-files, tests-kept, git-integrity, wheel-contents.",
+    "single-module, no-new-cycles, import-reach, no-lost-files, data-lookups, tests-kept, "
+    "git-integrity, wheel-contents.",
 )
 @click.pass_obj
 def command(

@@ -23,7 +23,15 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from migrate.index.bindings import Bindings, Visitor, import_only, name_chain, node_key
+from migrate.index.bindings import (
+    SPECIAL_FORMS,
+    Bindings,
+    Visitor,
+    annotation_references,
+    import_only,
+    name_chain,
+    node_key,
+)
 from migrate.index.imports import absolute
 
 _PATCHERS = {"patch", "mock.patch", "unittest.mock.patch", "mocker.patch"}
@@ -114,6 +122,8 @@ class AttrWalker(Visitor):
         self.outside(node.decorator_list)
         self.visit(node.args)
         self.outside([node.returns] if node.returns else [])
+        if node.returns is not None:
+            self.forward_references(node.returns)
         params = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
         params |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a}
         self._nested(node, node.body, params)
@@ -145,6 +155,38 @@ class AttrWalker(Visitor):
         self.scope = saved
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
+
+    def visit_arg(self, node: ast.arg):
+        if node.annotation is not None:
+            self.visit(node.annotation)
+            self.forward_references(node.annotation)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign):
+        self.forward_references(node.annotation)
+        self.generic_visit(node)
+
+    def forward_references(self, annotation: ast.expr) -> None:
+        """The chains of an annotation's strings (`x: "mod.Cls"`), read as the expressions
+        they hold, in the scope the annotation is in, at the string's line."""
+        for string, expr in annotation_references(annotation, self._special):
+            for node in _chains(expr):
+                found = attr_chain(node)
+                if found is not None:
+                    name, attrs = found
+                    self._ref(string.lineno, name, attrs, ".".join([name, *attrs]))
+
+    def _special(self, head: ast.expr) -> str | None:
+        """`Literal`/`Annotated` when the subscript's head names one: imported under any
+        name (`from typing import Literal as L`), spelled as an attribute, or unbound."""
+        if isinstance(head, ast.Attribute):
+            return head.attr if head.attr in SPECIAL_FORMS else None
+        if not isinstance(head, ast.Name):
+            return None
+        bound = self.scope.get(head.id)
+        if bound is not None:
+            leaf = bound.rpartition(".")[2]
+            return leaf if leaf in SPECIAL_FORMS else None
+        return head.id if head.id in SPECIAL_FORMS else None
 
     def visit_Attribute(self, node: ast.Attribute):
         found = attr_chain(node)
@@ -192,6 +234,15 @@ class AttrWalker(Visitor):
         if chain and name and name.isidentifier():
             root, attrs = chain
             self._ref(node.lineno, root, [*attrs, name], f'{".".join([root, *attrs])}."{name}"')
+
+
+def _chains(expr: ast.AST):
+    """The outermost `a.b[.c]` chains of an expression."""
+    if isinstance(expr, ast.Attribute) and attr_chain(expr) is not None:
+        yield expr
+        return
+    for child in ast.iter_child_nodes(expr):
+        yield from _chains(child)
 
 
 def _dynamic_node(node: ast.AST) -> bool:

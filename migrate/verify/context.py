@@ -58,6 +58,19 @@ class VerifyContext:
             value = step(rel, value) or value
         return value
 
+    def symbol_sources(self) -> dict[str, set[str]]:
+        """HEAD path -> BASE paths of the modules whose symbols the plans move into it."""
+        out: dict[str, set[str]] = {}
+        if self.base is None:
+            return out
+        for rel in self.relocations:
+            for (mod, _), dst in rel.symbols.items():
+                head_path = self.head.modules.get(self.dotted_now(dst))
+                base_path = self.base.modules.get(mod)
+                if head_path and base_path:
+                    out.setdefault(head_path, set()).add(base_path)
+        return out
+
     def base_paths(self, head_paths) -> set[str]:
         """The BASE paths of HEAD paths (through every relocation, backwards)."""
         out = set()

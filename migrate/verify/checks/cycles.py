@@ -52,7 +52,13 @@ def reachable_graph(tree: CodeTree, start) -> dict[str, dict[str, int]]:
 
 
 def cycles(graph: dict[str, dict[str, int]]) -> list[set[str]]:
-    """Strongly connected components with more than one module (iterative Tarjan)."""
+    """Strongly connected components with more than one module."""
+    return [c for c in components(graph) if len(c) > 1]
+
+
+def components(graph) -> list[set[str]]:
+    """Every strongly connected component (iterative Tarjan), each listed after the
+    components it reaches."""
     index, low, on, stack, out, counter = {}, {}, set(), [], [], [0]
     for root in graph:
         if root in index:
@@ -86,8 +92,7 @@ def cycles(graph: dict[str, dict[str, int]]) -> list[set[str]]:
                     comp.add(m)
                     if m == node:
                         break
-                if len(comp) > 1:
-                    out.append(comp)
+                out.append(comp)
     return out
 
 

@@ -1,0 +1,170 @@
+"""Importing a package still runs the code it ran at BASE: every module whose top-level
+code ran when a package was imported at BASE (through its import-time imports, followed
+transitively) still runs, where the plan put it, when that package is imported at HEAD.
+
+A decorator that registers an op (`@register("relu")`) runs when its module is imported;
+a definition moved into a new module that nothing imports, or an import of a module
+dropped from a package's `__init__`, imports fine and silently loses the registration.
+Where the plan moves a symbol, the code that ran is the module it went to, when the
+definition does something as it is defined (a decorator, a class keyword such as
+`metaclass=`); a plain def that nothing imports at import time loses nothing.
+
+The import-time graph is `no-new-cycles`' (`import_graph`: module level, not
+`TYPE_CHECKING`), plus the parent packages every import runs first; what each package
+reaches is one bit set per strongly connected component, so every package is judged in
+one pass over each graph.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from migrate.verify.checks.cycles import components, import_graph
+from migrate.verify.codetree import CodeTree
+from migrate.verify.context import VerifyContext
+from migrate.verify.result import CheckResult, Finding
+
+NAME = "import-reach"
+
+
+def _graph(tree: CodeTree) -> dict[str, set[str]]:
+    """module -> the own modules importing it runs first (its imports and its parent)."""
+    modules = tree.index.modules
+    out = {}
+    for module, edges in import_graph(tree).items():
+        targets = set(edges)
+        parent = module.rpartition(".")[0]
+        if parent in modules:
+            targets.add(parent)
+        out[module] = targets
+    return out
+
+
+def _closure(graph: dict[str, set[str]], seed: dict[str, int]) -> dict[str, int]:
+    """module -> OR of `seed` over every module it reaches (itself included): one pass
+    over the components, each after those it reaches (Tarjan's order)."""
+    out: dict[str, int] = {}
+    for comp in components(graph):
+        bits = 0
+        for m in comp:
+            bits |= seed.get(m, 0)
+            for t in graph[m]:
+                if t not in comp:
+                    bits |= out[t]
+        for m in comp:
+            out[m] = bits
+    return out
+
+
+def _effect(tree: CodeTree, module: str, name: str) -> str | None:
+    """How the top-level definition `name` of `module` acts as it is defined (its
+    decorators, its class keywords), or None when it only binds the name."""
+    path = tree.index.modules.get(module)
+    syntax = tree.ast(path) if path else None
+    body = list(syntax.body) if syntax else []
+    while body:
+        stmt = body.pop(0)
+        if isinstance(stmt, (ast.If, ast.Try)):
+            body[:0] = [*stmt.body, *getattr(stmt, "orelse", [])]
+            continue
+        is_def = isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        if not is_def or stmt.name != name:
+            continue
+        if stmt.decorator_list:
+            return "@" + ast.unparse(stmt.decorator_list[0])
+        if isinstance(stmt, ast.ClassDef) and stmt.keywords:
+            return ast.unparse(stmt.keywords[0])
+    return None
+
+
+def _holders(ctx: VerifyContext) -> dict[str, dict[str, str]]:
+    """BASE module -> {HEAD module holding code of it that runs on import: why}."""
+    head_modules = ctx.head.index.modules
+    out: dict[str, dict[str, str]] = {}
+    for module in ctx.base.index.modules:
+        now = ctx.dotted_now(module)
+        if now in head_modules:
+            out[module] = {now: ""}
+    for rel in ctx.relocations:
+        for (module, name), dst in rel.symbols.items():
+            now = ctx.dotted_now(dst)
+            if module not in ctx.base.index.modules or now not in head_modules:
+                continue
+            effect = _effect(ctx.base, module, name)
+            if effect:
+                why = f"{name}, moved there from {module}, runs {effect} as it is defined"
+                out.setdefault(module, {})[now] = why
+    return out
+
+
+def _runs(reach: dict[str, int], bit: dict[str, int], a: str, b: str) -> bool:
+    """Importing `a` runs `b` and not the reverse (of a cycle, the first name stands)."""
+    if a == b or not reach[a] & bit[b]:
+        return False
+    return not reach[b] & bit[a] or a < b
+
+
+def base_reach(ctx: VerifyContext, graph: dict[str, set[str]], start: str) -> set[str]:
+    """The BASE modules importing `start` runs (for the message: which one ran the code)."""
+    seen, todo = {start}, [start]
+    while todo:
+        for t in graph.get(todo.pop(), ()):
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+def check(ctx: VerifyContext) -> CheckResult:
+    if ctx.base is None:
+        return CheckResult(NAME, "SKIP", summary="no BASE tree")
+    head_graph = _graph(ctx.head)
+    head_bit = {m: 1 << i for i, m in enumerate(head_graph)}
+    head_reach = _closure(head_graph, head_bit)
+    holders = _holders(ctx)
+    seed = {}
+    for module, held in holders.items():
+        bits = 0
+        for h in held:
+            bits |= head_bit.get(h, 0)
+        seed[module] = bits
+    base_graph = _graph(ctx.base)
+    needed = _closure(base_graph, seed)
+    packages = [
+        m for m, p in ctx.base.index.modules.items() if p.endswith("__init__.py") and m in needed
+    ]
+    lost: dict[str, str] = {}  # HEAD module -> a package importing it no longer runs it
+    for package in sorted(packages, key=lambda m: (m.count("."), m)):
+        now = ctx.dotted_now(package)
+        if now not in head_reach or ctx.head.index.modules[now] in ctx.exclude:
+            continue
+        missing = needed[package] & ~head_reach[now]
+        if not missing:
+            continue
+        gone = [m for m, bit in head_bit.items() if missing & bit]
+        for module in gone:  # not one that another lost module runs: that one is the loss
+            if not any(_runs(head_reach, head_bit, o, module) for o in gone):
+                lost.setdefault(module, package)
+    sources: dict[str, list[tuple[str, str]]] = {}  # HEAD module -> [(BASE module, why)]
+    for module, held in holders.items():
+        for h, why in held.items():
+            sources.setdefault(h, []).append((module, why))
+    findings = []
+    for module, package in sorted(lost.items()):
+        reached = base_reach(ctx, base_graph, package)
+        origin, why = next(
+            ((m, w) for m, w in sorted(sources[module]) if m in reached), sources[module][0]
+        )
+        detail = f": {why}" if why else f" ({origin} at BASE)" if origin != module else ""
+        findings.append(
+            Finding(
+                ctx.head.index.modules[module],
+                0,
+                NAME,
+                f"importing {ctx.dotted_now(package)} no longer runs {module}{detail}; "
+                f"at BASE importing {package} ran {origin}",
+                "import it where its code was imported at BASE (the source module, or "
+                "the package's __init__), or what its code does on import is lost",
+            )
+        )
+    return CheckResult.of(NAME, findings, f"{len(packages)} packages")

@@ -1,0 +1,273 @@
+"""verify's oracles for what the other checks cannot see: the chains inside string
+annotations, the files a module finds next to itself, and the modules importing a
+package runs. Each HEAD is written by hand (a broken result the engine might make), so
+the oracle is tested apart from the engine."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from helpers import git
+from rewrite_helpers import dedent, plan_yaml
+
+from migrate.verify import verify
+
+
+def hand_made(repo: Path, tmp_path: Path, moves, head: dict[str, str | None]):
+    """Commit `head` (path -> text, None removes) on `repo` by hand and verify it against
+    the plan of `moves`: the static checks judge the tree as the plan describes it."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(plan_yaml(moves))
+    base = git(repo, "rev-parse", "HEAD").strip()
+    for path, text in head.items():
+        target = repo / path
+        if text is None:
+            shutil.rmtree(target) if target.is_dir() else target.unlink()
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(dedent(text))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "by hand")
+    return verify(repo, f"{base}..HEAD", str(plan), wheel_check=False, allow_foreign=True)
+
+
+def found(result, check: str) -> list[tuple[str, int, str, str]]:
+    (res,) = [c for c in result.static_checks if c.name == check]
+    return [(f.file, f.line, f.severity, f"{f.message} {f.fix}") for f in res.findings]
+
+
+COND = {"pkg/__init__.py": "", "pkg/sub/__init__.py": "", "pkg/sub/cond.py": "class X: ...\n"}
+
+
+def test_a_string_annotation_naming_a_module_that_moved_away_fails(make_repo, tmp_path):
+    """Review23 R2: `r"sub.cond.X"` left after `pkg.sub.cond` moved raises AttributeError
+    in `typing.get_type_hints`; attributes-resolve read code chains only and said PASS.
+    A `Literal[...]`'s strings and an `Annotated[...]`'s metadata are values, not read;
+    a string already broken at BASE is a warning."""
+    use = """\
+        from typing import Annotated, Literal as L
+        import pkg.sub.cond
+        from pkg import sub
+
+        def a(x: r"sub.cond.X", m: L["sub.cond.X"], y: Annotated[int, "sub.cond.X"]) -> "{r}":
+            z: "list['sub.cond.X']" = []
+            return x, z
+
+        def old(x: "sub.gone.Y"):
+            return x
+        """
+    repo = make_repo({**COND, "pkg/use.py": dedent(use.format(r="sub.cond.X"))})
+    result = hand_made(
+        repo,
+        tmp_path,
+        [("pkg.sub.cond", "pkg.sub.conditions")],
+        {
+            "pkg/sub/cond.py": None,
+            "pkg/sub/conditions.py": "class X: ...\n",
+            "pkg/use.py": use.replace("import pkg.sub.cond", "import pkg.sub.conditions").format(
+                r="sub.conditions.X"
+            ),
+        },
+    )
+    hits = found(result, "attributes-resolve")
+    errors = sorted((f, line) for f, line, sev, _ in hits if sev == "error")
+    assert errors == [("pkg/use.py", 5), ("pkg/use.py", 6)], hits
+    assert [(line, sev) for _, line, sev, _ in hits if "gone" in _] == [(9, "warning")]
+    assert not result.ok
+
+
+DATA = {
+    "pkg/__init__.py": "",
+    "pkg/old/__init__.py": "",
+    "pkg/old/words.txt": "a b c\n",
+    "pkg/old/res/r.txt": "r\n",
+    "pkg/old/mod.py": dedent(
+        """\
+        import os
+        import pkgutil
+        from importlib import resources
+        from pathlib import Path
+
+        HERE = os.path.dirname(os.path.abspath(__file__))
+        WORDS = Path(__file__).with_name("words.txt")
+        RES = resources.files(__package__) / "res" / "r.txt"
+        BLOB = pkgutil.get_data(__package__, "res/r.txt")
+        CONFIGS = os.path.join(HERE, "configs", "x.json")
+        """
+    ),
+}
+
+
+def test_a_module_moved_without_the_data_it_finds_next_to_itself_fails(make_repo, tmp_path):
+    """Trial23 T25/T27: `Path(__file__).with_name("words.txt")` in a module moved without
+    its data raises FileNotFoundError on import, and verify said PASS. Every lookup that
+    found a file or directory at BASE must find one at HEAD; `configs/x.json`, which names
+    nothing at BASE either (made at run time), is a warning."""
+    repo = make_repo(DATA)
+    moved = {
+        "pkg/old/mod.py": None,
+        "pkg/new/__init__.py": "",
+        "pkg/new/mod.py": DATA["pkg/old/mod.py"],
+    }
+    result = hand_made(repo, tmp_path, [("pkg.old.mod", "pkg.new.mod")], moved)
+    hits = found(result, "data-lookups")
+    assert sorted((f, line, sev) for f, line, sev, _ in hits) == [
+        ("pkg/new/mod.py", 7, "error"),
+        ("pkg/new/mod.py", 8, "error"),
+        ("pkg/new/mod.py", 9, "error"),
+        ("pkg/new/mod.py", 10, "warning"),
+    ], hits
+    assert "pkg/old/words.txt was found at BASE" in hits[0][3]
+    assert not result.ok
+
+
+def test_data_moved_with_its_module_passes(make_repo, tmp_path):
+    """The same move with the data beside it (and a symbol move whose function reads a
+    file next to its new module) finds every lookup: no finding."""
+    repo = make_repo(DATA)
+    moved = {
+        "pkg/old/mod.py": None,
+        "pkg/old/words.txt": None,
+        "pkg/old/res": None,
+        "pkg/new/__init__.py": "",
+        "pkg/new/mod.py": DATA["pkg/old/mod.py"],
+        "pkg/new/words.txt": "a b c\n",
+        "pkg/new/res/r.txt": "r\n",
+    }
+    result = hand_made(repo, tmp_path, [("pkg.old.mod", "pkg.new.mod")], moved)
+    assert [sev for *_, sev, _ in found(result, "data-lookups")] == ["warning"]
+    assert next(c for c in result.static_checks if c.name == "data-lookups").status == "PASS"
+
+
+def test_a_symbol_moved_away_from_the_data_it_reads_fails(make_repo, tmp_path):
+    """A function moved into a module of another directory reads `words.txt` next to its
+    new module: the lookup its source module made at BASE is judged."""
+    repo = make_repo(
+        {
+            "pkg/__init__.py": "",
+            "pkg/a/__init__.py": "",
+            "pkg/a/words.txt": "w\n",
+            "pkg/a/src.py": dedent(
+                """\
+                from pathlib import Path
+
+
+                def words():
+                    return Path(__file__).with_name("words.txt").read_text()
+
+
+                def other():
+                    return 1
+                """
+            ),
+            "pkg/b/__init__.py": "",
+        }
+    )
+    head = {
+        "pkg/a/src.py": "def other():\n    return 1\n",
+        "pkg/b/dst.py": (
+            "from pathlib import Path\n\n\n"
+            'def words():\n    return Path(__file__).with_name("words.txt").read_text()\n'
+        ),
+    }
+    result = hand_made(repo, tmp_path, [("pkg.a.src:words", "pkg.b.dst")], head)
+    assert [(f, sev) for f, _, sev, _ in found(result, "data-lookups")] == [
+        ("pkg/b/dst.py", "error")
+    ]
+
+
+REGISTRY = {
+    "pkg/__init__.py": "from .registry import REGISTRY\nfrom . import ops\n",
+    "pkg/registry.py": dedent(
+        """\
+        REGISTRY = {}
+
+
+        def register(name):
+            def deco(fn):
+                REGISTRY[name] = fn
+                return fn
+
+            return deco
+        """
+    ),
+    "pkg/ops.py": dedent(
+        """\
+        from .registry import register
+
+
+        @register("relu")
+        def relu(x):
+            return max(x, 0)
+
+
+        def plain(x):
+            return x
+
+
+        @register("gelu")
+        def gelu(x):
+            return x
+        """
+    ),
+}
+GELU = 'from .registry import register\n\n\n@register("gelu")\ndef gelu(x):\n    return x\n'
+
+
+def test_a_registration_moved_where_importing_the_package_no_longer_runs_it_fails(
+    make_repo, tmp_path
+):
+    """Trial23 T29: `@register("relu") def relu` moved from `pkg.ops` (which
+    `pkg/__init__` imports) into a new `pkg.activations` that nothing imports: importing
+    `pkg` no longer registers relu, and verify said PASS. A plain def moved the same way
+    (`plain`, to `pkg.helpers`) loses nothing."""
+    repo = make_repo(REGISTRY)
+    head = {
+        "pkg/ops.py": GELU,
+        "pkg/activations.py": (
+            'from .registry import register\n\n\n@register("relu")\n'
+            "def relu(x):\n    return max(x, 0)\n"
+        ),
+        "pkg/helpers.py": "def plain(x):\n    return x\n",
+    }
+    moves = [("pkg.ops:relu", "pkg.activations"), ("pkg.ops:plain", "pkg.helpers")]
+    result = hand_made(repo, tmp_path, moves, head)
+    ((path, _, severity, message),) = found(result, "import-reach")
+    assert (path, severity) == ("pkg/activations.py", "error")
+    assert "importing pkg no longer runs pkg.activations" in message
+    assert "at BASE importing pkg ran pkg.ops" in message
+    assert not result.ok
+
+
+def test_a_registration_still_imported_by_its_package_passes(make_repo, tmp_path):
+    """The same move with `pkg.ops` importing relu back (or the package importing the
+    new module) keeps the registration: no finding."""
+    repo = make_repo(REGISTRY)
+    head = {
+        "pkg/ops.py": "from .activations import relu  # noqa: F401\n" + GELU,
+        "pkg/activations.py": (
+            'from .registry import register\n\n\n@register("relu")\n'
+            "def relu(x):\n    return max(x, 0)\n"
+        ),
+    }
+    result = hand_made(repo, tmp_path, [("pkg.ops:relu", "pkg.activations")], head)
+    assert found(result, "import-reach") == []
+
+
+def test_a_module_its_package_no_longer_imports_after_a_move_fails(make_repo, tmp_path):
+    """A module move whose importer in the package `__init__` was dropped: importing
+    `pkg.old` ran `pkg.old.ops` at BASE, and importing it at HEAD runs nothing of it."""
+    repo = make_repo(
+        {**REGISTRY, "pkg/__init__.py": "", "pkg/old/__init__.py": "from . import ops\n"}
+    )
+    repo_ops = REGISTRY["pkg/ops.py"].replace("from .registry", "from pkg.registry")
+    git(repo, "mv", "pkg/ops.py", "pkg/old/ops.py")
+    (repo / "pkg/old/ops.py").write_text(repo_ops)
+    git(repo, "commit", "-qam", "ops in pkg.old")
+    head = {"pkg/old/ops.py": None, "pkg/new/__init__.py": "", "pkg/new/ops.py": repo_ops}
+    head["pkg/old/__init__.py"] = ""
+    result = hand_made(repo, tmp_path, [("pkg.old.ops", "pkg.new.ops")], head)
+    ((path, _, severity, message),) = found(result, "import-reach")
+    assert (path, severity) == ("pkg/new/ops.py", "error")
+    assert "importing pkg.old no longer runs pkg.new.ops (pkg.old.ops at BASE)" in message
