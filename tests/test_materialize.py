@@ -192,6 +192,7 @@ def test_the_engine_is_a_declared_list_of_passes(make_repo, tmp_path):
         "followed op ids",
         "registrations follow",
         "exports follow",
+        "dynamic imports",
         "symbols",
         "groups",
         "import layout",

@@ -207,3 +207,72 @@ def test_an_assignment_follows_a_moved_constant_its_old_module_no_longer_reads(m
     text = (out / "pkg/runner.py").read_text()
     assert "    consts.LIMIT = 5\n    assert consts.limit() == 5\n" in text
     assert not [n for n in cs.notes if n.pos.file == "pkg/runner.py"]
+
+
+# trial23 T22 (click 8.1.7's CliRunner: `formatting.FORCED_WIDTH = 80` around `invoke`):
+# a module-level VALUE the old module reads through its own globals, replaced by plain
+# assignment, augmented assignment, a tuple or `for` target, `setattr` and `del` through
+# a relative and a function-local binding of the old module.
+CONF_RW = """
+import os
+
+WIDTH = None
+
+
+def width():
+    return WIDTH or 10
+"""
+RUNNER_RW = """
+from . import conf
+
+
+def run():
+    old = conf.WIDTH
+    conf.WIDTH = 80
+    conf.WIDTH += 1
+    try:
+        return conf.width()
+    finally:
+        conf.WIDTH = old
+
+
+def local():
+    from pkg import conf as c
+
+    seen = []
+    c.WIDTH, y = 6, 7
+    seen.append(c.width())
+    for c.WIDTH in (1, 2):
+        seen.append(c.width())
+    setattr(c, "WIDTH", 3)
+    seen.append(c.width())
+    del c.WIDTH
+    c.WIDTH = None
+    return seen, y
+
+
+def check():
+    assert run() == 81
+    assert conf.width() == 10
+    assert local() == ([6, 1, 2, 3], 7)
+"""
+
+
+def test_every_write_form_to_a_moved_value_through_the_old_module_stays_there(make_repo, tmp_path):
+    """Each write replaces `WIDTH` in conf's namespace, where `width()` reads it: the
+    writes keep their target (on main 2773476 they became `consts.WIDTH = 80` and
+    `run()` returned 10: click's suite lost 14 tests, apply exit 0, verify PASS), each
+    with the kept-patch warning."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/conf.py": CONF_RW,
+        "pkg/runner.py": RUNNER_RW,
+    }
+    prep, cs, out = rewrite_and_run(
+        make_repo, tmp_path, files, [("pkg.conf:WIDTH", "pkg.consts")], "pkg.runner"
+    )
+    assert (out / "pkg/runner.py").read_text() == dedent(RUNNER_RW)
+    assert "from pkg.consts import WIDTH\n" in (out / "pkg/conf.py").read_text()
+    notes = [n for n in cs.notes if n.pos.file == "pkg/runner.py"]
+    assert sorted(n.pos.line for n in notes) == [6, 7, 11, 18, 20, 22, 24, 25]
+    assert all("patch of pkg.conf.WIDTH kept on pkg.conf" in n.message for n in notes)

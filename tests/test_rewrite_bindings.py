@@ -392,6 +392,45 @@ def test_a_reload_of_a_module_that_loses_symbols_is_warned_about(make_repo):
     assert "BITS (now in pkg.bits)" in notes[0].message
 
 
+SHADOWED = {
+    "pkg/__init__.py": "",
+    "pkg/sub/__init__.py": "from . import cond\n",
+    "pkg/sub/cond.py": "class X:\n    pass\n",
+    "pkg/use.py": (
+        "import pkg.sub.cond\nfrom pkg import sub\n\n\n"
+        "class Fake:\n    class cond:\n        X = 'fake'\n\n\n"
+        "def real():\n    return sub.cond.X\n\n\n"
+        "def shadowed(sub, pkg=None):\n    return sub.cond.X\n\n\n"
+        "def rooted(pkg):\n    return pkg.sub.cond.X\n\n\n"
+        "def check():\n"
+        "    assert real().__name__ == 'X'\n"
+        "    assert shadowed(Fake) == 'fake'\n"
+        "    assert rooted(type('P', (), {'sub': type('S', (), {'cond': Fake.cond})})) == 'fake'\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("moves", "real"),
+    [
+        ([("pkg.sub.cond", "pkg.sub.conditions")], "return sub.conditions.X"),
+        ([("pkg.sub.cond", "lib.cond")], "return lib.cond.X"),
+    ],
+    ids=["renamed-in-the-package", "moved-out-of-the-package"],
+)
+def test_a_chain_whose_head_is_a_parameter_shadowing_the_binding_is_left_alone(
+    make_repo, tmp_path, moves, real
+):
+    """review23 R1: a chain is a use of the import only where its head is bound to it at
+    the chain's scope (`index/bindings`), not wherever the name is spelled: a parameter
+    `sub` (or `pkg`) holds something else, and its chain keeps its text (executed)."""
+    _, _, out = rewrite_and_run(make_repo, tmp_path, SHADOWED, moves, "pkg.use")
+    text = (out / "pkg/use.py").read_text()
+    assert f"def real():\n    {real}\n" in text
+    assert "def shadowed(sub, pkg=None):\n    return sub.cond.X\n" in text
+    assert "def rooted(pkg):\n    return pkg.sub.cond.X\n" in text
+
+
 def test_a_reload_through_a_plain_dotted_import_is_warned_about(make_repo):
     """`import pkg.tags` binds `pkg`, so `importlib.reload(pkg)` reloads the package that
     loses a symbol: warned about like a reload through `import pkg`."""

@@ -288,3 +288,48 @@ def test_an_import_another_module_reads_from_the_source_stays(make_repo, tmp_pat
     _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.src:f", "pkg.dst")], "use")
     src = (out / "pkg/src.py").read_text()
     assert src.startswith("from os.path import join\n") and "json" not in src
+
+
+SRC_WITH_JOIN = """
+from os.path import join, splitext
+
+
+def f(a):
+    return join(a, "x")
+
+
+def g():
+    return splitext("a.b")[1]
+"""
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "from pkg.src import join\n\n\ndef check():\n    assert join('a', 'b') == 'a/b'\n",
+        "import pkg.src as s\n\n\ndef check():\n    assert s.join('c', 'd') == 'c/d'\n",
+        "from pkg import src\n\n\ndef check():\n    assert getattr(src, 'join')('e', 'f')\n",
+        "def check():\n    from pkg.src import join\n\n    assert join('g', 'h') == 'g/h'\n",
+        "from pkg.src import *\n\n\ndef check():\n    assert join('i', 'j') == 'i/j'\n",
+    ],
+    ids=["from-import", "alias-attribute", "getattr", "function-local", "star"],
+)
+def test_an_import_other_modules_read_from_the_source_stays_in_every_form(make_repo, tmp_path, use):
+    """review23 R4: `join` is used only by the moved `f`, but another module reads it
+    from pkg.src: the source keeps it (it lost it: ImportError at `import use`, apply
+    exit 0). The import the other module does not read (`splitext` is used by `g`,
+    which stays) is kept anyway; executed, run twice."""
+    files = {"pkg/__init__.py": "", "pkg/src.py": SRC_WITH_JOIN, "use.py": use}
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.src:f", "pkg.dst")], "use")
+    assert "from os.path import join, splitext\n" in (out / "pkg/src.py").read_text()
+
+
+def test_an_import_only_the_moved_code_used_still_leaves(make_repo, tmp_path):
+    """Nothing else reads `join` from pkg.src (use.py reads `g` only): it goes."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/src.py": SRC_WITH_JOIN,
+        "use.py": "from pkg.src import g\n\n\ndef check():\n    assert g() == '.b'\n",
+    }
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.src:f", "pkg.dst")], "use")
+    assert "from os.path import splitext\n" in (out / "pkg/src.py").read_text()

@@ -392,6 +392,13 @@ def _exports_moved(run: EngineRun, respelled):
     return moved
 
 
+def _dynamic_imports_pass(run: EngineRun) -> Contribution:
+    """Review notes at module names computed under a package that loses modules."""
+    from migrate.rewrite.dynamic_imports import dynamic_import_notes
+
+    return Contribution(notes=dynamic_import_notes(run.prep.index, run.prep.relocation))
+
+
 def _symbols_pass(run: EngineRun) -> Contribution:
     """Moved top-level definitions: cut from their module (taking the reference edits
     inside them along), written to or appended at their new module."""
@@ -482,6 +489,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("followed op ids", _followed_pass),
     Pass("registrations follow", _registrations_pass),
     Pass("exports follow", _exports_pass),
+    Pass("dynamic imports", _dynamic_imports_pass),
     Pass("symbols", _symbols_pass),
     Pass("groups", _groups_pass),
     Pass("import layout", _layout_pass),

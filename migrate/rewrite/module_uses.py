@@ -31,6 +31,7 @@ from migrate.errors import Diagnostic, Pos
 from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, find_uses
 from migrate.index.forward_refs import forward_references
 from migrate.rewrite import relative
+from migrate.rewrite.computed_all import computed_all_edits
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.patch_targets import kept_patches, patch_note
@@ -130,10 +131,15 @@ class _Speller:
                 continue
             self._use(use, dst)
         self._star_reexports()
+        back: dict[str, set[str]] = {}  # star-imported module -> names imported beside it
         for (_, dst), (b, names) in self.star_names.items():
             spelled = self._from_module(dst, b)
             stmt = f"from {spelled} import {', '.join(sorted(names))}"
             self.scratch.add(stmt, b.stmt, b.indent, _STAR, _PLACED, not_before=True)
+            back.setdefault(b.value, set()).update(names)
+        for s, e, new in computed_all_edits(self.tree, self.text, self.facts, back) if back else ():
+            why = "the star import's module no longer lists them: the export list names them"
+            self.res.edits.append(make_edit(self.job.new_path, self.text, s, e, new, "code", why))
         for stmt, gone in self._unused_bindings().items():
             self.scratch.drop(stmt, gone)
         self._fallbacks()

@@ -18,12 +18,14 @@ from dataclasses import dataclass, field, replace
 
 from migrate.changes import ChangeSet, Edit, apply_edits
 from migrate.errors import Diagnostic, MigrateError, Pos
-from migrate.index.bindings import name_reads
+from migrate.index.bindings import module_bindings, name_reads
 from migrate.index.forward_refs import annotation_strings
 from migrate.index.repo import RepoIndex
+from migrate.index.star_exports import star_names
 from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
+from migrate.rewrite.decorator_effects import import_time_decorators
 from migrate.rewrite.import_order import Orders
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.import_style import in_file_style, relative_depth
@@ -54,6 +56,9 @@ class SymbolMove:
     # top-level imports of the source that only the moved code used: (statement, aliases)
     unused_imports: list[tuple[ast.stmt, list[ast.alias]]] = field(default_factory=list)
     local_imports: list[tuple[int, int, str]] = field(default_factory=list)  # s, e, new
+    # moved names whose decorator runs the project's code at import (a registry): the
+    # source imports them back (`name as name`) so importing it still runs it
+    registered: list[str] = field(default_factory=list)
 
     @property
     def sym(self) -> str:
@@ -428,6 +433,9 @@ def read_from_outside(index: RepoIndex, mods: set[str]) -> dict[str, set[str]]:
         for imp in facts.imports:
             if imp.module in mods:
                 out.setdefault(imp.module, set()).update(imp.names)
+        for star in facts.star_imports:  # `*`: what the star gives is read (`_star_read`)
+            if star in mods:
+                out.setdefault(star, set()).add("*")
         for ref in facts.attrs.refs if facts.attrs is not None else ():
             for i, attr in enumerate(ref.attrs):
                 prefix = ".".join((ref.target, *ref.attrs[:i]))
@@ -535,13 +543,17 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
     tc_needed = _merge_from(list(dict.fromkeys(tc_lines)))
     back = [sym for sym in syms if any(sym in _uses(n) for n in staying)]
     dst_path, exists = _target_path(index, rel, dst, src_path)
-    if publics and (back or _imports_dst(index, src_path, tree, package, dst, rel)):
+    imports_dst = _imports_dst(index, src_path, tree, package, dst, rel)
+    registered = {} if imports_dst else _registered(facts, tree, defs, moving, back, index)
+    if publics and (back or registered or imports_dst):
+        why = [f"for {', '.join(back)}"] if back else []
+        why += [f"for {n} (its decorator @{d} runs at import)" for n, d in registered.items()]
         plan.errors.append(
             Diagnostic(
                 pos,
                 f"cannot move {what} to {dst}: {dst} would import {mod} for "
                 f"{', '.join(publics)} while {mod} imports {dst}"
-                + (f" for {', '.join(back)}" if back else "")
+                + (f" {' and '.join(why)}" if why else "")
                 + ": an import cycle; move those names too or choose another target",
             )
         )
@@ -553,19 +565,44 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
         spans,
         needed,
         sorted(moving - set(syms)),
-        back,
+        back + list(registered),
         dst_path,
         exists,
+        registered=list(registered),
         future=_future_lines(tree, text),
         type_checking=tc_needed,
         source_edits=_all_edits(text, tree, gone),
-        unused_imports=_unused_imports(tree, staying, moving_nodes, outside),
+        unused_imports=_unused_imports(
+            tree, staying, moving_nodes, _star_read(tree, facts, outside)
+        ),
     )
     mv.local_imports = _local_relative_imports(text, moving_nodes, package, dst, rel)
     plan.moves.append(mv)
     for sym in syms:
         plan.moving[(mod, sym)] = tuple(sorted(moving - {sym}))
     plan.touched.add(src_path)
+
+
+def _star_read(tree: ast.Module, facts, outside: set[str]) -> set[str]:
+    """`outside` with, when another module star-imports this one (`*`), every name of
+    its top-level imports that the star gives (`star_exports.star_names`): read there."""
+    if "*" not in outside:
+        return outside
+    bound = {a.asname or a.name.split(".")[0] for n in tree.body if _is_import(n) for a in n.names}
+    return set(outside) | star_names(bound, facts.all_names if facts is not None else None)
+
+
+def _registered(facts, tree, defs, moving, back, index) -> dict[str, str]:
+    """Moved name -> the first decorator of it that runs the project's own code at import
+    (`decorator_effects`), for the names the source does not import back already."""
+    model = facts.scope_model_from(tree) if facts is not None else None
+    binds = module_bindings(model) if model is not None else {}
+    out = {}
+    for name in sorted(moving - set(back)):
+        found = import_time_decorators(defs[name], binds, index.modules) if name in defs else []
+        if found:
+            out[name] = found[0]
+    return out
 
 
 def _rebound(nodes: list[ast.stmt], names: set[str]) -> dict[str, str]:
@@ -736,12 +773,19 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
             cs.edits.append(make_edit(src_new, text, s, e, new, "code", reason))
             busy.append((s, e))
         if mv.back_import:
-            names = ", ".join(mv.back_import)
+            names = ", ".join(f"{n} as {n}" if n in mv.registered else n for n in mv.back_import)
             back = ImportScratch(src_new, text)
             here = _package_of(rel.module(mv.mod) or mv.mod, src_new)
+            used = [n for n in mv.back_import if n not in mv.registered]
+            why = f"{mv.mod} still uses {', '.join(used)}, which now lives in {mv.dst}"
+            if mv.registered:  # a decorator of them runs the project's code at import
+                why = (f"{why}; " if used else "") + (
+                    f"{', '.join(mv.registered)} (now in {mv.dst}) must still be "
+                    f"registered when {mv.mod} is imported"
+                )
             back.add_top(
                 in_file_style(f"from {mv.dst} import {names}", here, relative_depth(text, here)),
-                f"{mv.mod} still uses {names}, which now lives in {mv.dst}",
+                why,
                 clear_of=tuple(busy),
             )
             cs.edits += back.finalise(None)

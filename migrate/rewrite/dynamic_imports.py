@@ -1,0 +1,90 @@
+"""Module names computed at run time under a package that loses modules (trial23 T26).
+
+`importlib.import_module("." + name, "pkg.old")`, `import_module(f"pkg.old.{name}")`,
+`__import__("pkg.old." + name)`: no rewrite can follow a name built at run time, so
+when modules move out of `pkg.old` (which stays) or are renamed in it, such a call gets
+a review note naming them. A literal full name is the strings pass's (it is respelled).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from migrate.errors import Diagnostic
+from migrate.index.repo import RepoIndex
+from migrate.relocate import Relocation
+from migrate.rewrite.spans import ast_offset, line_starts, note_at
+
+_CALLS = frozenset(("import_module", "__import__"))
+_CALL = re.compile(r"\b(?:import_module|__import__)\s*\(")
+
+
+def losing_packages(rel: Relocation) -> dict[str, list[str]]:
+    """package -> `leaf -> new module` for the modules that leave it or are renamed in
+    it while it stays (either way its computed names no longer find them)."""
+    out: dict[str, list[str]] = {}
+    for old, new in sorted(rel.moved_modules.items()):
+        package, _, leaf = old.rpartition(".")
+        stays = package and rel.module(package) in (None, package)
+        if stays and new != old:
+            out.setdefault(package, []).append(f"{leaf} -> {new}")
+    return out
+
+
+def _str(node: ast.AST | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _computed_package(call: ast.Call) -> str | None:
+    """The package a computed module name of `call` starts in: the literal head of an
+    f-string or a `+`, or the `package` argument of a relative name; None for a
+    literal name (the strings pass's) or nothing readable."""
+    first = call.args[0] if call.args else None
+    package = _str(call.args[1]) if len(call.args) > 1 else None
+    package = next((_str(k.value) for k in call.keywords if k.arg == "package"), package)
+    head = None
+    if isinstance(first, ast.JoinedStr) and first.values:
+        head = _str(first.values[0])
+    elif isinstance(first, ast.BinOp) and isinstance(first.op, ast.Add):
+        left = first.left
+        while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add):
+            left = left.left
+        head = _str(left)
+    elif first is not None and _str(first) is None:
+        return package  # a name computed whole: relative to `package`, if any
+    if head is None:
+        return None
+    if head.startswith("."):
+        return package
+    return head.rpartition(".")[0] if "." in head else None
+
+
+def dynamic_import_notes(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
+    losing = losing_packages(rel)
+    if not losing:
+        return []
+    out = []
+    for path, info in sorted(index.files.items()):
+        if not info.is_python or info.is_symlink:
+            continue
+        text = index.text(path) or ""
+        if not _CALL.search(text) or not any(p in text for p in losing):
+            continue
+        tree = index.ast(path)
+        for node in ast.walk(tree) if tree is not None else ():
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+            package = _computed_package(node) if name in _CALLS else None
+            if package not in losing:
+                continue
+            gone = ", ".join(losing[package])
+            why = (
+                f"modules renamed in or moved out of {package} ({gone}): a module name "
+                "computed at run time here no longer finds them; review by hand"
+            )
+            at = ast_offset(text, line_starts(text), node.lineno, node.col_offset)
+            out.append(note_at(rel.files.get(path, path), text, at, why, "warning"))
+    return out

@@ -1,0 +1,112 @@
+"""A moved definition whose decorator runs the project's own code at import (a registry:
+`@register("relu")`) keeps running when the old module is imported: the old module
+imports it back (`from .activations import relu as relu`, the explicit re-export form
+that ruff's F401 accepts), else the new module, imported by nothing, never registers it
+(trial23 T29, the SGLang shape of ops registered by decorators). A decorator of the
+standard library or a builtin changes nothing at import: no import back. Each result is
+executed and rewritten a second time (`rewrite_and_run`).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rewrite_helpers import changes, dedent, new_text, rewrite_and_run
+
+from migrate.errors import MigrateError
+
+REGISTRY = """
+REGISTRY = {}
+
+
+def register(name):
+    def deco(fn):
+        REGISTRY[name] = fn
+        return fn
+
+    return deco
+"""
+OPS = """
+import functools
+
+from .registry import register
+
+
+@register("relu")
+def relu(x):
+    return max(x, 0)
+
+
+@functools.lru_cache(maxsize=None)
+def square(x):
+    return x * x
+
+
+@register("gelu")
+def gelu(x):
+    return x
+"""
+CHECK = """
+import pkg
+
+
+def check():
+    assert sorted(pkg.REGISTRY) == ["gelu", "relu"], pkg.REGISTRY
+    assert pkg.REGISTRY["relu"](-1) == 0
+"""
+FILES = {
+    "pkg/__init__.py": "from .registry import REGISTRY\nfrom . import ops\n",
+    "pkg/registry.py": REGISTRY,
+    "pkg/ops.py": OPS,
+    "app/__init__.py": "",
+    "app/check.py": CHECK,
+}
+
+
+def _f401(path: Path) -> str:
+    ruff = Path(sys.executable).with_name("ruff")
+    res = subprocess.run(
+        [str(ruff), "check", "--isolated", "--no-cache", "--select", "F401", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    return res.stdout if res.returncode else ""
+
+
+def test_a_registered_definition_moved_to_a_new_module_is_imported_back(make_repo, tmp_path):
+    prep, cs, out = rewrite_and_run(
+        make_repo, tmp_path, FILES, [("pkg.ops:relu", "pkg.activations")], "app.check"
+    )
+    ops = (out / "pkg/ops.py").read_text()
+    assert "from .activations import relu as relu\n" in ops
+    assert "def relu" not in ops and "def relu" in (out / "pkg/activations.py").read_text()
+    assert _f401(out / "pkg/ops.py") == ""
+
+
+def test_a_definition_with_a_standard_library_decorator_is_not_imported_back(make_repo):
+    prep, cs = changes(make_repo, FILES, [("pkg.ops:square", "pkg.maths")])
+    ops = new_text(prep, cs, "pkg/ops.py")
+    assert "maths" not in ops and "def square" not in ops
+    assert "import functools" not in ops  # only the moved code used it
+
+
+def test_a_registered_definition_that_needs_its_old_module_is_refused(make_repo):
+    """Importing it back would be an import cycle (the new module imports the old one
+    for `SCALE`): refused like the other cycles, naming the decorator."""
+    ops = OPS.replace("    return max(x, 0)", "    return max(x, 0) * SCALE") + "\nSCALE = 2\n"
+    with pytest.raises(MigrateError) as exc:
+        changes(make_repo, dict(FILES, **{"pkg/ops.py": ops}), [("pkg.ops:relu", "pkg.act")])
+    assert "register" in str(exc.value) and "import cycle" in str(exc.value)
+
+
+def test_the_old_module_already_importing_the_new_one_adds_nothing(make_repo, tmp_path):
+    files = dict(FILES, **{"pkg/activations.py": "def elu(x):\n    return x\n"})
+    files["pkg/ops.py"] = "from .activations import elu\n" + dedent(OPS)
+    prep, cs, out = rewrite_and_run(
+        make_repo, tmp_path, files, [("pkg.ops:relu", "pkg.activations")], "app.check"
+    )
+    ops = (out / "pkg/ops.py").read_text()
+    assert "relu as relu" not in ops and "from .activations import elu\n" in ops
