@@ -354,3 +354,26 @@ def test_an_own_import_may_pass_the_plain_import_of_its_package():
     assert _relaid(block, "", "import pkg.aa\n") == ("import pkg\nimport pkg.aa\nimport pkg.zz\n")
     other = "import pkg.b\nimport pkg.c\n"  # pkg.d past pkg.b and pkg.c: another order
     assert _relaid(other, "", "import pkg.d\n") == "import pkg.d\n" + other
+
+
+def test_an_import_added_to_a_module_without_imports_is_set_apart():
+    """A module with no import before gets the added one a blank line apart from the code
+    (two before a def/class: isort's lines-after-imports, or the project's). (Before:
+    `from pkg.consts import g` was glued to `Y = 0` / `def h():`, ruff I001: trial23 T24.)"""
+    from migrate.changes import apply_edits
+    from migrate.rewrite.import_order import ImportOrder
+    from migrate.rewrite.import_scratch import ImportScratch
+    from migrate.rewrite.isort_config import ImportStyle
+
+    def added(text: str, **kw) -> str:
+        scratch = ImportScratch("m.py", text, **kw)
+        scratch.add_top("from pkg.consts import g", "moved")
+        return apply_edits(text, scratch.finalise(None))
+
+    imp = "from pkg.consts import g\n"
+    assert added("Y = 0\n") == imp + "\nY = 0\n"
+    assert added("def h():\n    pass\n") == imp + "\n\ndef h():\n    pass\n"
+    assert added("\ndef h():\n    pass\n") == imp + "\n\ndef h():\n    pass\n"
+    two = ImportOrder(style=ImportStyle(lines_after_imports=2))
+    assert added("Y = 0\n", order=two) == imp + "\n\nY = 0\n"
+    assert added("import os\nY = 0\n") == "import os\n" + imp + "Y = 0\n"  # as it was

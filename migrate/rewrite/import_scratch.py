@@ -237,8 +237,25 @@ class ImportScratch:
             clear = [span for t in run or checking for span in t.clear_of]
             at = max([start] + [e for s, e in clear if s < start < e])
             reason = (run or checking)[0].reason
-            out.append((at, at, "".join(line + nl for line in lines), reason))
+            text = "".join(line + nl for line in lines)
+            if k == len(runs) - 1 and not _imports_before(self.text, start):
+                text += nl * self._blank_after(at)  # the file had no imports: code follows
+            out.append((at, at, text, reason))
         return out
+
+    def _blank_after(self, at: int) -> int:
+        """The blank lines a new import block at `at` still needs before the code after it:
+        lines-after-imports (1 before a statement, 2 before a def/class by default), less
+        the blank lines already there; none at the end of the file."""
+        rest = self.text[at:]
+        code = rest.lstrip("\r\n")
+        if not code.strip():
+            return 0
+        have = rest[: len(rest) - len(code)].count("\n")
+        want = self.order.style.lines_after_imports
+        if want < 0:
+            want = 2 if code.startswith(("def ", "class ", "async def ", "@")) else 1
+        return max(0, want - have)
 
     def _header(self, nl: str) -> list[tuple[int, int, str, str]]:
         """A new module's import header: one insertion into the empty text."""
@@ -402,6 +419,17 @@ def _relisted(text: str, starts, node: ast.ImportFrom, names, order) -> tuple[in
         items = "".join(f"{lead}    {n},{nl}" for n in names)
         return start, end + len(tail), head + "(" + tail + nl + items + lead + ")"
     return start, end, head + new_body
+
+
+def _imports_before(text: str, offset: int) -> bool:
+    """Whether a top-level import statement ends at or before `offset`."""
+    starts = line_starts(text)
+    for node in ast.parse(text).body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            end = starts[node.end_lineno] if node.end_lineno < len(starts) else len(text)
+            if end <= offset:
+                return True
+    return False
 
 
 def _after_imports(text: str) -> int:
