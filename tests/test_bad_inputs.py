@@ -200,6 +200,24 @@ def test_dry_run_and_apply_agree_on_a_file_that_does_not_parse(make_repo, tmp_pa
     assert outputs[0] == outputs[1] and outputs[0][0].startswith("python/app/bad.py:2:")
 
 
+def test_a_python_file_with_lone_cr_line_breaks_is_refused_at_its_first_one(make_repo, tmp_path):
+    """Python reads a lone CR (old Mac line endings) as a line break, the offsets the
+    rewrite edits by do not: the dry run, apply and fix crashed (IndexError, exit 4).
+    Now the file is refused like one that does not parse: exit 2, positioned, nothing
+    written."""
+    mac = b"import os\rfrom pkg.old.norm import rmsnorm\r\rprint(rmsnorm(1), os.sep)\r"
+    repo = make_repo({**FILES, "python/app/mac.py": mac})
+    before = snapshot(repo)
+    plan = write(tmp_path, MOVE)
+    for args in ([plan, "--dry-run"], ["apply", plan], ["fix", plan, "--dry-run"]):
+        res = cli(*args, "--repo", repo)
+        assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+        errors = [ln for ln in res.output.splitlines() if ": error: " in ln]
+        assert errors[0].startswith("python/app/mac.py:1:10: error: "), errors
+        assert "lone CR" in errors[0], errors
+    assert snapshot(repo) == before and git(repo, "status", "--porcelain") == ""
+
+
 @pytest.mark.parametrize("content", ["{bad", "[1, 2]", b"\xff\xfe"])
 def test_report_with_a_malformed_verify_json(repo, tmp_path, content):
     bad = write(tmp_path, content, "verify.json")

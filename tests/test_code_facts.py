@@ -328,3 +328,35 @@ def test_the_walk_reads_every_field_that_holds_a_node(make_repo):
                 values = value if isinstance(value, list) else [value]
                 assert all(isinstance(v, _INERT) for v in values), (cls.__name__, name)
     assert {ast.MatchClass, ast.TryStar, ast.NamedExpr, ast.FormattedValue} <= seen
+
+
+def test_deferred_unbound_read_in_the_pool_is_the_one_read_in_process(make_repo):
+    """verify's prefetch also reads deferred-names' answer (`deferred_unbound`) for the
+    files it names, on the parse and binding walk the workers made the facts from: it
+    must be what the tree reads in process, where a star import or `globals()` writes
+    make it empty, and what does not parse has none."""
+    kinds = [
+        "from __future__ import annotations\ndef f(x: Num) -> 'Pair':\n    return gone\n",
+        "from .b import *\ndef g():\n    return missing\n",
+        "globals()['Y'] = 1\ndef h():\n    return Y + nope\n",
+        "def broken(:\n",
+        "import os\nclass C:\n    def m(self) -> 'C':\n        return os.sep + later\nlater = 1\n",
+        "def k():\n    return unknown_at_call\nX = also_unknown\n",
+    ]
+    files = {"pkg/__init__.py": "", "pkg/b.py": "Z = 1\n"}
+    for i in range(60):
+        files[f"pkg/m{i}.py"] = kinds[i % len(kinds)]
+    repo = make_repo(files)
+    pooled, serial = build_index(repo), build_index(repo)
+    paths = pooled.python_files()
+    asked = frozenset(paths[::2])
+    prefetch_facts(pooled, paths, workers=2, deferred=asked)
+    assert set(pooled.__dict__["_deferred_unbound"]) == asked  # read by the workers
+    for p in paths:
+        assert pooled.deferred_unbound(p) == serial.deferred_unbound(p), p
+    assert serial.deferred_unbound("pkg/m0.py") == [(2, "Num"), (2, "Pair"), (3, "gone")]
+    assert serial.deferred_unbound("pkg/m1.py") == []  # a star import: names unknown
+    assert serial.deferred_unbound("pkg/m2.py") == []  # globals() writes
+    assert serial.deferred_unbound("pkg/m3.py") == []  # does not parse
+    assert serial.deferred_unbound("pkg/m4.py") == []  # `later` is bound by then
+    assert serial.deferred_unbound("pkg/m5.py") == [(2, "unknown_at_call")]  # not X's

@@ -6,6 +6,7 @@ in code (`index/forward_refs.py`, read by `bindings.find_uses`). Each result is 
 
 from __future__ import annotations
 
+import pytest
 from rewrite_helpers import dedent, rewrite_and_run
 
 MOD = """
@@ -131,3 +132,94 @@ def test_a_string_that_is_not_its_own_value_is_left_alone(make_repo, tmp_path):
     )
     prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, MOVE, "app.use")
     assert 'def make(x: "mod.C\\x6cs") -> None:' in (out / "app/use.py").read_text()
+
+
+LITERALS = """
+import typing
+from typing import Annotated, Literal
+from typing import Literal as L
+
+from pkg import {binding}
+
+
+def f(
+    mode: Literal["{ref}", "other"], y: Annotated[int, "{ref}"], z: L["{ref}"]
+) -> "{ref}":
+    return mode
+
+
+def check():
+    hints = typing.get_type_hints(f, include_extras=True)
+    assert typing.get_args(hints["mode"]) == ("{ref}", "other")
+    assert hints["y"].__metadata__ == ("{ref}",)
+    assert typing.get_args(hints["z"]) == ("{ref}",)
+    assert hints["return"].__name__ == "Cls"
+"""
+
+
+def test_literal_values_and_annotated_metadata_are_values_not_references(make_repo, tmp_path):
+    """b12's R5: only the forward references of an annotation are respelled, by one rule
+    (forward_refs.annotation_strings), for a symbol move (module_uses)..."""
+    files = dict(FILES, **{"app/use.py": LITERALS.format(binding="mod", ref="mod.Cls")})
+    prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, MOVE, "app.use")
+    text = (out / "app/use.py").read_text()
+    assert (
+        'mode: Literal["mod.Cls", "other"], y: Annotated[int, "mod.Cls"], z: L["mod.Cls"]' in text
+    )
+    assert ') -> "newmod.Cls":' in text
+
+
+def test_literal_values_stay_when_a_submodule_of_a_bound_package_moves(make_repo, tmp_path):
+    """... and for a chain through a binding of a package whose submodule moves
+    (attributes.rewrite_chains)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "from . import cond\n",
+        "pkg/sub/cond.py": "class Cls:\n    pass\n",
+        "app/__init__.py": "",
+        "app/use.py": LITERALS.format(binding="sub", ref="sub.cond.Cls"),
+    }
+    moves = [("pkg.sub.cond", "pkg.sub.conditions")]
+    prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, "app.use")
+    text = (out / "app/use.py").read_text()
+    assert 'Literal["sub.cond.Cls", "other"], y: Annotated[int, "sub.cond.Cls"]' in text
+    assert ') -> "sub.conditions.Cls":' in text
+
+
+PREFIXED = '''
+import typing
+
+from pkg import {binding}
+
+
+def a(x: r"{ref}", y: u"{ref} | None") -> """{ref}""":
+    return x
+
+
+def check():
+    hints = typing.get_type_hints(a)
+    assert hints["x"].__name__ == "Cls" and hints["return"] is hints["x"]
+    assert typing.get_args(hints["y"])[0] is hints["x"]
+'''
+
+
+@pytest.mark.parametrize("shape", ["symbol", "package"])
+def test_prefixed_and_triple_quoted_forward_references_are_respelled(make_repo, tmp_path, shape):
+    """b12's R3: `r"..."`, `u"..."` and a one-line `\"\"\"...\"\"\"` spell their value at a
+    fixed offset (forward_refs.value_offset): read like `"..."` (they were left, with a
+    warning), for a symbol move and for a package whose submodule moves."""
+    if shape == "symbol":
+        files = dict(FILES, **{"app/use.py": PREFIXED.format(binding="mod", ref="mod.Cls")})
+        moves, new = MOVE, "newmod.Cls"
+    else:
+        files = {
+            "pkg/__init__.py": "",
+            "pkg/sub/__init__.py": "from . import cond\n",
+            "pkg/sub/cond.py": "class Cls:\n    pass\n",
+            "app/__init__.py": "",
+            "app/use.py": PREFIXED.format(binding="sub", ref="sub.cond.Cls"),
+        }
+        moves, new = [("pkg.sub.cond", "pkg.sub.conditions")], "sub.conditions.Cls"
+    prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, "app.use")
+    text = (out / "app/use.py").read_text()
+    assert f'def a(x: r"{new}", y: u"{new} | None") -> """{new}""":' in text

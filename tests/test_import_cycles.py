@@ -184,3 +184,17 @@ def test_a_star_import_of_a_module_still_initializing_fails_on_what_its_all_list
         (tmp_path / rel).write_text(text)
     res = subprocess.run([sys.executable, "-c", "import pkg.a"], cwd=tmp_path, capture_output=True)
     assert res.returncode == 1 and b"has no attribute 'fa'" in res.stderr, res.stderr
+
+
+def test_a_star_import_before_the_all_is_assigned_gives_the_names_bound_so_far(make_repo, tmp_path):
+    """The same cycle with `pkg.a` importing `pkg.b` BEFORE it assigns `__all__`: the
+    star import finds no `__all__` yet and binds the public names bound so far (none), so
+    the import works (executed) and the plan is not refused."""
+    files = {
+        **STAR_ALL_FILES,
+        "pkg/a.py": 'import pkg.c\n\n__all__ = ["fa"]\n\n\ndef fa():\n    return pkg.c.helper()\n',
+        "pkg/b.py": "from pkg.a import *\n\n\ndef other():\n    return 1\n",
+        "check.py": "import pkg.a\n\n\ndef check():\n    assert pkg.a.fa() == 2\n",
+    }
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.c:helper", "pkg.b")], "check")
+    assert "def helper():" in (out / "pkg/b.py").read_text()

@@ -302,3 +302,55 @@ def test_what_the_edits_write_is_formatted_as_the_project_formats_imports():
     assert _relaid(untidy, "from zz import b, a", "from yy import b as bb, a") == (
         "import os\n\nfrom yy import b as bb, a\n"
     )
+
+
+def _scratch_add(text: str, anchor: str, stmt: str, **kw) -> str:
+    import ast
+
+    from migrate.changes import apply_edits
+    from migrate.rewrite.import_scratch import ImportScratch
+
+    scratch = ImportScratch("m.py", text, **kw)
+    at = text.index(anchor)
+    scratch.add(stmt, (at, at + len(anchor)), "", "added", "added, placed")
+    return apply_edits(text, scratch.finalise(ast.parse(text)))
+
+
+def test_the_finaliser_places_an_added_import_by_the_layout_passs_model():
+    """The import finaliser and the layout pass are one model (`placed_beside` is
+    `_place` on the block with the addition right after its binding): an added import
+    goes into its own section's group, never crosses an import of the repository's own
+    code, and is merged only as the project's settings allow. (Before, the finaliser
+    sorted with a sectionless key: `import json` went between `import os`'s group and
+    the first-party one it does not belong to, and `from pkg import z` merged under
+    force-single-line.)"""
+    from migrate.rewrite.import_order import ImportOrder
+    from migrate.rewrite.isort_config import ImportStyle
+
+    text = "import os\n\nfrom pkg import b\nfrom pkg.c import C\n"
+    assert _scratch_add(text, "from pkg import b", "import json") == (
+        "import json\nimport os\n\nfrom pkg import b\nfrom pkg.c import C\n"
+    )
+    own = ImportOrder(frozenset({"pkg"}))
+    # `pkg.a` sorts above `pkg.b`, but runs after it where the edits put it
+    assert _scratch_add(text, "from pkg.c import C", "from pkg.a import A", order=own) == (
+        text + "from pkg.a import A\n"
+    )
+    assert _scratch_add(text, "from pkg import b", "from pkg import a", order=own) == (
+        "import os\n\nfrom pkg import a, b\nfrom pkg.c import C\n"
+    )
+    single = ImportOrder(frozenset({"pkg"}), ImportStyle(force_single_line=True))
+    assert _scratch_add(text, "from pkg import b", "from pkg import z", order=single) == (
+        "import os\n\nfrom pkg import b\nfrom pkg import z\nfrom pkg.c import C\n"
+    )
+
+
+def test_an_own_import_may_pass_the_plain_import_of_its_package():
+    """`import P.sub` runs P's `__init__` before P.sub, so sorting it past a plain
+    `import P` initialises the same modules in the same order: allowed; passing any other
+    own import is not. (Before: tenacity's tests got `import tenacity._sleep.nap` above
+    `import tenacity`, left there, ruff I001.)"""
+    block = "import pkg\nimport pkg.zz\n"
+    assert _relaid(block, "", "import pkg.aa\n") == ("import pkg\nimport pkg.aa\nimport pkg.zz\n")
+    other = "import pkg.b\nimport pkg.c\n"  # pkg.d past pkg.b and pkg.c: another order
+    assert _relaid(other, "", "import pkg.d\n") == "import pkg.d\n" + other

@@ -1,11 +1,13 @@
-"""Six real projects' own test suites, before and after a plan with symbol moves whose
+"""Nine real projects' own test suites, before and after a plan with symbol moves whose
 callers bind the losing module (`from jmespath import exceptions; exceptions.LexerError`,
 `from . import keys; key=keys.hashkey`, `from . import idnadata; idnadata.scripts[...]`,
 `import cachetools.keys; cachetools.keys.hashkey(...)`) or re-export it by a star import
 (toolz's and more-itertools' `from .recipes import *` in the package `__init__`), or
 out of the package `__init__` itself (inflection), or bind it relatively and carry private
-helpers (pluggy's `from . import _tracing`, `_PYPY`, `_formatdef`), plus module and package moves
-(tests/fixtures/real/<name>.yaml). Each suite must give exactly the same counts after
+helpers (pluggy's `from . import _tracing`, `_PYPY`, `_formatdef`), or move a module bound
+relatively (click's `from . import types`) or named in a string of generated code (jinja2's
+compiler writes `from jinja2.runtime import ...` into every template), plus module and
+package moves (tests/fixtures/real/<name>.yaml). Each suite must give exactly the same counts after
 `migrate apply`, `migrate verify` must pass, and a second run (`fix`) finds nothing.
 """
 
@@ -23,6 +25,7 @@ from realtrees import Unavailable
 pytestmark = pytest.mark.slow
 
 PLANS = REPO_ROOT / "tests" / "fixtures" / "real"
+_CLICK_WARNINGS = "default::pytest.PytestRemovedIn10Warning"
 PROJECTS = {
     "jmespath": Project("jmespath", "1.0.1", "jmespath", "."),
     "cachetools": Project("cachetools", "5.5.0", "cachetools", "src"),
@@ -31,6 +34,9 @@ PROJECTS = {
     "more-itertools": Project("more-itertools", "10.5.0", "more_itertools", "."),
     "inflection": Project("inflection", "0.5.1", "inflection", ".", ("test_inflection.py",)),
     "pluggy": Project("pluggy", "1.5.0", "pluggy", "src", ("testing",)),
+    # click's own warning filters make pytest's deprecation of one of its idioms an error
+    "click": Project("click", "8.1.7", "click", "src", ("tests", "-W", _CLICK_WARNINGS)),
+    "jinja2": Project("jinja2", "3.1.4", "jinja2", "src"),
 }
 # Binding-based rewrites each plan must produce (file -> text it must contain after),
 # and the texts that must be gone (the uses the old spelling-based rewriter left behind).
@@ -124,6 +130,51 @@ EXPECT = {
             "from ._result import HookCallError",
             "from pluggy._hooks import varnames",
             "from pluggy._manager import _formatdef",
+        ],
+    ),
+    "click": (
+        {
+            "src/click/core.py": [
+                "from ._impl import types\n",  # the relative binding, respelled
+                "self.type: types.ParamType = types.convert_type(type, default)",
+                "from .parser import join_options\n",
+                "    from .completion import CompletionItem\n",  # under TYPE_CHECKING
+                "        from click.completion import CompletionItem\n",  # function-local
+            ],
+            "src/click/parser.py": ["def join_options(options: t.Sequence[str])"],
+            "src/click/shell_completion.py": ["from .completion import CompletionItem\n"],
+            "tests/test_termui.py": ['monkeypatch.setattr(click._impl.termui, "isatty"'],
+            "tests/test_utils.py": ["import click._args\n", 'click._args._expand_args(["~"])'],
+            "tests/test_info_dict.py": ["click._impl.types.FuncParamType(range)"],
+        },
+        [
+            "click._termui_impl",
+            "from . import types\n",
+            "click.utils._expand_args",
+            "from .formatting import join_options",
+            "from click.shell_completion import CompletionItem",
+        ],
+    ),
+    "jinja2": (
+        {
+            "src/jinja2/compiler.py": [
+                # the import the compiler writes into every compiled template
+                'self.writeline("from jinja2._rt.runtime import " + ", ".join(exported_names))',
+                "        from ._rt.runtime import exported\n",
+                "from .evalctx import EvalContext\n",
+                "from .compiling.optimizer import Optimizer\n",
+            ],
+            "src/jinja2/filters.py": ["    from .evalctx import EvalContext\n"],
+            "src/jinja2/lorem.py": ["    from .constants import LOREM_IPSUM_WORDS\n"],
+            "src/jinja2/nodes.py": ["EvalContext"],
+            "tests/test_ext.py": ['extensions=["jinja2.extensions.builtin.i18n"]'],
+        },
+        [
+            "from jinja2.runtime import",
+            "from .runtime import",
+            '"jinja2.ext.',
+            "from .nodes import EvalContext",
+            "from .utils import LRUCache",
         ],
     ),
 }

@@ -241,3 +241,12 @@ def test_a_crashing_stage_is_reported_not_hidden(applied, monkeypatch):
     assert data.verify.status == "not_run"
     assert "verify could not run: RuntimeError: worktree add failed" in v.reasons
     assert v.level == "unchecked"  # asked for and not carried out: no evidence either way
+
+
+def test_report_takes_verifys_spelling_of_no_wheel():
+    """`migrate verify ... --no-wheel` and then `migrate report ... --no-wheel` (the same
+    choice) said "No such option: --no-wheel" (trial23 T36)."""
+    cmd = main.commands["report"]
+    for flag in ("--no-wheel", "--no-wheel-check"):
+        ctx = cmd.make_context("report", ["a..b", flag], resilient_parsing=True)
+        assert ctx.params["no_wheel_check"] is True

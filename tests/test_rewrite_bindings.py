@@ -407,3 +407,64 @@ def test_a_reload_through_a_plain_dotted_import_is_warned_about(make_repo):
     notes = [n for n in cs.notes if n.pos.file == "pkg/test_t.py"]
     assert [(n.pos.line, n.pos.col, n.severity) for n in notes] == [(7, 5, "warning")]
     assert "reloading pkg no longer re-runs" in notes[0].message
+
+
+R1_USE = """
+from pkg import sub
+
+
+class Fake:
+    class cond:
+        X = "fake"
+
+
+def real():
+    return sub.cond.X
+
+
+def shadowed(sub):
+    return sub.cond.X
+
+
+def check():
+    assert real().__name__ == "X"
+    assert shadowed(Fake) == "fake"
+"""
+R1_LOCALS = """
+def f():
+    import pkg.sub as s
+
+    return s.cond.X
+
+
+def g():
+    from pkg import sub as s
+
+    return s.cond.X
+
+
+class K:
+    from pkg import sub
+
+    y = sub.cond.X
+
+
+def check():
+    assert f() is g() is K.y
+"""
+
+
+@pytest.mark.parametrize("target", ["pkg.sub.conditions", "lib.cond"])
+@pytest.mark.parametrize("use", [R1_USE, R1_LOCALS], ids=["parameter", "function-locals"])
+def test_a_chain_head_is_resolved_by_its_binding_at_that_place(make_repo, tmp_path, target, use):
+    """b12's R1: a parameter named like the package binding is not the package, and of
+    two function-local bindings of one name each chain reads its own (the import a
+    respelled chain needs goes beside the statement that binds its head there)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "from . import cond\n",
+        "pkg/sub/cond.py": "class X:\n    pass\n",
+        "lib/__init__.py": "",
+        "use.py": use,
+    }
+    rewrite_and_run(make_repo, tmp_path, files, [("pkg.sub.cond", target)], "use")

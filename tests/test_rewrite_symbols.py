@@ -106,8 +106,10 @@ def test_symbol_move_into_existing_module_and_references(make_repo):
         "    return helper(math.sqrt(x))\n"
     )
     use = new_text(prep, cs, "app/use.py")
+    # the added import of own code goes right after its binding: sorting it above
+    # `pkg.old.norm` would run the two modules in another order (import_layout._place)
     assert use == (
-        "import pkg.new.ln\nimport pkg.old.norm\n"
+        "import pkg.old.norm\nimport pkg.new.ln\n"
         "from pkg.new.ln import rmsnorm\nfrom pkg.old.norm import layer\n"
         "pkg.new.ln.rmsnorm(1)\n"
     )

@@ -126,3 +126,53 @@ def test_a_symbol_move_moves_its_stub_declaration(make_repo, tmp_path):
         "@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\n"
     )
     assert undefined_names(out) == []
+
+
+def test_a_new_module_gets_no_stub_when_code_from_a_module_without_one_moves_in_too(
+    make_repo, tmp_path
+):
+    """`pkg.one` has a stub, `pkg.two` has none; both move a function into the new
+    `pkg.both`. A stub holding `a` alone would hide `b` from the type checker (a stub is
+    all it reads of the module: `from pkg.both import b` an error), so the new module gets
+    none and its code types it, as for a target that exists without a stub. The stub
+    declaration still leaves `pkg/one.pyi`. Before: `pkg/both.pyi` declared only `a`."""
+    from rewrite_helpers import rewrite_and_run
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/one.py": "def a():\n    return 1\n\n\ndef a2():\n    return 1\n",
+        "pkg/one.pyi": "def a() -> int: ...\ndef a2() -> int: ...\n",
+        "pkg/two.py": "def b():\n    return 2\n\n\ndef b2():\n    return 2\n",
+        "check.py": "from pkg.both import a, b\n\n\ndef check():\n    assert a() + b() == 3\n",
+    }
+    moves = [("pkg.one:a", "pkg.both"), ("pkg.two:b", "pkg.both")]
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, moves, "check")
+    assert (out / "pkg/both.py").read_text() == (
+        "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    )
+    assert not (out / "pkg/both.pyi").exists()
+    assert (out / "pkg/one.pyi").read_text() == "def a2() -> int: ...\n"
+
+
+def test_a_stub_declaration_under_a_condition_is_named_for_review(make_repo):
+    """typeshed's shape: the stub declares the moved name inside `if sys.version_info`.
+    Only top-level declarations move; this one stayed in the source stub without a word,
+    so a type checker still sees `pkg.core.a`, which no longer exists. Now a warning at
+    the declaration names it and where it should go."""
+    from rewrite_helpers import changes
+
+    stub = (
+        "import sys\n\nif sys.version_info >= (3, 8):\n    def a() -> int: ...\n"
+        "else:\n    def a() -> str: ...\n\ndef c() -> int: ...\n"
+    )
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/core.py": "def a():\n    return 1\n\n\ndef c():\n    return 3\n",
+        "pkg/core.pyi": stub,
+        "use.py": "from pkg.core import a\n",
+    }
+    _, cs = changes(make_repo, files, [("pkg.core:a", "pkg.one")])
+    notes = [n for n in cs.notes if n.pos.file == "pkg/core.pyi"]
+    assert [(n.pos.line, n.severity) for n in notes] == [(4, "warning"), (6, "warning")]
+    assert "a is declared inside a block" in notes[0].message, notes[0].message
+    assert "pkg.one" in notes[0].message

@@ -257,3 +257,34 @@ def test_a_type_checking_import_only_the_moved_code_used_leaves_its_block(make_r
             return x
         """
     )
+
+
+def test_an_import_another_module_reads_from_the_source_stays(make_repo, tmp_path):
+    """b12's R4: `join` was imported in pkg.src for `f` only, but use.py imports it from
+    pkg.src and reads `s.join`: removing it broke `import use` (apply exit 0)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/src.py": """
+            import json
+            from os.path import join
+
+
+            def f(a):
+                return join(a, "x") + json.dumps(1)
+
+
+            def g():
+                return 1
+            """,
+        "use.py": """
+            import pkg.src as s
+            from pkg.src import g, join
+
+
+            def check():
+                assert (join("a", "b"), g(), s.join("c", "d")) == ("a/b", 1, "c/d")
+            """,
+    }
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.src:f", "pkg.dst")], "use")
+    src = (out / "pkg/src.py").read_text()
+    assert src.startswith("from os.path import join\n") and "json" not in src

@@ -71,7 +71,13 @@ def _stage_json(flag: str, help: str):
 @click.option(
     "--no-verify", is_flag=True, help="Do not run verify here (the section says not run)."
 )
-@click.option("--no-wheel-check", is_flag=True, help="Run verify without building the wheel.")
+@click.option(
+    "--no-wheel-check",
+    "--no-wheel",  # verify's spelling of the same choice
+    "no_wheel_check",
+    is_flag=True,
+    help="Run verify without building the wheel (also --no-wheel, as verify spells it).",
+)
 @click.option(
     "--run-parity",
     type=click.Choice(["auto", "cpu", "cuda"]),

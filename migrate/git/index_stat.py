@@ -125,3 +125,135 @@ def _replace_locked(index_path: str, data: bytes) -> bool:
             os.unlink(lock)
         raise
     return True
+
+
+def switched_index(
+    index_path: str,
+    old_index: bytes,
+    old_mtime_ns: int,
+    changes: list,
+    renames: list[list[str]],
+    whole: list,
+    hash_len: int,
+) -> bool:
+    """Write the index a switch from base to tip leaves, as `read-tree -m base tip`
+    followed by `carry_stat` would, without reading either tree: each renamed entry (a
+    pure move, `renames`; or every file of a directory renamed whole, `whole`: (old dir,
+    new dir, [(relative path, mode, sha)])) takes its new name with its stat data (none
+    when racily clean, as `carry_stat`); each other changed path (`changes`: (path, base
+    mode, base sha, tip mode, tip sha), renamed ones included) gets the tip's entry
+    without stat data (removed when the tip lacks it); every other entry stays as it is.
+    The cache-tree and the other optional extensions are dropped (git rebuilds them).
+
+    False, with nothing written, when the index is not one this module patches (see the
+    module doc), holds a conflict or a required extension, differs from base on a path
+    the switch changes (someone staged something meanwhile: `read-tree -m` decides), or
+    when the index is locked; the caller then runs `read-tree -m` and `carry_stat`."""
+    try:
+        parsed = _all_entries(old_index, hash_len)
+    except (struct.error, ValueError, IndexError):
+        return False
+    if parsed is None:
+        return False
+    entries, pos = parsed
+    names = _extensions(old_index, pos, hash_len)
+    if names is None or any(not (n[:1].isupper()) for n in names):
+        return False  # a required extension (split or sparse index, ...): not ours to drop
+    at = {name: i for i, (name, _a, _b) in enumerate(entries)}
+    enc = "utf-8"
+    want: dict[bytes, tuple[int, bytes] | None] = {}  # name -> tip (mode, oid); None: gone
+    for path, bm, bs, tm, ts in changes:
+        name = path.encode(enc, "surrogateescape")
+        if not _is_base(old_index, entries, at.get(name), bm, bs, hash_len):
+            return False
+        want[name] = (tm, bytes.fromhex(ts)) if tm else None
+    carry: dict[bytes, bytes] = {}  # new name -> old name, for the stat data
+    for o, n in renames:
+        carry[n.encode(enc, "surrogateescape")] = o.encode(enc, "surrogateescape")
+    for old_dir, new_dir, files in whole:
+        ob, nb = (
+            (old_dir + "/").encode(enc, "surrogateescape"),
+            (new_dir + "/").encode(enc, "surrogateescape"),
+        )
+        for rel, mode, sha in files:
+            r = rel.encode(enc, "surrogateescape")
+            if not _is_base(old_index, entries, at.get(ob + r), mode, sha, hash_len):
+                return False
+            if (nb + r) in at:
+                return False  # staged at the new path meanwhile
+            want[ob + r] = None
+            want[nb + r] = (mode, bytes.fromhex(sha))
+            carry[nb + r] = ob + r
+        inside = [name for name in at if name.startswith(ob)]
+        if len(inside) != len(files):
+            return False  # an entry there the tree does not hold (staged meanwhile)
+    racy_from = old_mtime_ns // 10**9
+    fixed = _STAT + hash_len
+    out: list[tuple[bytes, bytes]] = []
+    for name, a, b in entries:
+        if name in want:
+            continue
+        raw = old_index[a:b]
+        if int.from_bytes(raw[8:12], "big") >= racy_from:  # racily clean: have it hashed
+            raw = raw[:36] + b"\0\0\0\0" + raw[40:]
+        out.append((name, raw))
+    for name, tip in want.items():
+        if tip is None:
+            continue
+        mode, oid = tip
+        stat_data = b"\0" * 24 + mode.to_bytes(4, "big") + b"\0" * 12
+        old = carry.get(name)
+        if old is not None:
+            i = at[old]
+            a = entries[i][1]
+            found = old_index[a : a + _STAT]
+            ctime = int.from_bytes(found[0:4], "big")
+            mtime = int.from_bytes(found[8:12], "big")
+            same = old_index[a + 24 : a + 28] == stat_data[24:28]
+            same = same and old_index[a + _STAT : a + fixed] == oid
+            if same and max(ctime, mtime) < racy_from and any(found[36:40]):
+                stat_data = found
+        flags = min(len(name), 0xFFF).to_bytes(2, "big")
+        body = stat_data + oid + flags + name
+        out.append((name, body + b"\0" * (8 - (len(body) % 8))))
+    out.sort(key=lambda e: e[0])
+    head = b"DIRC" + old_index[4:8] + len(out).to_bytes(4, "big")
+    data = head + b"".join(raw for _n, raw in out)
+    if any(old_index[-hash_len:]):  # an all-zero trailer is `index.skipHash`: none to keep
+        digest = hashlib.sha1 if hash_len == 20 else hashlib.sha256
+        data += digest(data).digest()
+    else:
+        data += b"\0" * hash_len
+    return _replace_locked(index_path, data)
+
+
+def _all_entries(data: bytes, hash_len: int) -> tuple[list[tuple[bytes, int, int]], int] | None:
+    """[(name, start, end)] of every entry, and the offset after the last; None for a
+    format this module does not patch or an index with a conflicted (staged) entry."""
+    if data[:4] != b"DIRC" or int.from_bytes(data[4:8], "big") not in (2, 3):
+        return None
+    out = []
+    pos, fixed, find = 12, _STAT + hash_len, data.index
+    for _ in range(int.from_bytes(data[8:12], "big")):
+        at = pos + fixed
+        flags = data[at] << 8 | data[at + 1]
+        if flags & 0x3000:
+            return None  # a conflict: `read-tree -m` says what it makes of it
+        at += 4 if flags & 0x4000 else 2
+        end = find(b"\0", at)
+        nxt = pos + ((end - pos + 8) & ~7)
+        out.append((data[at:end], pos, nxt))
+        pos = nxt
+    return out, pos
+
+
+def _is_base(data: bytes, entries, i: int | None, mode: int, sha: str, hash_len: int) -> bool:
+    """Whether the index entry `i` (None: none) is base's (`mode` 0: base has none)."""
+    if i is None:
+        return not mode
+    if not mode:
+        return False
+    a = entries[i][1]
+    return int.from_bytes(data[a + 24 : a + 28], "big") == mode and data[
+        a + _STAT : a + _STAT + hash_len
+    ] == bytes.fromhex(sha)

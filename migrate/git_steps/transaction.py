@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from migrate.git import GitError, git_path, null_oid, run_git
-from migrate.git.index_stat import carry_stat
+from migrate.git.index_stat import carry_stat, switched_index
 from migrate.git.submodules import (
     checkout_problems,
     gitdir_value,
@@ -696,11 +696,17 @@ class Transaction:
         self.hook("ref")
         emptied = self._stash_removed() | self._rename_moved() | self._move_submodules()
         index = os.fspath(self.index)  # as `prepare` found it
-        carried = j.renames + [p for m in self.whole for p in m.pairs()]
-        before = _read_index(index) if carried else None  # only renames carry stat
-        run_git(self.dir, "read-tree", "-m", self.base, tip)  # the index only
-        if before is not None:  # renamed files keep their stat data, as with `git mv`
-            carry_stat(index, before[0], before[1], carried, len(self.base) // 2)
+        before = _read_index(index)
+        changes = [e[:5] for e in j.entries]
+        whole = [(m.old, m.new, m.files) for m in self.whole]
+        hash_len = len(self.base) // 2
+        if before is None or not switched_index(
+            index, before[0], before[1], changes, j.renames, whole, hash_len
+        ):  # renamed files keep their stat data, as with `git mv`
+            run_git(self.dir, "read-tree", "-m", self.base, tip)  # the index only
+            if before is not None:
+                carried = j.renames + [p for m in self.whole for p in m.pairs()]
+                carry_stat(index, before[0], before[1], carried, hash_len)
         renamed = {new for _old, new in j.renames}
         written = [e[0] for e in j.entries if e[3] not in (0, GITLINK) and e[0] not in renamed]
         if written:

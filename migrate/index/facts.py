@@ -57,7 +57,7 @@ from migrate.index.bindings import Binding, Bindings, def_scopes, module_binding
 from migrate.index.bindings import scope_model as walk_scopes
 from migrate.index.data_lookups import MARKER, data_lookups
 from migrate.index.imports import ImportRef, absolute
-from migrate.index.unbound import unbound_at_import
+from migrate.index.unbound import unbound_at_import, unbound_later
 
 TARGET = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 REGISTER = re.compile(r"^register_([a-z0-9]+)_ci$")
@@ -426,6 +426,14 @@ def _is_globals_call(node: ast.AST) -> bool:
 def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | None:
     """Facts of a module's source (`module` "" or None outside the roots); None when it
     does not parse."""
+    parsed = _parsed_facts(text, module, is_package)
+    return parsed[1] if parsed is not None else None
+
+
+def _parsed_facts(
+    text: str, module: str | None, is_package: bool
+) -> tuple[ast.Module, CodeFacts] | None:
+    """(the parse, its facts) of `code_facts`; None when the text does not parse."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
@@ -441,17 +449,40 @@ def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | N
     facts.unbound = unbound_at_import(tree, module, is_package)
     if MARKER.search(text):
         facts.lookups = data_lookups(tree)
-    return facts
+    return tree, facts
+
+
+def _names_unknowable(facts: CodeFacts) -> bool:
+    return bool(facts.star_imports or facts.star_unresolved or facts.writes_globals)
+
+
+def deferred_unbound(
+    syntax: ast.Module, text: str, facts: CodeFacts, model: Bindings
+) -> list[tuple[int, str]]:
+    """(line, name) of the file's reads, in code that runs later (function bodies, lazy
+    and string annotations), of names nothing binds, less those read at import time
+    (`facts.unbound`); none when its names cannot be known (a star import, `globals()`
+    writes). `syntax` is a parse of `text`, `facts` and `model` its facts and binding walk."""
+    if _names_unknowable(facts):
+        return []
+    at_import = set(facts.unbound)
+    return [hit for hit in unbound_later(model, syntax, text) if hit not in at_import]
 
 
 POOL_MIN_FILES = 48  # below this, parsing in a pool costs more than it saves
 
 
-def _facts_job(job: tuple[str, str | None, bool]) -> CodeFacts | None:
-    facts = code_facts(*job)
-    if facts is not None:
-        facts.text = None  # the parent has the text: it is not sent back
-    return facts
+def _facts_job(job: tuple[str, str | None, bool, bool]):
+    """(facts, their `deferred_unbound` when asked for, else None) of one file, on the
+    one parse and binding walk."""
+    text, module, is_package, deferred = job
+    parsed = _parsed_facts(text, module, is_package)
+    if parsed is None:
+        return None, [] if deferred else None
+    syntax, facts = parsed
+    later = deferred_unbound(syntax, text, facts, facts._model) if deferred else None
+    facts.text = None  # the parent has the text: it is not sent back
+    return facts, later
 
 
 def _facts_worker() -> None:
@@ -465,8 +496,10 @@ def _facts_worker() -> None:
     gc.disable()
 
 
-def prefetch_facts(tree, paths, workers: int | None = None) -> None:
-    """Fill `tree`'s facts cache for `paths` (those not cached yet) in a process pool.
+def prefetch_facts(tree, paths, workers: int | None = None, deferred=frozenset()) -> None:
+    """Fill `tree`'s facts cache for `paths` (those not cached yet) in a process pool,
+    and for those of them in `deferred` its `deferred_unbound` cache too (on the parse
+    and binding walk the facts were read from, instead of parsing again here).
 
     `code_facts` is a pure function of a file's text, module name and package-ness, so a
     worker computes exactly what `tree.facts(path)` would, one by one, here: this only
@@ -486,7 +519,8 @@ def prefetch_facts(tree, paths, workers: int | None = None) -> None:
         if text is None:
             cache[path] = None
         else:
-            jobs.append((text, tree.module_of(path), path.endswith("__init__.py")))
+            is_package = path.endswith("__init__.py")
+            jobs.append((text, tree.module_of(path), is_package, path in deferred))
             where.append(path)
     collecting = gc.isenabled()
     gc.disable()  # the results are unpickled here: millions of objects, no cycles
@@ -495,10 +529,13 @@ def prefetch_facts(tree, paths, workers: int | None = None) -> None:
     finally:
         if collecting:
             gc.enable()
-    for path, text, facts in zip(where, (j[0] for j in jobs), found, strict=True):
+    later = tree.__dict__.setdefault("_deferred_unbound", {})
+    for path, text, (facts, reads) in zip(where, (j[0] for j in jobs), found, strict=True):
         if facts is not None:
             facts.text = text  # this tree's own copy (the worker's was not sent back)
         cache[path] = facts  # item by item: a cache may be a dict subclass that records
+        if reads is not None:
+            later[path] = reads
 
 
 class FactsCache:
@@ -517,6 +554,20 @@ class FactsCache:
                 cache[path] = ast.parse(text) if text is not None else None
             except (SyntaxError, ValueError):
                 cache[path] = None
+        return cache[path]
+
+    def deferred_unbound(self, path: str) -> list[tuple[int, str]]:
+        """`deferred_unbound` of a file (none for one that does not parse), from the
+        pool when `prefetch_facts` was asked for it, else read here on the cached AST."""
+        cache = self.__dict__.setdefault("_deferred_unbound", {})
+        if path not in cache:
+            facts, syntax = self.facts(path), self.ast(path)
+            if facts is None or syntax is None or _names_unknowable(facts):
+                cache[path] = []  # what `deferred_unbound` says, without the binding walk
+            else:
+                text = self.text(path) or ""
+                model = walk_scopes(syntax, text, facts.module, facts.is_package)
+                cache[path] = deferred_unbound(syntax, text, facts, model)
         return cache[path]
 
     def facts(self, path: str) -> CodeFacts | None:

@@ -16,12 +16,14 @@ from dataclasses import dataclass, field
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic
+from migrate.index.bindings import ModuleBinding, find_uses
+from migrate.index.forward_refs import forward_references
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Chain, Facts
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.imports import ImportResult
 from migrate.rewrite.names import module_part, relocate
-from migrate.rewrite.spans import make_edit, note_at
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at
 
 
 @dataclass
@@ -62,13 +64,24 @@ def rewrite_chains(
     # modules this pass imports: at module level (indent "") that covers every scope,
     # else the binding's own statement
     added: set[tuple[str, int | None]] = set()
+    quoted = _forward_reference_spans(job) if any(c.quoted for c in facts.chains) else []
+    heads: dict[int, ModuleBinding] | None = None  # chain start -> its import binding
     for chain in facts.chains:
         if chain.start in done:
             continue
+        if chain.quoted and not any(s < chain.start < e for s, e in quoted):
+            continue  # a `Literal[...]` value or `Annotated[...]` metadata: not a reference
         local = chain.dotted.split(".")[0]
         binding = imports.bindings.get(local)
         if binding is None:
             continue
+        if heads is None:
+            heads = _heads(job, imports)
+        if heads is not None:  # by binding: the import the head is bound to there
+            bound = heads.get(chain.start)
+            if bound is None:
+                continue  # a parameter or a local named like an import: not a reference
+            binding = imports.by_site.get((bound.stmt[0], local), binding)
         rest = chain.dotted[len(local) :]
         full = binding.old + rest
         new = relocate(full, ctx)
@@ -138,6 +151,31 @@ def rewrite_chains(
         )
         res.resolved_notes.append(note)
     return res
+
+
+def _heads(job: FileJob, imports: ImportResult) -> dict[int, ModuleBinding] | None:
+    """Chain start -> the import binding its head name has at that place, read through
+    the file's one scope model (`bindings.find_uses`: parameters, locals, function
+    imports and class bodies resolved as Python does); None: the file has no model."""
+    model, tree = job.scopes, job.ast
+    if model is None or tree is None:
+        return None
+    watched = frozenset(b.old for b in imports.by_site.values())
+    return {u.span[0]: u.binding for u in find_uses(model, tree, job.text, watched)}
+
+
+def _forward_reference_spans(job: FileJob) -> list[tuple[int, int]]:
+    """Spans of the strings that are forward references (`forward_refs.py`'s one rule)."""
+    if job.ast is None:
+        return []
+    starts = line_starts(job.text)
+    return [
+        (
+            ast_offset(job.text, starts, s.lineno, s.col_offset),
+            ast_offset(job.text, starts, s.end_lineno, s.end_col_offset),
+        )
+        for s, _ in forward_references(job.ast, job.text)
+    ]
 
 
 def _stale_root(full: str, imports: ImportResult) -> str | None:

@@ -13,6 +13,7 @@ from migrate.changes import Edit
 from migrate.errors import Diagnostic
 from migrate.index.bindings import Bindings, scope_model
 from migrate.relocate import Relocation
+from migrate.rewrite.import_order import ImportOrder
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,13 @@ class Context:
     star_exports: dict[str, dict[str, str]] = field(default_factory=dict)
     # (new module, symbol) pairs that a star import of the new module gives after the plan.
     star_given: frozenset[tuple[str, str]] = frozenset()
+    # Directory -> the import order of its files (the project's isort settings, first
+    # party): where the import finaliser sorts what it adds (`import_order.orders_by_dir`).
+    import_orders: dict[str, ImportOrder] = field(default_factory=dict)
+
+    def import_order(self, path: str) -> ImportOrder:
+        """The import order of the file at `path`."""
+        return self.import_orders.get(path.rsplit("/", 1)[0] if "/" in path else "", ImportOrder())
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from migrate.index.forward_refs import value_offset
 from migrate.rewrite.spans import line_starts
 from migrate.rewrite.sparse import file_facts, sparse_text
 
@@ -250,12 +251,13 @@ class _Gather(cst.CSTVisitor):
             self._quoted_chains(node)
 
     def _quoted_chains(self, node: cst.SimpleString) -> None:
-        """The dotted chains of a forward reference whose text is its value (no prefix,
-        escape or line break, ASCII: an offset in it is an offset in the file)."""
-        inner = node.value[len(node.quote) : -len(node.quote)]
-        if node.prefix or len(node.quote) != 1 or "\\" in inner or not inner.isascii():
+        """The dotted chains of a forward reference whose text is its value
+        (`forward_refs.value_offset`, ASCII: an offset in it is an offset in the file)."""
+        inner = node.evaluated_value
+        head = value_offset(node.value, inner) if isinstance(inner, str) else None
+        if head is None or not inner.isascii():
             return
-        at = self.off(node)[0] + len(node.quote)
+        at = self.off(node)[0] + head
         for dotted, start, ends in quoted_chains(inner):
             self.f.chains.append(Chain(dotted, at + start, [at + e for e in ends], True))
 

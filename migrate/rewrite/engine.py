@@ -403,6 +403,7 @@ def _symbols_pass(run: EngineRun) -> Contribution:
     return Contribution(
         edits=[e for e in scratch.edits if id(e) not in before],
         writes=scratch.writes,
+        notes=scratch.notes,  # the stub declarations left for review
         withdrawn=[e for e in run.cs.edits if id(e) not in after],
     )
 

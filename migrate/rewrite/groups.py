@@ -97,22 +97,33 @@ def _import_edits(
             kept, add = [(node, [add[0]])], add[1:]
         elif gone:
             scratch.remove(node, gone, reason)
-    # one statement a group: a new group gets a statement of its own, like its neighbours
+    # one statement a group: a new group gets a statement of its own, like its neighbours,
+    # beside the group statement it sorts after (an own-code import is placed by sorting
+    # only where that keeps the order of the others: `import_layout._place`)
     if kept:
         starts = line_starts(text)
-        anchor = kept[-1][0]
-        span = (
-            ast_offset(text, starts, anchor.lineno, anchor.col_offset),
-            ast_offset(text, starts, anchor.end_lineno, anchor.end_col_offset),
-        )
+
+        def span_of(node):
+            return (
+                ast_offset(text, starts, node.lineno, node.col_offset),
+                ast_offset(text, starts, node.end_lineno, node.end_col_offset),
+            )
+
+        last = kept[-1][0]  # the layout of a new statement: the last one's
+        span = span_of(last)
         stmt = text[span[0] : span[1]]
         head = stmt[: stmt.index(" import ") + len(" import ")]
         eol = text.find("\n", span[1])
         tail = text[span[1] : len(text) if eol == -1 else eol].strip()  # a pragma is repeated
-        indent = text[starts[anchor.lineno - 1] : span[0]]
+        indent = text[starts[last.lineno - 1] : span[0]]
+        firsts = [(n, min((x for x in names if x not in remove), default="")) for n, names in kept]
         for g in add:
             new = head + g + (f"  {tail}" if tail.startswith("#") else "")
-            scratch.add(new, span, indent, reason, reason)
+            before = [n for n, first in firsts if first < g]
+            if not before:
+                scratch.add_before(new, span_of(kept[0][0])[0], indent, reason)
+            else:
+                scratch.add(new, span_of(before[-1]), indent, reason, reason)
     return scratch.finalise(tree)
 
 

@@ -125,7 +125,8 @@ def _simulate(entry: str, mods: _Modules) -> _Failed | None:
                             unknown.add(m)
                         if ev.module in mods.paths:
                             given = defined.get(ev.module, set())
-                            listed = mods.all_names(ev.module)
+                            # its `__all__`, once the module has assigned it
+                            listed = mods.all_names(ev.module) if "__all__" in given else None
                             if ev.module in running and ev.module not in unknown:
                                 _listed_but_unbound(m, ev, mods, given, listed)
                             defined[m].update(star_names(given, listed))

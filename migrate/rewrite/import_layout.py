@@ -20,15 +20,17 @@ into one edit of the block, so the dry run shows exactly what apply writes.
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from migrate.changes import Edit, apply_edits
 from migrate.rewrite.import_order import FIRST_PARTY, LOCAL, ImportOrder
-from migrate.rewrite.import_scratch import _isort_off
-from migrate.rewrite.spans import line_starts, make_edit
+from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
 _REASON = "placed where isort/ruff sort it"
+_OFF = re.compile(r"#\s*isort:\s*(off|on)\b")
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,78 @@ def _blocks(tree: ast.Module):
                 if run:
                     yield run
                 run = []
+
+
+def _isort_off(text: str, offset: int) -> bool:
+    """Whether an `# isort: off` is in force at `offset`."""
+    state = False
+    for m in _OFF.finditer(text, 0, offset):
+        state = m.group(1) == "off"
+    return state
+
+
+def placed_beside(
+    text: str, tree: ast.Module, line: int, stmt: str, order, can_merge: Callable
+) -> tuple[int, int, str] | None:
+    """(start, end, replacement) putting the added import `stmt` (one statement, no
+    indentation or newline) where this pass would sort the block of the statement at
+    `line` if `stmt` stood right after that statement (`_place`: the same rules, the
+    same order): at its sorted place in a sorted group, or merged into a `from M import`
+    of the same module that `can_merge(node)` allows. None: right after that statement
+    (an unsorted group, a pragma, a star import, a new section, an own-code import that
+    would run before or after another one than there)."""
+    starts = line_starts(text)
+    block = next((b for b in _blocks(tree) if any(s.lineno == line for s in b)), None)
+    if block is None:
+        return None
+    lo = starts[block[0].lineno - 1]
+    hi = _line_end(text, starts, block[-1].end_lineno)
+    indent = text[lo : lo + block[0].col_offset]
+    if indent.strip() or "isort:" in text[lo:hi] or _isort_off(text, lo):
+        return None
+    old = _chunks(text[lo:hi], indent)
+    if old is None or any(_star(c.node) for c in old[0]):
+        return None
+    old_chunks = [replace(c, old=i) for i, c in enumerate(old[0])]
+    unsorted = _unsorted(old_chunks, order)
+    k = next(i for i, s in enumerate(block) if s.lineno == line)
+    if unsorted is None or k in unsorted:
+        return None
+    nl = "\r\n" if "\r\n" in text else "\n"
+    new = _Chunk(0, (), (f"{indent}{stmt}{nl}",), ast.parse(stmt).body[0])
+    same = next((i for i, c in enumerate(old_chunks) if c.lines == new.lines), None)
+    if same is not None:  # already there: nothing to add
+        node = block[same]
+        a = ast_offset(text, starts, node.lineno, node.col_offset)
+        return a, ast_offset(text, starts, node.end_lineno, node.end_col_offset), stmt
+    sections = {order.section(old_chunks[i].node) for i in unsorted}
+    combine = not order.style.force_single_line and not _combinable(old_chunks, order)
+
+    def may(c: _Chunk) -> bool:
+        node = block[c.old] if c.old >= 0 else None
+        return isinstance(node, ast.ImportFrom) and can_merge(node)
+
+    chunks = [*old_chunks[: k + 1], new, *old_chunks[k + 1 :]]
+    placed = _place(chunks, old_chunks, set(), indent, order, sections, combine, may)
+    if placed is None:
+        return None
+    for c in placed:
+        if c.old >= 0 and c.lines != old_chunks[c.old].lines:  # merged into it
+            node = block[c.old]
+            a = ast_offset(text, starts, node.lineno, node.col_offset)
+            b = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
+            return a, b, "".join(c.lines).strip()
+    p = next(i for i, c in enumerate(placed) if c.old < 0)
+    before = placed[p - 1] if p else None
+    after = placed[p + 1] if p + 1 < len(placed) else None
+    if before is not None and order.section(before.node) == order.section(new.node):
+        at = _line_end(text, starts, block[before.old].end_lineno)
+    elif after is not None and order.section(after.node) == order.section(new.node):
+        at = starts[block[after.old].lineno - 1 - len(after.lead)]
+    else:
+        return None  # a new section: the blank lines are the layout pass's
+    lead = "" if text[:at].endswith("\n") or not at else nl
+    return at, at, f"{lead}{indent}{stmt}{nl}"
 
 
 def _line_end(text: str, starts: list[int], line: int) -> int:
@@ -250,7 +324,7 @@ def _edited(lo: int, region: str, chunks: list[_Chunk], inside: list[Edit]) -> s
 
 
 def _place(
-    new_chunks, old_chunks, edited, indent, order, unsorted: set[int], combine: bool
+    new_chunks, old_chunks, edited, indent, order, unsorted: set[int], combine: bool, may=None
 ) -> list[_Chunk] | None:
     """The untouched statements in their order, every other one at its sorted place or
     (`combine`) merged into a statement of the same module; None when one belongs to a
@@ -260,22 +334,23 @@ def _place(
     its package binds a line earlier), and sorting is only style."""
     pool = [(i, c.text) for i, c in enumerate(old_chunks) if i not in edited]
     kept: list[_Chunk] = []
-    moved: list[tuple[_Chunk, int]] = []  # and how many own imports the edits run first
+    moved: list[tuple[_Chunk, list[int]]] = []  # and the own imports the edits run first
     for c in new_chunks:
         match = next((i for i, t in pool if t == c.text), None)
         if match is not None:
             pool = [(i, t) for i, t in pool if i != match]
             kept.append(replace(c, old=match, sep=old_chunks[match].sep))
         else:
-            moved.append((c, sum(1 for k in kept if _own(k, order))))
+            moved.append((c, [k.old for k in kept if _own(k, order)]))
     if any(b.old < a.old for a, b in zip(kept, kept[1:], strict=False)):
         return None  # the edits reordered untouched statements: not ours to judge
     out = list(kept)
-    for c, rank in moved:
+    for c, first in moved:
+        rank = len(first)
         if c.lead or order.section(c.node) in unsorted:
             return None  # a commented statement, an unsorted section: as the edits put it
         own = _own(c, order)
-        merged = _merge_into(out, c, indent, order) if combine else None
+        merged = _merge_into(out, c, indent, order, may) if combine else None
         if merged is not None:
             out, k = merged
             if own and rank - _own_before(out, k, order) not in (0, 1):
@@ -285,10 +360,30 @@ def _place(
         at = next((k for k, o in enumerate(out) if order.full_key(o.node) > key), len(out))
         if _star(c.node):
             return None  # an added star import: as the edits put it
-        if own and _own_before(out, at, order) != rank:
-            return None  # sorting it would change which own module initialises first
+        if own:
+            now = {o.old for o in out[:at] if o.old >= 0 and _own(o, order)}
+            crossed = now.symmetric_difference(first)
+            if any(not _loads_anyway(c.node, old_chunks[i].node) for i in crossed):
+                return None  # sorting it would change which own module initialises first
         out.insert(at, c)
     return out
+
+
+def _loads_anyway(a: ast.stmt, b: ast.stmt) -> bool:
+    """Whether the two statements initialise the same modules in the same order whichever
+    runs first: one is a plain `import P` of a package the other's module is inside
+    (`import P.sub` / `from P.sub import x` runs P's `__init__` first, then P.sub)."""
+    for plain, other in ((a, b), (b, a)):
+        if isinstance(plain, ast.Import) and len(plain.names) == 1:
+            if isinstance(other, ast.ImportFrom):
+                module = "" if other.level else other.module or ""
+            elif isinstance(other, ast.Import) and len(other.names) == 1:
+                module = other.names[0].name
+            else:
+                continue
+            if module.startswith(plain.names[0].name + "."):
+                return True
+    return False
 
 
 def _own(c: _Chunk, order) -> bool:
@@ -356,7 +451,9 @@ def _formatted(c: _Chunk, indent: str, order) -> list[_Chunk]:
     return [c] if len(out) == 1 and out[0].lines == c.lines else out
 
 
-def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order) -> tuple[list, int] | None:
+def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order, may=None) -> tuple | None:
+    """`out` with `c`'s names merged into a `from` import of its module (one `may`
+    allows), as isort combines them; None when there is none."""
     node = c.node
     if not isinstance(node, ast.ImportFrom) or "#" in c.text:
         return None
@@ -364,6 +461,8 @@ def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order) -> tuple[list,
     if add is None:
         return None
     for k, o in enumerate(out):
+        if may is not None and not may(o):
+            continue
         if not (
             isinstance(o.node, ast.ImportFrom)
             and o.node.module == node.module

@@ -173,3 +173,11 @@ class Orders:
         if own and own not in first_party:
             first_party = first_party | {own}
         return ImportOrder(first_party, style)
+
+
+def orders_by_dir(index, relocation) -> dict[str, ImportOrder]:
+    """Directory -> the import order of the Python files in it (each file's own settings
+    and first party depend on its directory only)."""
+    orders = Orders(index, relocation)
+    dirs = {p.rsplit("/", 1)[0] if "/" in p else "" for p in index.files if p.endswith(".py")}
+    return {d: orders.of(f"{d}/_.py" if d else "_.py") for d in sorted(dirs)}

@@ -46,11 +46,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
+from migrate.rewrite.import_layout import placed_beside
 from migrate.rewrite.import_order import ImportOrder
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit, whole_lines
-
-_SKIP = re.compile(r"#\s*isort:\s*skip")
-_OFF = re.compile(r"#\s*isort:\s*(off|on)\b")
 
 
 @dataclass(frozen=True)
@@ -321,7 +319,7 @@ class ImportScratch:
             end = ast_offset(self.text, starts, node.end_lineno, node.end_col_offset)
             return at not in merged and self.can_merge(node) and not self._inside(at, end)
 
-        return place(self.text, tree, line, new, can_merge, self.order)
+        return placed_beside(self.text, tree, line, new, self.order, can_merge)
 
 
 def _folded_text(text: str, s: int, e: int, inner: list[Edit]) -> str:
@@ -366,119 +364,6 @@ def _checking_block(checking: list[_Top], nl: str) -> str:
 def _line_end(text: str, offset: int) -> int:
     nl = text.find("\n", offset)
     return len(text) if nl == -1 else nl + 1
-
-
-# -- placement and sorting ------------------------------------------------------------
-
-
-def _body_of(tree: ast.AST, line: int) -> list[ast.stmt] | None:
-    for node in ast.walk(tree):
-        for name in ("body", "orelse", "finalbody"):
-            body = getattr(node, name, None)
-            if isinstance(body, list) and any(
-                isinstance(s, ast.stmt) and s.lineno == line for s in body
-            ):
-                return body
-        for h in getattr(node, "handlers", []) or []:
-            if any(s.lineno == line for s in h.body):
-                return h.body
-    return None
-
-
-def _isort_off(text: str, offset: int) -> bool:
-    state = False
-    for m in _OFF.finditer(text, 0, offset):
-        state = m.group(1) == "off"
-    return state
-
-
-def _block(text: str, body: list[ast.stmt], line: int) -> list[ast.stmt]:
-    i = next(k for k, s in enumerate(body) if s.lineno == line)
-    lines = text.splitlines()
-
-    def joined(a: ast.stmt, b: ast.stmt) -> bool:
-        gap = lines[a.end_lineno : b.lineno - 1]
-        return all(g.strip() for g in gap) and not any(g.lstrip()[:1] != "#" for g in gap)
-
-    lo = i
-    while lo > 0 and isinstance(body[lo - 1], (ast.Import, ast.ImportFrom)):
-        if not joined(body[lo - 1], body[lo]):
-            break
-        lo -= 1
-    hi = i
-    while hi + 1 < len(body) and isinstance(body[hi + 1], (ast.Import, ast.ImportFrom)):
-        if not joined(body[hi], body[hi + 1]):
-            break
-        hi += 1
-    return body[lo : hi + 1]
-
-
-def place(
-    text: str, tree: ast.Module, line: int, new: str, can_merge, order: ImportOrder
-) -> tuple[int, int, str] | None:
-    """(start, end, replacement) adding `new` (one statement, no indentation or newline)
-    into the sorted block holding the statement at `line`; None: add after the binding.
-    `can_merge(node)`: whether that statement may be rewritten (nothing else edits it)."""
-    starts = line_starts(text)
-    body = _body_of(tree, line)
-    if body is None:
-        return None
-    start = starts[line - 1]
-    first_line = text[start : text.find("\n", start) if "\n" in text[start:] else len(text)]
-    if _SKIP.search(first_line) or _isort_off(text, start):
-        return None
-    block = _block(text, body, line)
-    keys = [order.key(s) for s in block]
-    if keys != sorted(keys):
-        return None
-    new_node = ast.parse(new).body[0]
-    nl = "\r\n" if "\r\n" in text else "\n"
-    indent = first_line[: len(first_line) - len(first_line.lstrip(" \t"))]
-    if len(getattr(new_node, "names", ())) == 1 and order.mergeable(new_node):
-        merged = _merge(text, starts, block, new_node, can_merge, order)
-        if merged is not None:
-            return merged
-    key = order.key(new_node)
-    for s in block:
-        if order.key(s) > key:
-            at = starts[s.lineno - 1]
-            return at, at, f"{indent}{new}{nl}"
-    last = block[-1]
-    at = starts[last.end_lineno] if last.end_lineno < len(starts) else len(text)
-    lead = "" if text[:at].endswith("\n") else nl
-    return at, at, f"{lead}{indent}{new}{nl}"
-
-
-def _merge(text, starts, block, new_node: ast.ImportFrom, can_merge, order: ImportOrder):
-    """`from M import a` + `from M import b` -> `from M import a, b` (isort combines)."""
-    alias = new_node.names[0]
-    for s in block:
-        if not (
-            isinstance(s, ast.ImportFrom)
-            and s.module == new_node.module
-            and s.level == new_node.level
-            and s.lineno == s.end_lineno
-            and can_merge(s)
-        ):
-            continue
-        a = ast_offset(text, starts, s.lineno, s.col_offset)
-        b = ast_offset(text, starts, s.end_lineno, s.end_col_offset)
-        src = text[a:b]
-        line_end = text.find("\n", b)
-        rest = text[b : len(text) if line_end == -1 else line_end]
-        if "(" in src or rest.strip() or not order.mergeable(s):
-            continue
-        names = [n.name + (f" as {n.asname}" if n.asname else "") for n in s.names]
-        if not order.names_sorted(s.names):
-            return None
-        add = alias.name + (f" as {alias.asname}" if alias.asname else "")
-        if add in names:
-            return a, b, src
-        names.append(add)
-        names.sort(key=lambda n: order.name_key(*n.partition(" as ")[::2]))
-        head = src.split(" import ", 1)[0]
-        return a, b, f"{head} import {', '.join(names)}"
-    return None
 
 
 # -- removal and the module top ---------------------------------------------------------

@@ -39,12 +39,25 @@ class Binding:
 class ImportResult:
     edits: list[Edit] = field(default_factory=list)
     notes: list[Diagnostic] = field(default_factory=list)
-    bindings: dict[str, Binding] = field(default_factory=dict)
+    bindings: dict[str, Binding] = field(default_factory=dict)  # the last per name
+    # (statement start, local) -> its binding: a chain's head resolved through the scope
+    # model finds the statement that binds it there (`attributes.rewrite_chains`)
+    by_site: dict[tuple[int, str], Binding] = field(default_factory=dict)
     imported: set[str] = field(default_factory=set)  # modules named by `import X` after
     refused: set[str] = field(default_factory=set)  # imports left as they were (see notes)
     # `import deleted.pkg` (no alias) -> (span of the name, its stale note): attributes.py
     # replaces it with the modules its chains now need, or leaves the note.
     stale_roots: dict[str, tuple[tuple[int, int], Diagnostic]] = field(default_factory=dict)
+
+
+def _bind(res: ImportResult, b: Binding, keep: bool = False) -> None:
+    """Record `b` by name (`keep`: unless the name is bound already) and by statement."""
+    if keep:
+        res.bindings.setdefault(b.local, b)
+        res.by_site.setdefault((b.site.stmt_start, b.local), b)
+    else:
+        res.bindings[b.local] = b
+        res.by_site[(b.site.stmt_start, b.local)] = b
 
 
 def _name_of(alias: cst.ImportAlias) -> str:
@@ -81,10 +94,10 @@ def _plain_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
             if local is None:
                 res.stale_roots[old] = (facts.span(alias.name), note)
         if local is not None:
-            res.bindings[local] = Binding(local, old, new or old, False, site)
+            _bind(res, Binding(local, old, new or old, False, site))
         else:
             root = old.split(".")[0]
-            res.bindings.setdefault(root, Binding(root, root, root, True, site))
+            _bind(res, Binding(root, root, root, True, site), keep=True)
         if new is None:
             continue
         if local is None and new.split(".")[0] != old.split(".")[0]:
@@ -97,7 +110,7 @@ def _plain_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
                 res.notes.append(note_at(job.new_path, facts.text, facts.span(alias.name)[0], why))
                 res.refused.add(old)
                 continue
-            res.bindings[new_root] = Binding(new_root, new_root, new_root, True, site)
+            _bind(res, Binding(new_root, new_root, new_root, True, site))
         s, e = facts.span(alias.name)
         res.edits.append(
             make_edit(job.new_path, facts.text, s, e, new, "code", f"module {old} moved to {new}")
@@ -126,7 +139,7 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
                 res.notes.append(_stale(job, facts, alias.name, full))
             new_base, _, new_leaf = new_full.rpartition(".")
             local = _asname(alias) or leaf
-            res.bindings[local] = Binding(local, full, new_full, False, site)
+            _bind(res, Binding(local, full, new_full, False, site))
             entries.append((new_base, new_leaf, leaf, local, alias))
 
     groups: dict[str, list] = {}

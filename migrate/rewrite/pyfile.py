@@ -140,11 +140,29 @@ def _import_events(job: FileJob, edits: list[Edit]) -> dict:
     }
 
 
+_LONE_CR = re.compile(r"\r(?!\n)")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult:
     """Every form on one file; the imports they add or drop go through one scratch area,
     which one finaliser turns into edits at the end (`import_scratch.py`)."""
     result = FileResult(job.new_path)
-    scratch = ImportScratch(job.new_path, job.text, partial(untouched_import, job, ctx))
+    lone = _LONE_CR.search(job.text)
+    if lone is not None:  # Python breaks lines there; every offset here counts "\n" only
+        before = job.text[: lone.start()]
+        line = len(_LINE_BREAK.findall(before)) + 1
+        col = len(before) - max(before.rfind("\n"), before.rfind("\r"))
+        result.parse_error = Diagnostic(
+            Pos(job.old_path, line, col),
+            "a lone CR (\\r) ends this line: old Mac line endings are not supported; "
+            "convert the file to LF (or CRLF) line endings first",
+        )
+        return result
+    order = ctx.import_order(job.old_path)
+    scratch = ImportScratch(
+        job.new_path, job.text, partial(untouched_import, job, ctx), order=order
+    )
     uses = rewrite_module_uses(job, ctx, scratch)
     implicit, implicit_notes = implicit_submodule_edits(job, ctx)
     uses.edits += implicit

@@ -11,6 +11,7 @@ from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context
+from migrate.rewrite.import_order import orders_by_dir
 from migrate.rewrite.names import common_prefix
 from migrate.rewrite.patch_targets import patch_misses
 from migrate.rewrite.symbols import node_names
@@ -185,4 +186,5 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         rootless=tuple(sorted(rootless_spellings(index, rel, plan).items())),
         star_exports=stars,
         star_given=frozenset(star_given(index, rel, stars)),
+        import_orders=orders_by_dir(index, rel),
     )

@@ -9,6 +9,7 @@ when the target has one, written as a new stub when the target module is new (wi
 imports the declarations read, spelled in their new locations, and what they read from
 the source stub imported from it). A target module that exists without a stub gets none:
 a new stub would hide the rest of it from the type checker; its code is what it types.
+Nor does a new target module into which a module without a stub moves code too.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from migrate.changes import ChangeSet, apply_edits
+from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
 from migrate.rewrite import symbols as sym  # the one span/import rule of symbol moves
@@ -28,6 +30,13 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
     ChangeSet (`plan`: its SymbolPlan)."""
 
     stubs_after = {rel.files.get(p, p) for p in index.files if p.endswith(".pyi")}
+    # new modules that also receive code from a module with no stub: a stub of the rest
+    # would hide that code from the type checker, so they get none (as a stubless target)
+    unstubbed = {
+        mv.dst_path[:-3] + ".pyi"
+        for mv in plan.moves
+        if not mv.dst_exists and mv.src_path[:-3] + ".pyi" not in index.files
+    }
     codes: dict[str, list[str]] = {}
     needs: dict[str, list[str]] = {}
     for mv in plan.moves:
@@ -38,6 +47,8 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
         except SyntaxError:
             tree = None
         nodes = [n for n in tree.body if sym.node_names(n) & set(mv.syms)] if tree else []
+        if tree is not None:
+            cs.notes += _nested_declarations(rel.files.get(stub, stub), tree, mv)
         if not nodes:
             continue
         starts = line_starts(text)
@@ -54,7 +65,7 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
             if not any(bs < e and s < be for bs, be in busy):
                 cs.edits.append(make_edit(stub_new, text, s, e, new, "code", reason))
         dst_stub = mv.dst_path[:-3] + ".pyi"
-        if mv.dst_exists and dst_stub not in stubs_after:
+        if (mv.dst_exists and dst_stub not in stubs_after) or dst_stub in unstubbed:
             continue  # the target's code types it (see the module docstring)
         codes.setdefault(dst_stub, []).append((nl * 3).join(pieces) + nl)
         package = mv.mod if mv.src_path.endswith("__init__.py") else mv.mod.rpartition(".")[0]
@@ -68,6 +79,31 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
         needs.setdefault(dst_stub, []).extend(lines)
     for path, pieces in codes.items():
         _write(cs, index, rel, path, pieces, needs.get(path, []), path in stubs_after)
+
+
+def _nested_declarations(path: str, tree: ast.Module, mv) -> list[Diagnostic]:
+    """A warning for each declaration of a moved name inside a block of the stub (`if
+    sys.version_info >= ...:`, `try:`): only top-level ones move, so it stays behind,
+    declaring a name its module no longer has."""
+    out = []
+    blocks = [n for n in tree.body if not isinstance(n, sym._DEFS)]
+    while blocks:
+        node = blocks.pop(0)
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            for child in getattr(node, field, None) or []:
+                if isinstance(child, ast.ExceptHandler):
+                    blocks.append(child)
+                    continue
+                for name in sorted(sym.node_names(child) & set(mv.syms)):
+                    why = (
+                        f"{name} is declared inside a block of this stub: only top-level "
+                        f"declarations move; move it to the stub of {mv.dst} by hand"
+                    )
+                    pos = Pos(path, child.lineno, child.col_offset + 1)
+                    out.append(Diagnostic(pos, why, "warning"))
+                if not isinstance(child, sym._DEFS):
+                    blocks.append(child)
+    return sorted(out, key=lambda d: (d.pos.line, d.pos.col))
 
 
 def _write(cs, index, rel, path: str, pieces, imports, exists: bool) -> None:

@@ -281,13 +281,16 @@ def _element_cut(text: str, s: int, nxt: int) -> tuple[int, int]:
     return whole_lines(text, s, e) or (start, e)  # the element's whole line, if its own
 
 
-def _unused_imports(tree, staying, moving_nodes) -> list[tuple[ast.stmt, list[ast.alias]]]:
+def _unused_imports(
+    tree, staying, moving_nodes, outside=frozenset()
+) -> list[tuple[ast.stmt, list[ast.alias]]]:
     """Imports that only the moved code used, at the top level and under a top-level
     `if TYPE_CHECKING:`: removed from the source by the import finaliser
     (`import_scratch.py`), composed with the other edits of them. Names read in string
     annotations count as uses. A `TYPE_CHECKING` block whose every statement goes is
     removed whole (with no names), and then so is an import that only its test used
-    (`from typing import TYPE_CHECKING`)."""
+    (`from typing import TYPE_CHECKING`). A name another module reads from this one
+    (`outside`: `from mod import name`, `m.name`) is a use: its import stays."""
     blocks = [n for n in staying if isinstance(n, ast.If) and _is_type_checking(n.test) and n.body]
     stay_uses: set[str] = set()
     for n in staying:
@@ -296,7 +299,7 @@ def _unused_imports(tree, staying, moving_nodes) -> list[tuple[ast.stmt, list[as
             stay_uses |= set().union(*(_reads(x) for x in inner if not _is_import(x)))
         elif not _is_import(n):
             stay_uses |= _reads(n)
-    stay_uses |= _all_names(tree)
+    stay_uses |= _all_names(tree) | set(outside)
     moved_uses = set().union(*(_reads(n) for n in moving_nodes)) if moving_nodes else set()
 
     def gone_from(node) -> list[ast.alias] | None:
@@ -400,11 +403,37 @@ def plan_symbol_moves(index: RepoIndex, rel: Relocation) -> SymbolPlan:
     leaving: dict[str, set[str]] = {}  # module -> every name leaving it, whatever target
     for (mod, _), syms in groups.items():
         leaving.setdefault(mod, set()).update(syms)
+    outside = read_from_outside(index, set(leaving))
     for (mod, dst), syms in sorted(groups.items()):
         # one `__all__` edit per module, for every target (two would overlap and one lost)
-        _plan_group(index, rel, mod, dst, syms, plan, leaving.pop(mod, set()))
+        gone = leaving.pop(mod, set())
+        _plan_group(index, rel, mod, dst, syms, plan, gone, outside.get(mod, set()))
     _clip_spans(index, plan.moves)
     return plan
+
+
+def read_from_outside(index: RepoIndex, mods: set[str]) -> dict[str, set[str]]:
+    """Module -> the names other modules read from it: `from module import name`, and
+    the chains `module.name` through an import binding (`import pkg.module as m; m.x`).
+    An import of the module that binds such a name is a use of it: never removed."""
+    out: dict[str, set[str]] = {}
+    if not mods:
+        return out
+    for path, info in index.files.items():
+        if not info.is_python or info.is_symlink:
+            continue
+        facts = index.facts(path)
+        if facts is None or facts.module in mods:
+            continue
+        for imp in facts.imports:
+            if imp.module in mods:
+                out.setdefault(imp.module, set()).update(imp.names)
+        for ref in facts.attrs.refs if facts.attrs is not None else ():
+            for i, attr in enumerate(ref.attrs):
+                prefix = ".".join((ref.target, *ref.attrs[:i]))
+                if prefix in mods:
+                    out.setdefault(prefix, set()).add(attr)
+    return out
 
 
 def _clip_spans(index: RepoIndex, moves: list[SymbolMove]) -> None:
@@ -433,7 +462,8 @@ def _clip_spans(index: RepoIndex, moves: list[SymbolMove]) -> None:
             mv.spans[i] = (s, e)
 
 
-def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPlan, gone) -> None:
+def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, outside) -> None:
+    """`gone`: every name leaving `mod`; `outside`: the names other modules read from it."""
     src_path = index.modules[mod]
     text = index.text(src_path) or ""
     tree = ast.parse(text)
@@ -523,7 +553,7 @@ def _plan_group(index, rel, mod: str, dst: str, syms: list[str], plan: SymbolPla
         future=_future_lines(tree, text),
         type_checking=tc_needed,
         source_edits=_all_edits(text, tree, gone),
-        unused_imports=_unused_imports(tree, staying, moving_nodes),
+        unused_imports=_unused_imports(tree, staying, moving_nodes, outside),
     )
     mv.local_imports = _local_relative_imports(text, moving_nodes, package, dst, rel)
     plan.moves.append(mv)

@@ -70,10 +70,16 @@ class CodeTree:
         imports (its relative ones are left unresolved, hence unchecked)."""
         return self.index.facts(path)
 
-    def prefetch(self, paths=None) -> None:
+    def deferred_unbound(self, path: str) -> list[tuple[int, str]]:
+        """Later reads of names nothing binds (`index.facts.deferred_unbound`)."""
+        return self.index.deferred_unbound(path)
+
+    def prefetch(self, paths=None, deferred=frozenset()) -> None:
         """Parse `paths` (default: every Python file) now, on every core, when a check is
-        about to read the facts of most of the tree; the facts are the same either way."""
-        prefetch_facts(self.index, self.index.python_files() if paths is None else paths)
+        about to read the facts of most of the tree, with `deferred_unbound` of those in
+        `deferred` on the same parse; the answers are the same either way."""
+        every = self.index.python_files() if paths is None else paths
+        prefetch_facts(self.index, every, deferred=deferred)
 
     # -- verify's queries -----------------------------------------------------------------
     def module_facts(self, module: str) -> CodeFacts | None:

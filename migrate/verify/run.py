@@ -253,8 +253,6 @@ def static_checks(
             memo = base_cache.setdefault(("facts-memo", str(repo), roots), {})
             head_tree.index.__dict__["_code_facts"] = _MemoFacts(head_tree.index, memo)
         share_unchanged_facts(base_tree, head_tree, touched)
-        head_tree.prefetch()  # imports-resolve and attributes-resolve read every file
-        stack.enter_context(_frozen_heap())
         ctx = VerifyContext(
             repo_dir=repo,
             base_rev=base,
@@ -270,6 +268,11 @@ def static_checks(
             exclude=_plan_files(repo, base, head, plan) | {BLAME_FILE},
             cache=base_cache if base_cache is not None else {},
         )
+        # imports-resolve and attributes-resolve read every file; deferred-names' walk
+        # of the files it reads runs on the same parse, in the pool
+        later = deferred_names.files_read(ctx) if deferred_names.NAME not in skip else ()
+        head_tree.prefetch(deferred=frozenset(later))
+        stack.enter_context(_frozen_heap())
         out = []
         progress.phase("check", total=len(CHECKS))
         for mod in CHECKS:

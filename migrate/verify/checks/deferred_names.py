@@ -12,8 +12,6 @@ whose text changed are read.
 
 from __future__ import annotations
 
-from migrate.index.bindings import scope_model
-from migrate.index.unbound import unbound_later
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
 from migrate.verify.result import CheckResult
@@ -25,18 +23,9 @@ NAME = "deferred-names"
 def _unbound(tree: CodeTree, path: str) -> list[tuple[int, str]]:
     """The file's later reads of unbound names, less the import-time ones; none for a
     file that does not parse or whose names cannot be known (a star import, `globals()`
-    writes). One parse: the binding walk runs on the tree's cached AST (facts that came
-    from the worker pool carry no walk, and rebuilding theirs would parse again)."""
-    facts = tree.facts(path)
-    syntax = tree.ast(path)
-    if facts is None or syntax is None:
-        return []
-    if facts.star_imports or facts.star_unresolved or facts.writes_globals:
-        return []
-    text = tree.text(path) or ""
-    model = scope_model(syntax, text, facts.module, facts.is_package)
-    at_import = set(facts.unbound)
-    return [hit for hit in unbound_later(model, syntax, text) if hit not in at_import]
+    writes): `index.facts.deferred_unbound`, read in the facts pool when verify's
+    prefetch was given `files_read(ctx)`."""
+    return tree.deferred_unbound(path)
 
 
 def _changed(ctx: VerifyContext, path: str) -> bool:
@@ -46,8 +35,13 @@ def _changed(ctx: VerifyContext, path: str) -> bool:
     return not (len(before) == 1 and ctx.base.text(next(iter(before))) == ctx.head.text(path))
 
 
+def files_read(ctx: VerifyContext) -> list[str]:
+    """The HEAD files this check reads: those the migration wrote or edited."""
+    return [p for p, _ in ctx.head.python_files(ctx.touched) if _changed(ctx, p)]
+
+
 def check(ctx: VerifyContext) -> CheckResult:
-    paths = [p for p, _ in ctx.head.python_files(ctx.touched) if _changed(ctx, p)]
+    paths = files_read(ctx)
     where = "(in a function body or an annotation)"
     breaks = "a type checker rejects it; running that code raises NameError"
     findings = unbound_findings(ctx, paths, _unbound, NAME, where, breaks, ctx.symbol_sources())

@@ -1,9 +1,9 @@
 import json
 
-from pkg import datetimes
-from pkg import access
 from pkg.registry import classes as reg
 from pkg import types, utils
+from pkg import datetimes
+from pkg import access
 from pkg.exceptions import E
 from pkg.datetimes import (
     aware,
