@@ -271,3 +271,20 @@ def test_a_module_its_package_no_longer_imports_after_a_move_fails(make_repo, tm
     ((path, _, severity, message),) = found(result, "import-reach")
     assert (path, severity) == ("pkg/new/ops.py", "error")
     assert "importing pkg.old no longer runs pkg.new.ops (pkg.old.ops at BASE)" in message
+
+
+def test_a_module_moved_to_another_package_need_not_run_its_old_package(make_repo, tmp_path):
+    """SGLang 0.5.15: `sglang.jit_kernel.dsa` moved to `sglang.kernels.ops.attention.dsa`;
+    importing it ran its parent `sglang.jit_kernel` at BASE, and at HEAD runs its new
+    parent instead: the plan's design, not a lost module (it was a false FAIL)."""
+    repo = make_repo(
+        {
+            "pkg/__init__.py": "",
+            "pkg/old/__init__.py": "X = 1\n",
+            "pkg/old/sub/__init__.py": "Y = 2\n",
+            "pkg/new/__init__.py": "",
+        }
+    )
+    head = {"pkg/old/sub": None, "pkg/new/sub/__init__.py": "Y = 2\n"}
+    result = hand_made(repo, tmp_path, [("pkg.old.sub", "pkg.new.sub")], head)
+    assert found(result, "import-reach") == []

@@ -23,15 +23,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from migrate.index.bindings import (
-    SPECIAL_FORMS,
-    Bindings,
-    Visitor,
-    annotation_references,
-    import_only,
-    name_chain,
-    node_key,
-)
+from migrate.index.bindings import Bindings, Visitor, import_only, name_chain, node_key
+from migrate.index.forward_refs import SPECIAL, reference_strings
 from migrate.index.imports import absolute
 
 _PATCHERS = {"patch", "mock.patch", "unittest.mock.patch", "mocker.patch"}
@@ -166,27 +159,24 @@ class AttrWalker(Visitor):
         self.generic_visit(node)
 
     def forward_references(self, annotation: ast.expr) -> None:
-        """The chains of an annotation's strings (`x: "mod.Cls"`), read as the expressions
-        they hold, in the scope the annotation is in, at the string's line."""
-        for string, expr in annotation_references(annotation, self._special):
+        """The chains of an annotation's strings (`x: "mod.Cls"`, nested ones too), read
+        as the expressions they hold, in the scope the annotation is in, at the line of
+        the outermost string; which strings are references is `forward_refs`' one rule
+        (not a `Literal`'s values, an `Annotated`'s metadata, a call's arguments), with
+        the special forms found by this scope's imports (`from typing import Literal as L`)."""
+        special = {n: d.rpartition(".")[2] for n, d in self.scope.items()}
+        special = {n: leaf for n, leaf in special.items() if leaf in SPECIAL}
+        todo = [(s, s) for s in reference_strings(annotation, special)]
+        while todo:
+            outer, string = todo.pop()
+            try:
+                expr = ast.parse(string.value.strip(), mode="eval").body
+            except (SyntaxError, ValueError):
+                continue  # not an expression: a type checker reports it
             for node in _chains(expr):
-                found = attr_chain(node)
-                if found is not None:
-                    name, attrs = found
-                    self._ref(string.lineno, name, attrs, ".".join([name, *attrs]))
-
-    def _special(self, head: ast.expr) -> str | None:
-        """`Literal`/`Annotated` when the subscript's head names one: imported under any
-        name (`from typing import Literal as L`), spelled as an attribute, or unbound."""
-        if isinstance(head, ast.Attribute):
-            return head.attr if head.attr in SPECIAL_FORMS else None
-        if not isinstance(head, ast.Name):
-            return None
-        bound = self.scope.get(head.id)
-        if bound is not None:
-            leaf = bound.rpartition(".")[2]
-            return leaf if leaf in SPECIAL_FORMS else None
-        return head.id if head.id in SPECIAL_FORMS else None
+                name, attrs = attr_chain(node)
+                self._ref(outer.lineno, name, attrs, ".".join([name, *attrs]))
+            todo += [(outer, s) for s in reference_strings(expr, special)]
 
     def visit_Attribute(self, node: ast.Attribute):
         found = attr_chain(node)

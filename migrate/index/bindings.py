@@ -24,7 +24,6 @@ Pure `ast`, no libcst.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from migrate.index.forward_refs import forward_references
@@ -742,38 +741,7 @@ class NameRead:
     home: int | None  # index of the scope that binds it; None: nothing in the file does
 
 
-_SPECIAL_FORMS = SPECIAL_FORMS = frozenset(("Literal", "Annotated"))
-
-
-def annotation_references(annotation: ast.expr, special) -> Iterator[tuple[ast.Constant, ast.expr]]:
-    """(string, the expression it holds) of each forward reference in an annotation: its
-    strings read as expressions (nested ones too, each paired with the outermost string,
-    where its names are read), but not a `Literal[...]`'s strings, an `Annotated[...]`'s
-    metadata or a call's arguments: those are values. `special(head)` names the special
-    form (`Literal`, `Annotated`) a subscript's head is bound to, or None."""
-    stack: list[tuple[ast.AST, ast.Constant | None]] = [(annotation, None)]
-    while stack:
-        node, outer = stack.pop()
-        if isinstance(node, ast.Constant):
-            if isinstance(node.value, str):
-                try:
-                    expr = ast.parse(node.value.strip(), mode="eval").body
-                except (SyntaxError, ValueError):
-                    continue  # not an expression: a type checker reports it
-                yield outer or node, expr
-                stack.append((expr, outer or node))
-        elif isinstance(node, ast.Call):
-            stack.append((node.func, outer))
-        elif isinstance(node, ast.Subscript):
-            head = special(node.value)
-            stack.append((node.value, outer))
-            if head == "Annotated":
-                first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
-                stack.append((first, outer))
-            elif head != "Literal":
-                stack.append((node.slice, outer))
-        else:
-            stack.extend((child, outer) for child in ast.iter_child_nodes(node))
+_SPECIAL_FORMS = frozenset(("Literal", "Annotated"))
 
 
 class _Reads(_Uses):

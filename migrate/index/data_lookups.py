@@ -20,7 +20,10 @@ import ast
 import posixpath
 import re
 
-MARKER = re.compile(r"__file__|\(\s*__(?:package|name)__\s*[,)]")
+MARKER = re.compile(
+    r"__file__|\b(?:files|get_data|read_text|read_binary|open_text|open_binary|path|is_resource)"
+    r"\(\s*__(?:package|name)__\b"
+)
 _SAME = frozenset(("abspath", "realpath", "normpath"))
 _PATH_CLASSES = frozenset(("Path", "PurePath", "PosixPath", "PurePosixPath"))
 _READERS = frozenset(

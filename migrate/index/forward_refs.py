@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from migrate.rewrite.spans import ast_offset, line_starts
 
-_SPECIAL = frozenset(("Literal", "Annotated"))
+_SPECIAL = SPECIAL = frozenset(("Literal", "Annotated"))
 _TYPING = frozenset(("typing", "typing_extensions"))
 
 
@@ -42,6 +42,12 @@ def annotation_strings(tree: ast.AST) -> Iterator[ast.Constant]:
         for note in notes:
             if note is not None:
                 yield from _strings(note, special)
+
+
+def reference_strings(note: ast.AST, special: dict[str, str]) -> Iterator[ast.Constant]:
+    """The forward-reference strings of one annotation, by the rule above; `special` maps
+    a local name to the special form (`Literal`, `Annotated`) it is bound to."""
+    return _strings(note, {**{name: name for name in SPECIAL}, **special})
 
 
 def _strings(node: ast.AST, special: dict[str, str]) -> Iterator[ast.Constant]:

@@ -27,17 +27,27 @@ from migrate.verify.result import CheckResult, Finding
 NAME = "import-reach"
 
 
-def _graph(tree: CodeTree) -> dict[str, set[str]]:
-    """module -> the own modules importing it runs first (its imports and its parent)."""
+def _graph(tree: CodeTree, keeps_parent=None) -> dict[str, set[str]]:
+    """module -> the own modules importing it runs first (its imports and its parent
+    package; at BASE the parent only where `keeps_parent(module)`: a module the plan
+    moves into another package no longer runs its old one, by the plan's design)."""
     modules = tree.index.modules
     out = {}
     for module, edges in import_graph(tree).items():
         targets = set(edges)
         parent = module.rpartition(".")[0]
-        if parent in modules:
+        if parent in modules and (keeps_parent is None or keeps_parent(module)):
             targets.add(parent)
         out[module] = targets
     return out
+
+
+def _keeps_parent(ctx: VerifyContext):
+    def keeps(module: str) -> bool:
+        parent = module.rpartition(".")[0]
+        return ctx.dotted_now(module).rpartition(".")[0] == ctx.dotted_now(parent)
+
+    return keeps
 
 
 def _closure(graph: dict[str, set[str]], seed: dict[str, int]) -> dict[str, int]:
@@ -128,7 +138,8 @@ def check(ctx: VerifyContext) -> CheckResult:
         for h in held:
             bits |= head_bit.get(h, 0)
         seed[module] = bits
-    base_graph = _graph(ctx.base)
+    ctx.base.prefetch(ctx.base.index.modules.values())  # the files BASE..HEAD changed
+    base_graph = _graph(ctx.base, _keeps_parent(ctx))
     needed = _closure(base_graph, seed)
     packages = [
         m for m, p in ctx.base.index.modules.items() if p.endswith("__init__.py") and m in needed
