@@ -274,3 +274,41 @@ def test_a_cycle_between_a_symbols_source_and_its_new_module_is_new(make_repo, t
     result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False, allow_foreign=True)
     (finding,) = next(c for c in result.static_checks if c.name == "no-new-cycles").findings
     assert finding.file == "pkg/a.py" and "pkg.a -> pkg.b -> pkg.a" in finding.message
+
+
+def test_an_old_symbol_name_its_old_module_still_binds_is_a_warning_not_a_failure(
+    make_repo, tmp_path
+):
+    """trial23 T34: the rewrite keeps `monkeypatch.setattr("pkg.conf.WIDTH", 80)` on the old
+    module, which still binds WIDTH (it imports it back for `width`), so the patch reaches
+    `width`; the suite passes, and verify said FAIL old-names. The spelling still resolves
+    at HEAD: a warning naming it. A name the old module no longer binds stays a failure
+    (`test_each_static_check_reports_its_problem_with_file_and_line`)."""
+    repo = make_repo(
+        {
+            "pkg/__init__.py": "",
+            "pkg/conf.py": "WIDTH = None\n\n\ndef width():\n    return WIDTH or 10\n",
+            "tests/test_w.py": (
+                "from pkg import conf\n\n\ndef test_w(monkeypatch):\n"
+                '    monkeypatch.setattr("pkg.conf.WIDTH", 80)\n'
+                "    assert conf.width() == 80\n"
+            ),
+        }
+    )
+    base, plan = _apply(repo, [("pkg.conf:WIDTH", "pkg.consts")], tmp_path)
+    assert '"pkg.conf.WIDTH"' in (repo / "tests/test_w.py").read_text()
+    suite = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    assert suite.returncode == 0, suite.stdout
+    result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False)
+    old = next(c for c in result.static_checks if c.name == "old-names")
+    assert old.status == "PASS", old
+    assert [(f.file, f.line, f.severity) for f in old.findings] == [
+        ("tests/test_w.py", 5, "warning")
+    ]
+    assert "still binds" in old.findings[0].message
+    assert result.ok
