@@ -13,10 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from rewrite_helpers import changes, dedent, new_text, rewrite_and_run
-
-from migrate.errors import MigrateError
 
 REGISTRY = """
 REGISTRY = {}
@@ -93,13 +90,17 @@ def test_a_definition_with_a_standard_library_decorator_is_not_imported_back(mak
     assert "import functools" not in ops  # only the moved code used it
 
 
-def test_a_registered_definition_that_needs_its_old_module_is_refused(make_repo):
+def test_a_registered_definition_that_needs_its_old_module_is_a_warning(make_repo):
     """Importing it back would be an import cycle (the new module imports the old one
-    for `SCALE`): refused like the other cycles, naming the decorator."""
+    for `SCALE`). An own-code decorator need not register anything (jmespath's
+    `@with_str_method` only adds `__str__`, and its real-project plan was refused), so
+    the plan goes ahead with a warning naming the decorator; verify's import-reach check
+    judges the result."""
     ops = OPS.replace("    return max(x, 0)", "    return max(x, 0) * SCALE") + "\nSCALE = 2\n"
-    with pytest.raises(MigrateError) as exc:
-        changes(make_repo, dict(FILES, **{"pkg/ops.py": ops}), [("pkg.ops:relu", "pkg.act")])
-    assert "register" in str(exc.value) and "import cycle" in str(exc.value)
+    prep, cs = changes(make_repo, dict(FILES, **{"pkg/ops.py": ops}), [("pkg.ops:relu", "pkg.act")])
+    warned = [str(n) for n in cs.notes if "@register" in str(n)]
+    assert len(warned) == 1 and "import cycle" in warned[0] and "warning" in warned[0]
+    assert "def relu" not in new_text(prep, cs, "pkg/ops.py")
 
 
 def test_the_old_module_already_importing_the_new_one_adds_nothing(make_repo, tmp_path):

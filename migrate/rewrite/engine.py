@@ -531,6 +531,7 @@ def plan_changes(
         skip_unparsable,
         durations,
     )
+    run.cs.notes.extend(symbol_plan.warnings)
     for p in passes:
         p.run(run).add_to(run.cs)
     cs = checked(run.cs)

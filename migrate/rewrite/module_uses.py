@@ -24,7 +24,6 @@ import ast
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
@@ -36,6 +35,7 @@ from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.patch_targets import kept_patches, patch_note
 from migrate.rewrite.reload_notes import reload_notes
+from migrate.rewrite.scan import may_bind
 from migrate.rewrite.spans import ast_offset, line_col, line_starts, make_edit, note_at
 
 
@@ -49,17 +49,6 @@ class UseResult:
 def watched(ctx: Context) -> frozenset[str]:
     """Modules that lose a symbol: their bindings are what this form follows."""
     return frozenset(mod for mod, _ in ctx.relocation.symbols)
-
-
-@lru_cache(maxsize=8)
-def _leaf_regex(mods: frozenset[str]) -> re.Pattern:
-    leaves = sorted({m.rsplit(".", 1)[-1] for m in mods})
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, leaves)) + r")\b")
-
-
-def may_bind(text: str, mods: frozenset[str]) -> bool:
-    """Cheap text test: every binding form spells the module's last component."""
-    return bool(mods) and "import" in text and _leaf_regex(mods).search(text) is not None
 
 
 def rewrite_module_uses(job: FileJob, ctx: Context, scratch: ImportScratch) -> UseResult:

@@ -8,6 +8,7 @@ are analysed further. On a real SGLang tree this keeps libcst off ~90% of the fi
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from migrate.index.repo import RepoIndex
 from migrate.index.tree import stub_module
@@ -152,12 +153,21 @@ def table_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
     return out
 
 
+@lru_cache(maxsize=8)
+def _leaf_regex(mods: frozenset[str]) -> re.Pattern:
+    leaves = sorted({m.rsplit(".", 1)[-1] for m in mods})
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, leaves)) + r")\b")
+
+
+def may_bind(text: str, mods: frozenset[str]) -> bool:
+    """Cheap text test: every binding form spells the module's last component."""
+    return bool(mods) and "import" in text and _leaf_regex(mods).search(text) is not None
+
+
 def binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
     """Python files that bind a module losing a symbol (`from pkg import mod`,
     `from . import mod`, `import pkg.mod`, ...): candidates by binding, whatever they
     spell. Read from the index's code facts (imports, relative ones resolved)."""
-    from migrate.rewrite.module_uses import may_bind
-
     mods = frozenset(mod for mod, _ in relocation.symbols)
     out: set[str] = set()
     if not mods:

@@ -70,6 +70,7 @@ class SymbolPlan:
     moves: list[SymbolMove] = field(default_factory=list)
     moving: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     errors: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)
 
     def apply(self, cs: ChangeSet, index: RepoIndex, rel: Relocation) -> None:
@@ -545,6 +546,23 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
     dst_path, exists = _target_path(index, rel, dst, src_path)
     imports_dst = _imports_dst(index, src_path, tree, package, dst, rel)
     registered = {} if imports_dst else _registered(facts, tree, defs, moving, back, index)
+    if publics and registered and not back:
+        # An own-code decorator may only change the definition (jmespath's
+        # @with_str_method), so this is no reason to refuse a valid plan: say it, and let
+        # verify's import-reach check judge the result.
+        plan.warnings.append(
+            Diagnostic(
+                pos,
+                f"{', '.join(f'{n} (@{d})' for n, d in registered.items())}: a decorator "
+                f"of the repository's own code runs at import; {mod} cannot import "
+                f"{'it' if len(registered) == 1 else 'them'} back from {dst}, which imports "
+                f"{mod} for {', '.join(publics)} (an import cycle), so importing {mod} no "
+                f"longer runs {'it' if len(registered) == 1 else 'them'}: review whether "
+                f"it registers anything",
+                severity="warning",
+            )
+        )
+        registered = {}
     if publics and (back or registered or imports_dst):
         why = [f"for {', '.join(back)}"] if back else []
         why += [f"for {n} (its decorator @{d} runs at import)" for n, d in registered.items()]
