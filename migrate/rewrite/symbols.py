@@ -30,6 +30,7 @@ from migrate.rewrite.import_order import Orders
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.import_style import in_file_style, relative_depth
 from migrate.rewrite.overlaps import settled
+from migrate.rewrite.scan import may_bind
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at, whole_lines
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -425,8 +426,12 @@ def read_from_outside(index: RepoIndex, mods: set[str]) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     if not mods:
         return out
+    leaves = frozenset(mods)
     for path, info in index.files.items():
         if not info.is_python or info.is_symlink:
+            continue
+        text = index.text(path)  # every such read spells the module's last component
+        if text is None or not may_bind(text, leaves):
             continue
         facts = index.facts(path)
         if facts is None or facts.module in mods:
