@@ -333,3 +333,29 @@ def test_an_import_only_the_moved_code_used_still_leaves(make_repo, tmp_path):
     }
     _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.src:f", "pkg.dst")], "use")
     assert "from os.path import splitext\n" in (out / "pkg/src.py").read_text()
+
+
+def test_a_star_import_of_own_code_gives_only_its_names(make_repo, tmp_path):
+    """review23 R7: the source star-imports two of the repository's own modules, and the
+    moved code reads `_` that gettext.install puts into builtins: the new module imports
+    from the source the names a star gives (`base`, `twice`, `__all__` honoured), not `_`
+    (`from pkg.src import _` raised ImportError; apply exited 0)."""
+    _, cs, out, _ = run_golden_case(make_repo, tmp_path, "symbol-star-import-gives-only-its-names")
+    assert (out / "pkg/dst.py").read_text().startswith("from pkg.src import base, twice\n")
+    said = [d.message for d in cs.notes if "left unimported" in d.message]
+    assert len(said) == 1 and "reads _, which pkg.src binds by no statement" in said[0]
+
+
+def test_a_star_import_the_tree_cannot_read_still_gives_what_the_moved_code_reads(
+    make_repo, tmp_path
+):
+    """The control: a star of a module that is not the repository's (here reached through
+    an own module's star) may give any name, so the moved code's `join` is imported."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/common.py": "from os.path import *\n",
+        "pkg/src.py": "from pkg.common import *\n\n\ndef path():\n    return join('a', 'b')\n",
+        "check.py": "from pkg.src import path\n\n\ndef check():\n    assert path() == 'a/b'\n",
+    }
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.src:path", "pkg.dst")], "check")
+    assert (out / "pkg/dst.py").read_text().startswith("from pkg.src import join\n")

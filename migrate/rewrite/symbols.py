@@ -21,7 +21,7 @@ from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.bindings import module_bindings, name_reads
 from migrate.index.forward_refs import annotation_strings
 from migrate.index.repo import RepoIndex
-from migrate.index.star_exports import star_names
+from migrate.index.star_exports import StarExports, star_names
 from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
@@ -411,10 +411,11 @@ def plan_symbol_moves(index: RepoIndex, rel: Relocation) -> SymbolPlan:
     for (mod, _), syms in groups.items():
         leaving.setdefault(mod, set()).update(syms)
     outside = read_from_outside(index, set(leaving))
+    stars = StarExports.of_index(index)
     for (mod, dst), syms in sorted(groups.items()):
         # one `__all__` edit per module, for every target (two would overlap and one lost)
         gone = leaving.pop(mod, set())
-        _plan_group(index, rel, mod, dst, syms, plan, gone, outside.get(mod, set()))
+        _plan_group(index, rel, mod, dst, syms, plan, gone, outside.get(mod, set()), stars)
     _clip_spans(index, plan.moves)
     return plan
 
@@ -476,8 +477,11 @@ def _clip_spans(index: RepoIndex, moves: list[SymbolMove]) -> None:
             mv.spans[i] = (s, e)
 
 
-def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, outside) -> None:
-    """`gone`: every name leaving `mod`; `outside`: the names other modules read from it."""
+def _plan_group(
+    index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, outside, stars: StarExports
+) -> None:
+    """`gone`: every name leaving `mod`; `outside`: the names other modules read from it;
+    `stars`: what the tree's star imports give."""
     src_path = index.modules[mod]
     text = index.text(src_path) or ""
     tree = ast.parse(text)
@@ -534,7 +538,19 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
     starts = line_starts(text)
     spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
     facts = index.facts(src_path)
-    needs = _needs(facts, tree, text, spans, moving)
+    needs = _needs(facts, tree, text, spans, moving, stars)
+    unbound = sorted(n for n, how in needs.items() if how == "unbound")
+    if unbound:
+        plan.warnings.append(
+            Diagnostic(
+                pos,
+                f"the code moving to {dst} reads {', '.join(unbound)}, which {mod} binds by "
+                "no statement and no star import of it gives: left unimported, as in "
+                f"{mod} (a builtin set at run time, such as gettext's `_`, or a NameError)",
+                severity="warning",
+            )
+        )
+        needs = {n: how for n, how in needs.items() if how != "unbound"}
     used = set(needs)
     needed = _merge_from(list(dict.fromkeys(ln for n, ln in imports.items() if n in used)))
     tc_lines = [ln for n, ln in tc_imports.items() if n in used and n not in imports]
@@ -644,19 +660,25 @@ def _rebound(nodes: list[ast.stmt], names: set[str]) -> dict[str, str]:
     return {g: ", ".join(users) for g, users in sorted(out.items())}
 
 
-def _needs(facts, tree: ast.Module, text: str, spans, moving: set[str]) -> dict[str, str]:
+def _needs(
+    facts, tree: ast.Module, text: str, spans, moving: set[str], stars: StarExports
+) -> dict[str, str]:
     """name -> how the module binds it ("runtime", or "typing" when only under
     `if TYPE_CHECKING:`), for every module-level name the code in `spans` reads (its
     string annotations and the annotations `from __future__ import annotations` leaves
     unevaluated included), resolved through the module's one binding walk. A name the
-    module binds by no statement of its own but may get from a star import is "runtime"
-    (the module has it); a builtin or a name nothing could bind is not needed."""
+    module binds by no statement of its own but that a star import gives, or may give
+    (a star whose names the tree cannot know: `stars.known`), is "runtime" (the module
+    has it); a builtin is not needed; a name no star gives is "unbound" (gettext's `_`,
+    put into builtins at run time, review23 R7: importing it from the module fails)."""
     model = facts.scope_model if facts is not None else None
     if model is None:
         return {}
     module = model.scopes[0].events
     checking = _type_checking_ranges(tree, text)
-    star = bool(facts.star_imports) or facts.star_unresolved
+    unknown = facts.star_unresolved or facts.writes_globals
+    unknown = unknown or not all(stars.known(m) for m in facts.star_imports)
+    given = {n for m in facts.star_imports for n in stars(m)}
     out: dict[str, str] = {}
     for read in name_reads(model, tree, text):
         name = read.name
@@ -667,8 +689,10 @@ def _needs(facts, tree: ast.Module, text: str, spans, moving: set[str]) -> dict[
         if read.home == 0:
             inside = all(any(s <= ev.pos < e for s, e in checking) for ev in module[name])
             out[name] = "typing" if inside else "runtime"
-        elif star and name not in BUILTINS:
+        elif name in given or (unknown and name not in BUILTINS):
             out[name] = "runtime"
+        elif facts.star_imports and name not in BUILTINS:
+            out[name] = "unbound"
     return out
 
 
