@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from rewrite_helpers import (
+    changes,
     dedent,
     rewrite_and_run,
     run_golden_case,
@@ -359,3 +360,34 @@ def test_a_star_import_the_tree_cannot_read_still_gives_what_the_moved_code_read
     }
     _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.src:path", "pkg.dst")], "check")
     assert (out / "pkg/dst.py").read_text().startswith("from pkg.src import join\n")
+
+
+def test_a_binding_of_a_retired_package_follows_its_moved_definitions(make_repo, tmp_path):
+    """trial23 T38 (markdown.extensions): every binding form of a deleted package whose
+    `__init__` definitions move out follows them per attribute and leaves, instead of
+    the error "no move says where it went"; and `make`, moved to another module than
+    the `Extension` it reads, imports it from its new module, not from the deleted
+    package."""
+    _, cs, out, _ = run_golden_case(make_repo, tmp_path, "symbol-binding-of-retired-package")
+    assert not [n for n in cs.notes if n.severity == "error"]
+    assert not (out / "pkg/ext").exists()
+    assert (
+        (out / "pkg/factory.py")
+        .read_text()
+        .startswith("from pkg.extension_base import Extension\n")
+    )
+
+
+def test_a_binding_of_a_retired_package_with_an_attribute_no_move_covers_is_refused(make_repo):
+    """The control: `ext.VERSION` stays in the deleted package, so the binding has
+    nowhere to go: the error stays, at the import."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/ext/__init__.py": "VERSION = 1\n\n\nclass Extension:\n    pass\n",
+        "use.py": "from pkg import ext\n\nprint(ext.Extension, ext.VERSION)\n",
+    }
+    moves = [("pkg.ext:Extension", "pkg.base")]
+    _, cs = changes(make_repo, files, moves, "delete: [pkg.ext]\n")
+    errors = [str(n) for n in cs.notes if n.severity == "error"]
+    gone = "`pkg.ext` no longer exists after the plan and no move says where it went"
+    assert errors == [f"use.py:1:17: error: {gone}"]

@@ -558,6 +558,18 @@ def _plan_group(
     publics = sorted(n for n in used if n not in carried and needs[n] == "runtime")
     typing_only = sorted(n for n in used if n not in carried and needs[n] == "typing")
     new_src = rel.module(mod) or mod
+    # a name the plan moves out of `mod` to another module is imported from there: the
+    # source may be deleted (trial23 T38's plan: `from pkg.ext import Extension` in
+    # pkg/factory.py after pkg.ext was retired)
+    moved_away = {n for n in publics + typing_only if rel.symbols.get((mod, n), dst) != dst}
+    for names, lines in ((publics, needed), (typing_only, tc_lines)):
+        by_dst: dict[str, list[str]] = {}
+        for n in names:
+            if n in moved_away:
+                by_dst.setdefault(rel.symbols[(mod, n)], []).append(n)
+        lines += [f"from {d} import {', '.join(ns)}" for d, ns in sorted(by_dst.items())]
+    publics = [n for n in publics if n not in moved_away]
+    typing_only = [n for n in typing_only if n not in moved_away]
     if publics:
         needed.append(f"from {new_src} import {', '.join(publics)}")
     if typing_only:  # bound under `if TYPE_CHECKING:` only: for the type checker there too
