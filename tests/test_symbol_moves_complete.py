@@ -391,3 +391,18 @@ def test_a_binding_of_a_retired_package_with_an_attribute_no_move_covers_is_refu
     errors = [str(n) for n in cs.notes if n.severity == "error"]
     gone = "`pkg.ext` no longer exists after the plan and no move says where it went"
     assert errors == [f"use.py:1:17: error: {gone}"]
+
+
+def test_a_type_checking_guard_is_spelled_through_the_carried_typing_binding(make_repo, tmp_path):
+    """trial23 T32 (jinja2's evalctx.py): the source spells `if t.TYPE_CHECKING:` and the
+    moved code carries `import typing as t`, so the new module's guard reads it through
+    `t`; it had a second import, `from typing import TYPE_CHECKING`."""
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, "symbol-type-checking-through-typing-alias")
+    assert (
+        (out / "pkg/newmod.py")
+        .read_text()
+        .startswith(
+            "import typing as t\n\nif t.TYPE_CHECKING:\n    from collections import OrderedDict\n"
+        )
+    )
+    assert unused_imports(out) == []

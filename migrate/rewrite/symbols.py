@@ -924,9 +924,29 @@ def _schedule(scratch: ImportScratch, imports, futures, checking, bound=frozense
     for stmt in new:
         scratch.add_top(stmt, why)
     if tc and "TYPE_CHECKING" not in bound:
-        scratch.add_top("from typing import TYPE_CHECKING", why)
+        typing = _typing_local([*new, scratch.text])
+        if typing is not None:  # trial23 T32: `t.TYPE_CHECKING`, not a second import
+            scratch.guard = f"{typing}.TYPE_CHECKING"
+        else:
+            scratch.add_top("from typing import TYPE_CHECKING", why)
     for stmt in tc:
         scratch.add_top(stmt, why, type_checking=True)
+
+
+def _typing_local(sources: list[str]) -> str | None:
+    """The name a top-level `import typing [as t]` of one of `sources` (the imports the
+    moved code carries, the target's text) binds typing to, if any."""
+    for source in sources:
+        try:
+            body = ast.parse(source).body
+        except SyntaxError:
+            continue
+        for node in body:
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name == "typing":
+                        return a.asname or "typing"
+    return None
 
 
 def _append(cs, index, rel, path, codes, new_imports, futures, checking) -> None:
