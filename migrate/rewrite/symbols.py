@@ -25,7 +25,7 @@ from migrate.index.star_exports import StarExports, star_names
 from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
-from migrate.rewrite.decorator_effects import import_time_decorators
+from migrate.rewrite.decorator_effects import class_effects, import_time_decorators
 from migrate.rewrite.import_order import Orders
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.import_style import in_file_style, relative_depth
@@ -578,7 +578,7 @@ def _plan_group(
     back = [sym for sym in syms if any(sym in _uses(n) for n in staying)]
     dst_path, exists = _target_path(index, rel, dst, src_path)
     imports_dst = _imports_dst(index, src_path, tree, package, dst, rel)
-    registered = {} if imports_dst else _registered(facts, tree, defs, moving, back, index)
+    registered = {} if imports_dst else _registered(facts, tree, defs, moving, back, index, mod)
     if publics and registered and not back:
         # An own-code decorator may only change the definition (jmespath's
         # @with_str_method), so this is no reason to refuse a valid plan: say it, and let
@@ -586,8 +586,9 @@ def _plan_group(
         plan.warnings.append(
             Diagnostic(
                 pos,
-                f"{', '.join(f'{n} (@{d})' for n, d in registered.items())}: a decorator "
-                f"of the repository's own code runs at import; {mod} cannot import "
+                f"{', '.join(f'{n} ({d})' for n, d in registered.items())}: the repository's "
+                f"own code runs as {'it is' if len(registered) == 1 else 'they are'} "
+                f"defined; {mod} cannot import "
                 f"{'it' if len(registered) == 1 else 'them'} back from {dst}, which imports "
                 f"{mod} for {', '.join(publics)} (an import cycle), so importing {mod} no "
                 f"longer runs {'it' if len(registered) == 1 else 'them'}: review whether "
@@ -598,7 +599,7 @@ def _plan_group(
         registered = {}
     if publics and (back or registered or imports_dst):
         why = [f"for {', '.join(back)}"] if back else []
-        why += [f"for {n} (its decorator @{d} runs at import)" for n, d in registered.items()]
+        why += [f"for {n} ({d} runs as it is defined)" for n, d in registered.items()]
         plan.errors.append(
             Diagnostic(
                 pos,
@@ -643,17 +644,58 @@ def _star_read(tree: ast.Module, facts, outside: set[str]) -> set[str]:
     return set(outside) | star_names(bound, facts.all_names if facts is not None else None)
 
 
-def _registered(facts, tree, defs, moving, back, index) -> dict[str, str]:
-    """Moved name -> the first decorator of it that runs the project's own code at import
-    (`decorator_effects`), for the names the source does not import back already."""
+def _registered(facts, tree, defs, moving, back, index, mod: str) -> dict[str, str]:
+    """Moved name -> the first thing defining it runs of the project's own code at import
+    (`decorator_effects`: a decorator `@register("relu")`, a base's `__init_subclass__`,
+    a metaclass), for the names the source does not import back already."""
     model = facts.scope_model_from(tree) if facts is not None else None
     binds = module_bindings(model) if model is not None else {}
+    class_at = _class_at(index)
     out = {}
     for name in sorted(moving - set(back)):
-        found = import_time_decorators(defs[name], binds, index.modules) if name in defs else []
+        node = defs.get(name)
+        if node is None:
+            continue
+        found = [f"@{d}" for d in import_time_decorators(node, binds, index.modules)]
+        if isinstance(node, ast.ClassDef):
+            found += class_effects(node, binds, mod, class_at, index.modules)
         if found:
             out[name] = found[0]
     return out
+
+
+def _class_at(index: RepoIndex):
+    """dotted -> (the top-level class of the tree's own code it names, its module's
+    bindings, its module), following re-exports (`from .base import Op` in `pkg`); None
+    for anything else."""
+    cache: dict[str, tuple | None] = {}
+
+    def at(dotted: str):
+        if dotted in cache:
+            return cache[dotted]
+        cache[dotted] = None  # a re-export cycle ends here
+        module, _, name = dotted.rpartition(".")
+        path = index.modules.get(module)
+        facts = index.facts(path) if path else None
+        found = None
+        if facts is not None:
+            try:
+                body = ast.parse(index.text(path) or "").body
+            except SyntaxError:
+                body = []
+            node = next(
+                (n for n in reversed(body) if isinstance(n, ast.ClassDef) and n.name == name),
+                None,
+            )
+            bound = facts.bindings.get(name)
+            if node is not None:
+                found = (node, facts.bindings, module)
+            elif bound is not None and bound.kind in ("import", "from") and bound.target:
+                found = at(bound.target)
+        cache[dotted] = found
+        return found
+
+    return at
 
 
 def _rebound(nodes: list[ast.stmt], names: set[str]) -> dict[str, str]:
