@@ -432,6 +432,13 @@ def _spelled(a: ast.alias) -> str:
     return f"{a.name} as {a.asname}" if a.asname else a.name
 
 
+def formatted(stmt: str, order) -> list[str]:
+    """One import statement (no indentation or newline) as the project's isort writes it
+    (`_formatted`): a new module's header is written so too."""
+    c = _Chunk(0, (), (stmt + "\n",), ast.parse(stmt).body[0])
+    return ["".join(x.lines).removesuffix("\n") for x in _formatted(c, "", order)]
+
+
 def _formatted(c: _Chunk, indent: str, order) -> list[_Chunk]:
     """A one-line `from` import the edits wrote, as the project's isort writes it: its
     names sorted, one statement per name under force-single-line (per aliased name

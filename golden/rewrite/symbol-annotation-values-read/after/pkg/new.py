@@ -1,4 +1,5 @@
-from typing import Annotated as A, Literal
+from typing import Annotated as A
+from typing import Literal
 
 from pkg.checks import Check, Color
 
