@@ -192,12 +192,38 @@ def _literal(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
+def _where(anchor: str) -> str:
+    return anchor or "the repository root"
+
+
 def _problem(path, node, old, anchor, new_anchor, expected, actual) -> Diagnostic:
     fate = f"moves to {actual}" if actual != old else "stays"
     return Diagnostic(
         Pos(path, node.lineno, node.col_offset + 1),
-        f"{path} finds {old} relative to {anchor}, which moves to {new_anchor}, but "
-        f"{old} {fate}: add a move `{old} -> {expected}` so the data moves with its loader",
+        f"{path} finds {old} relative to {_where(anchor)}, which moves to "
+        f"{_where(new_anchor)}, but {old} {fate}: add a move `{old} -> {expected}` so the "
+        "data moves with its loader",
+    )
+
+
+def _left_behind(index: RepoIndex, path, node, old, anchor, actual) -> Diagnostic:
+    """The loader stays and what it finds moves: no move in the plan can mend that (trial24
+    T41). Code listed by path (a package or module the plan moves, as a docs generator
+    lists `pkg/sub/*.py`) is a warning with its new place; data stays a refusal."""
+    pos = Pos(path, node.lineno, node.col_offset + 1)
+    code = old.endswith(".py") or f"{old}/__init__.py" in index.files
+    if code:
+        return Diagnostic(
+            pos,
+            f"{path} finds the code at {old} by path, relative to {_where(anchor)}; the plan "
+            f"moves it to {actual}: after the migration this lookup finds nothing there "
+            "(respell the path)",
+            severity="warning",
+        )
+    return Diagnostic(
+        pos,
+        f"{path} stays and finds {old} relative to {_where(anchor)}, but the plan moves "
+        f"{old} to {actual}: keep {old} where it is, or move the loader with it",
     )
 
 
@@ -233,7 +259,7 @@ def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
                 # such as a package root, are the plan's own moves).
                 actual = rel.path(old) or old
                 if actual != old:
-                    problems.append(_problem(path, node, old, anchor, new_anchor, expected, actual))
+                    problems.append(_left_behind(index, path, node, old, anchor, actual))
                 continue
             for f in files:
                 if (rel.path(f) or f) != expected + f[len(old) :]:

@@ -513,8 +513,8 @@ def plan_changes(
     problems = data_path_problems(index, rel) + undecodable_problems(
         index, rel, plan, _plan_file(index, plan)
     )
-    if problems:
-        raise MigrateError(problems)
+    if any(p.severity == "error" for p in problems):
+        raise MigrateError([p for p in problems if p.severity == "error"])
     symbol_plan = plan_symbol_moves(index, rel)
     if symbol_plan.errors:
         raise MigrateError(symbol_plan.errors)
@@ -531,7 +531,7 @@ def plan_changes(
         skip_unparsable,
         durations,
     )
-    run.cs.notes.extend(symbol_plan.warnings)
+    run.cs.notes.extend(problems + symbol_plan.warnings)
     for p in passes:
         p.run(run).add_to(run.cs)
     cs = checked(run.cs)
