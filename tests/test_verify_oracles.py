@@ -429,3 +429,23 @@ def test_a_subclass_registered_by_its_base_moved_where_nothing_imports_it_fails(
     ], hits
     assert "Relu, moved there from pkg.ops, runs pkg.base.Op.__init_subclass__" in hits[0][3]
     assert "metaclass" in hits[2][3]
+
+
+def test_a_lookup_the_move_respelled_to_name_nothing_fails(make_repo, tmp_path):
+    """A module moved with its data whose lookup the rewrite respelled wrongly
+    (`"words.txt"` made `"../words.txt"`): no BASE lookup has the new text, but the
+    file's counterpart has as many lookups and the same-placed one found words.txt at
+    BASE, so it is an error, not a made-at-run-time warning."""
+    repo = make_repo(DATA)
+    text = DATA["pkg/old/mod.py"].replace('with_name("words.txt")', 'with_name("../words.txt")')
+    moved = {
+        "pkg/old": None,
+        "pkg/new/__init__.py": "",
+        "pkg/new/mod.py": text,
+        "pkg/new/words.txt": "a b c\n",
+        "pkg/new/res/r.txt": "r\n",
+    }
+    result = hand_made(repo, tmp_path, [("pkg.old", "pkg.new")], moved)
+    hits = found(result, "data-lookups")
+    assert [(line, sev) for _, line, sev, _ in hits] == [(7, "error"), (10, "warning")], hits
+    assert "pkg/old/words.txt was found at BASE by the same lookup, spelled words.txt" in hits[0][3]

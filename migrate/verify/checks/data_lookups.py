@@ -80,19 +80,46 @@ def _same(base_rel: str, rel: str) -> bool:
     return base_rel.partition(">")[2] == rel.partition(">")[2]
 
 
-def missing(ctx: VerifyContext, exists, path: str) -> list[tuple[int, str, str, str]]:
-    """(line, lookup, how it is shown, repo path or package) of the lookups of HEAD's
-    `path` that name nothing at HEAD."""
+def missing(ctx: VerifyContext, exists, path: str) -> list[tuple[int, int, str, str, str]]:
+    """(line, its place among the file's lookups, lookup, how it is shown, repo path or
+    package) of the lookups of HEAD's `path` that name nothing at HEAD."""
     facts = ctx.head.facts(path)
     out = []
-    for line, rel in facts.lookups if facts is not None else ():
+    for k, (line, rel) in enumerate(facts.lookups if facts is not None else ()):
         at, shown = target(ctx.head, path, rel)
         if at is None and not rel.startswith("<"):
             continue  # above the root: not the repository's to judge
         if (at is None or not exists(at)) and _own(ctx, rel):
             gone = f"package {rel[1:].partition('>')[0]} is not in the tree"
-            out.append((line, rel, shown, at or gone))
+            out.append((line, k, rel, shown, at or gone))
     return out
+
+
+def _at_base(ctx, exists, path: str, k: int, rel: str, sources: set[str]):
+    """(where BASE found the lookup `rel`, the `k`-th of HEAD's `path`, or None; how BASE
+    spelled it when not as HEAD does). Its counterpart is a lookup of the same path in the
+    file's BASE counterpart or a module whose symbols moved into it; or, when the file
+    alone is its counterpart and has as many lookups, the `k`-th (a path the move
+    respelled: edits keep the lookups' order)."""
+    if exists is None:
+        return None, ""
+    counterparts = sorted(ctx.base_paths([path]) | sources)
+    for base_path in counterparts:
+        facts = ctx.base.facts(base_path)
+        lookups = facts.lookups if facts is not None else []
+        for _, base_rel in lookups:
+            if _same(base_rel, rel):
+                at = target(ctx.base, base_path, base_rel)[0]
+                if at is not None and exists(at):
+                    return at, ""
+    if len(counterparts) == 1:
+        facts, head = ctx.base.facts(counterparts[0]), ctx.head.facts(path)
+        if facts is not None and head is not None and len(facts.lookups) == len(head.lookups):
+            base_rel = facts.lookups[k][1]
+            at, shown = target(ctx.base, counterparts[0], base_rel)
+            if at is not None and exists(at):
+                return at, shown
+    return None, ""
 
 
 def check(ctx: VerifyContext) -> CheckResult:
@@ -108,16 +135,13 @@ def check(ctx: VerifyContext) -> CheckResult:
     sources = ctx.symbol_sources() if found else {}
     base_exists = _Exists(ctx.base) if ctx.base is not None else None
     findings = []
-    for path, line, rel, shown, at_head in found:
-        was = None  # where a BASE counterpart found `rel`, when it was there
-        for base_path in sorted(ctx.base_paths([path]) | sources.get(path, set())):
-            facts = ctx.base.facts(base_path) if base_exists else None
-            for _, base_rel in facts.lookups if facts is not None else ():
-                if not was and _same(base_rel, rel):
-                    at = target(ctx.base, base_path, base_rel)[0]
-                    was = at if at is not None and base_exists(at) else None
+    for path, line, k, rel, shown, at_head in found:
+        was, spelled = _at_base(ctx, base_exists, path, k, rel, sources.get(path, set()))
         what = f"{shown} (looked up by the module) is not in the tree: {at_head}"
-        fix = f"{was} was found at BASE: move it with the module that reads it" if was else ""
+        fix = f"{was} was found at BASE" if was else ""
+        if was:
+            fix += f" by the same lookup, spelled {spelled}" if spelled else ""
+            fix += ": move it with the module that reads it" if not spelled else ""
         note = "it names nothing at BASE either"
         findings.append(against_base(path, line, NAME, what, was is None, fix, note))
     return CheckResult.judged(NAME, findings, f"{scanned} files looking up data")
