@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import json
 import posixpath
 import re
@@ -73,14 +74,24 @@ class Tree:
     cache: dict = field(default_factory=dict)
     wheel: bool = False  # the tree has packaging the wheel check can build
 
+    listings: dict = field(default_factory=dict)  # commit -> its listing, read once
+
+    def listing(self, rev: str | None = None):
+        """A commit's listing, read once (each read is one `git ls-tree -r` of the whole
+        tree: per file on SGLang, the sites took longer than the mutants)."""
+        rev = rev or self.head
+        if rev not in self.listings:
+            self.listings[rev] = self.objs.ls_tree(rev)
+        return self.listings[rev]
+
     def text(self, path: str, rev: str | None = None) -> str | None:
-        listing = self.objs.ls_tree(rev or self.head)
+        listing = self.listing(rev)
         if path not in listing:
             return None
         return self.objs.read(listing[path][1]).decode("utf-8", "replace")
 
     def head_files(self) -> list[str]:
-        return sorted(self.objs.ls_tree(self.head))
+        return sorted(self.listing())
 
 
 @dataclass
@@ -98,7 +109,7 @@ class Mutant:
 def on_top(t: Tree, changes: dict[str, bytes | None], message: str) -> str:
     """A commit on HEAD with `changes` (path -> bytes, or None to delete; a trailing '/'
     deletes a directory)."""
-    listing = dict(t.objs.ls_tree(t.head))
+    listing = dict(t.listing())
     for path, data in changes.items():
         if data is None:
             if path.endswith("/"):
@@ -614,6 +625,26 @@ def sites_lost_lazy_name(t: Tree) -> list[Mutant]:
     return out
 
 
+@functools.cache
+def _imported(text: str | None, mod: str, is_package: bool) -> tuple[str, ...]:
+    """The modules a module's top-level import statements name (and each `from` name as
+    a possible submodule), once per text: `_reached` follows every module again for each
+    import statement it tries to drop (on SGLang, minutes of parsing)."""
+    tree = _parse(text)
+    pkg = mod if is_package else mod.rpartition(".")[0]
+    out: list[str] = []
+    for stmt in tree.body if tree else []:
+        if isinstance(stmt, ast.Import):
+            out += [a.name for a in stmt.names]
+        elif isinstance(stmt, ast.ImportFrom):
+            base = stmt.module or ""
+            if stmt.level:
+                up = pkg.split(".")[: len(pkg.split(".")) - stmt.level + 1]
+                base = ".".join([*up, *([base] if base else [])])
+            out += [base, *(f"{base}.{a.name}" for a in stmt.names)]
+    return tuple(out)
+
+
 def _reached(texts: dict[str, str], modules: dict[str, str], start: str) -> set[str]:
     """The modules importing `start` runs, read from the module-level import statements
     (the bench's own reading, not verify's: it only says a site is a real defect)."""
@@ -624,17 +655,7 @@ def _reached(texts: dict[str, str], modules: dict[str, str], start: str) -> set[
             continue
         seen.add(mod)
         todo.append(mod.rpartition(".")[0])
-        tree = _parse(texts.get(modules[mod]))
-        pkg = mod if modules[mod].endswith("__init__.py") else mod.rpartition(".")[0]
-        for stmt in tree.body if tree else []:
-            if isinstance(stmt, ast.Import):
-                todo += [a.name for a in stmt.names]
-            elif isinstance(stmt, ast.ImportFrom):
-                base = stmt.module or ""
-                if stmt.level:
-                    up = pkg.split(".")[: len(pkg.split(".")) - stmt.level + 1]
-                    base = ".".join([*up, *([base] if base else [])])
-                todo += [base, *(f"{base}.{a.name}" for a in stmt.names)]
+        todo += _imported(texts.get(modules[mod]), mod, modules[mod].endswith("__init__.py"))
     return seen
 
 
