@@ -158,6 +158,14 @@ class RepoIndex(TreeQueries):
                     self._text[path] = None
         return self._text[path]
 
+    def may_spell(self, path: str, pattern: re.Pattern) -> bool:
+        """Whether `path`'s text may hold a string whose UTF-8 form the bytes `pattern`
+        finds: False only when its bytes match nothing and its text is read as UTF-8
+        (then the text's bytes are the file's), so it is never decoded to be ruled out."""
+        if pattern.search(self.read_bytes(path)):
+            return True
+        return self.encoding(path) not in ("utf-8", "utf-8-sig")
+
     # -- the tree protocol (`index.tree.CodeTree`) ------------------------------
     @cached_property
     def paths(self) -> list[str]:
