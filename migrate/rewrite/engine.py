@@ -550,7 +550,7 @@ def plan_changes(
         (scan.candidates(index, rel, plan) | symbol_plan.touched) - _plan_file(index, plan),
         set(deleted_leftovers(index, rel, plan)),
         ChangeSet(
-            moves=[FileMove(o, n) for o, n in sorted(rel.files.items())],
+            moves=[FileMove(o, rel.files[o]) for o in sorted(rel.files)],
             encodings=_plan_codecs(index, rel),
         ),
         skip_unparsable,
