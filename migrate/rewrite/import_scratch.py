@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
-from migrate.rewrite.import_layout import placed_beside
+from migrate.rewrite.import_layout import formatted, placed_beside
 from migrate.rewrite.import_order import ImportOrder
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit, whole_lines
 
@@ -361,7 +361,9 @@ def _runs(tops: list[_Top]) -> list[list[_Top]]:
 
 
 def _sections(stmts: list[str], order: ImportOrder) -> list[list[str]]:
-    """A new module's imports as isort lays them out: by section, sorted in each."""
+    """A new module's imports as isort lays them out: by section, sorted in each, each
+    statement formatted as isort writes it (an aliased name apart unless combine-as)."""
+    stmts = list(dict.fromkeys(f for t in stmts for f in formatted(t, order)))
     keyed = sorted((order.full_key(ast.parse(t).body[0]), t) for t in stmts)
     out: list[list[str]] = []
     for k, t in keyed:

@@ -31,7 +31,15 @@ from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.import_style import in_file_style, relative_depth
 from migrate.rewrite.overlaps import settled
 from migrate.rewrite.scan import may_bind
-from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at, whole_lines
+from migrate.rewrite.spans import (
+    ast_offset,
+    line_starts,
+    make_edit,
+    newline_of,
+    note_at,
+    whole_lines,
+    with_newline,
+)
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -882,11 +890,13 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
     appended: dict[str, list[str]] = {}
     futures: dict[str, list[str]] = {}
     checking: dict[str, list[str]] = {}
+    newlines: dict[str, str] = {}  # a new module's line ending: its first source's
     _remove_unused_imports(plan, cs, index, rel)
     for mv in plan.moves:
         src_new = rel.files.get(mv.src_path, mv.src_path)
         text = index.text(mv.src_path) or ""
-        nl = "\r\n" if "\r\n" in text else "\n"
+        nl = newline_of(text)
+        newlines.setdefault(mv.dst_path, nl)
         taken = _take_edits(cs, src_new, mv.spans)
         code = _moved_code(mv, text, taken, nl)
         why = f"{mv.sym} moved to {mv.dst}" + (
@@ -944,7 +954,8 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         stmt = code and not code[0].startswith(("def ", "class ", "async def ", "@"))
         if head and stmt and order.style.lines_after_imports < 0:
             head = head[: -len("\n")]  # one blank line before a statement, two before a def
-        cs.writes[path] = ("code", head + "\n\n".join(codes))  # codes end with a newline
+        written = head + "\n\n".join(codes)  # codes end with a newline
+        cs.writes[path] = ("code", with_newline(written, newlines[path]))
     for path, codes in appended.items():
         _append(cs, index, rel, path, codes, new_imports, futures, checking)
 
@@ -1031,7 +1042,7 @@ def _typing_local(sources: list[str]) -> str | None:
 def _append(cs, index, rel, path, codes, new_imports, futures, checking) -> None:
     old = next((o for o, n in rel.files.items() if n == path), path)
     text = index.text(old) or ""
-    nl = "\r\n" if "\r\n" in text else "\n"
+    nl = newline_of(text)
     scratch = ImportScratch(path, text)
     bound = _bound_names(text)
     _schedule(
@@ -1039,6 +1050,7 @@ def _append(cs, index, rel, path, codes, new_imports, futures, checking) -> None
     )
     cs.edits += scratch.finalise(None)
     tail = ("" if text.endswith("\n") or not text else nl) + nl + nl + (nl + nl).join(codes)
+    tail = with_newline(tail, nl)  # the moved code may come from a file with other breaks
     cs.edits.append(
         make_edit(
             path,
