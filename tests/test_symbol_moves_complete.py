@@ -423,3 +423,16 @@ def test_names_a_star_gives_are_imported_from_where_they_come_from(make_repo, tm
         "import typing as t\nfrom enum import Enum\n\nfrom .core import P, base\n"
     ), infix
     assert "helpers" not in infix
+
+
+def test_references_inside_code_moved_out_of_a_deleted_package_are_respelled(make_repo, tmp_path):
+    """markdown 3.7 (t12's markdown-retire plan, a12's run): `Extension` leaves the
+    package `markdown.extensions`, which the plan deletes; the rewrite passes skipped the
+    deleted file, so its docstring cross-references (`markdown.extensions.Extension.
+    setConfig`) came along unchanged and verify's old-names FAILed. The references
+    inside the moved code are respelled as in a source that stays."""
+    case = "symbol-prose-in-code-moved-out-of-a-deleted-package"
+    _, cs, out, _ = run_golden_case(make_repo, tmp_path, case)
+    base = (out / "pkg/base.py").read_text()
+    assert "[pkg.base.Extension.config]" in base and "pkg.ext" not in base
+    assert not (out / "pkg/ext").exists()

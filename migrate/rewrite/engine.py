@@ -35,6 +35,7 @@ from migrate.rewrite.import_order import Orders
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
 from migrate.rewrite.run_context import build_context
+from migrate.rewrite.spans import line_starts
 from migrate.rewrite.submodules import GITMODULES, rewritten_gitmodules, submodule_moves
 from migrate.rewrite.symbol_stubs import move_stub_declarations
 from migrate.rewrite.symbols import SymbolPlan, plan_symbol_moves
@@ -283,12 +284,46 @@ class Pass:
 def _python_pass(run: EngineRun) -> Contribution:
     """Reference edits in every Python candidate (one libcst pass per file)."""
     p = run.prep
+    # A removed file that code moves out of is read too: the references inside the code
+    # it gives away are respelled (the symbols pass takes them along); nothing else of it
+    # is kept, since the delete step removes it (markdown.extensions' moved docstrings).
+    moved_out: dict[str, list[tuple[int, int]]] = {}
+    for mv in run.symbol_plan.moves:
+        if mv.src_path in run.removed:
+            moved_out.setdefault(mv.src_path, []).extend(mv.spans)
     edits, notes, results = python_changes(
-        p.index, p.relocation, p.plan, run.ctx, run.paths, run.skip_unparsable, run.removed
+        p.index,
+        p.relocation,
+        p.plan,
+        run.ctx,
+        run.paths | set(moved_out),
+        run.skip_unparsable,
+        run.removed - set(moved_out),
     )
     for r in results:
         run.import_events.update(r.import_events)
+    if moved_out:
+        edits, notes = _inside_moved_code(p.index, moved_out, edits, notes)
     return Contribution(edits=edits, notes=notes)
+
+
+def _inside_moved_code(index: RepoIndex, moved_out, edits: list[Edit], notes: list[Diagnostic]):
+    """`edits` and `notes` less those in the removed files of `moved_out` (path -> the
+    spans of code moving out of it) that fall outside those spans."""
+
+    def inside(path: str, offset: int) -> bool:
+        return any(s <= offset < e for s, e in moved_out[path])
+
+    kept = [e for e in edits if e.path not in moved_out or inside(e.path, e.start)]
+    said = []
+    for n in notes:
+        if n.pos.file in moved_out:
+            starts = line_starts(index.text(n.pos.file) or "")
+            at = starts[n.pos.line - 1] + max(n.pos.col - 1, 0) if n.pos.line else -1
+            if not (0 < n.pos.line <= len(starts) and inside(n.pos.file, at)):
+                continue
+        said.append(n)
+    return kept, said
 
 
 def _text_pass(run: EngineRun) -> Contribution:

@@ -1,0 +1,8 @@
+import importlib
+
+from pkg.ext import Extension
+
+
+def check():
+    assert Extension().run() == 1
+    assert importlib.import_module(Extension.names[0]).f() == 1
