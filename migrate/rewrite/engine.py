@@ -30,7 +30,7 @@ from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.data_paths import data_path_problems
 from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.import_cycles import cycle_problems
-from migrate.rewrite.import_layout import kept_blank_lines, relaid
+from migrate.rewrite.import_layout import kept_blank_lines, leading_blank_lines, relaid
 from migrate.rewrite.import_order import Orders
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
@@ -437,7 +437,8 @@ def _layout_pass(run: EngineRun) -> Contribution:
         new, folded = relaid(path, text, edits, orders.of(path), here)
         gone = {id(e) for e in folded}
         kept = [e for e in edits if id(e) not in gone] + new
-        out.edits += new + kept_blank_lines(path, text, kept)
+        given = kept_blank_lines(path, text, kept)
+        out.edits += new + given + leading_blank_lines(path, text, kept + given)
         out.withdrawn += folded
     return out
 

@@ -543,6 +543,7 @@ def _render(chunks: list[_Chunk], order) -> str:
 
 
 _E302 = "keeps the two blank lines before a top-level definition"
+_TOP = "no blank lines left at the top of the file"
 
 
 def kept_blank_lines(path: str, text: str, edits: list[Edit]) -> list[Edit]:
@@ -593,3 +594,35 @@ def _line(text: str, starts: list[int], n: int) -> str:
     """Line `n` (0-based) stripped."""
     end = starts[n + 1] if n + 1 < len(starts) else len(text)
     return text[starts[n] : end].strip()
+
+
+def leading_blank_lines(path: str, text: str, edits: list[Edit]) -> list[Edit]:
+    """Deletions of the blank lines the edits leave at the top of a file that did not
+    start with one (its imports and first definition moved out: review23 R12): what lay
+    between the removed statements. Only blank lines no edit touches; none when an edit
+    writes whitespace there itself."""
+    if not text or text[:1] in "\r\n":
+        return []  # it started so: not ours
+    spans = [(e.start, e.end, e.new) for e in edits]
+    regions: list[list[int]] = []
+    pos, removed = 0, False
+    while pos < len(text):
+        at = [s for s in spans if s[0] == pos or s[0] < pos < s[1]]
+        if any(new.strip() for _, _, new in at):
+            break  # the file now starts with what an edit writes
+        if any(new for _, _, new in at):
+            return []  # whitespace an edit writes: its business
+        end = max([pos] + [e for _, e, _ in at])
+        if end > pos:
+            removed, pos = True, end
+            continue
+        if text[pos] not in "\r\n":
+            break
+        if regions and regions[-1][1] == pos:
+            regions[-1][1] = pos + 1
+        else:
+            regions.append([pos, pos + 1])
+        pos += 1
+    if not removed:
+        return []
+    return [make_edit(path, text, a, b, "", "code", _TOP) for a, b in regions]
