@@ -197,6 +197,16 @@ def _prefilter(words: tuple[str, ...], parents: tuple[str, ...]) -> re.Pattern:
     return re.compile("|".join(parts) if parts else r"(?!x)x")
 
 
+@lru_cache(maxsize=16)
+def _bytes_prefilter(needles: tuple[str, ...]) -> re.Pattern:
+    forms = {n.encode("utf-8") for n in needles}
+    forms |= {n.encode("latin-1") for n in needles if max(n, default="\0") <= "\xff"}
+    if not forms:
+        return re.compile(rb"(?!x)x")
+    # the trie of `alternation`, on bytes: each byte one latin-1 character
+    return re.compile(alternation({f.decode("latin-1") for f in forms}).encode("latin-1"))
+
+
 class OldNames:
     """Every old spelling of one plan, how to find them, and what each is called now.
 
@@ -247,6 +257,14 @@ class OldNames:
             if not any(k in w for k in out):
                 out.append(w)
         return out
+
+    @cached_property
+    def bytes_prefilter(self) -> re.Pattern:
+        """A superset of `prefilter` on a file's bytes: every needle as UTF-8 and as
+        latin-1. A text decoded as UTF-8 (or read as latin-1) that spells an old name holds
+        a needle, so its bytes hold that needle's encoding: a file whose bytes match
+        nothing need not be decoded to be ruled out (30,000 data files of a move)."""
+        return _bytes_prefilter(tuple(self.needles()))
 
     def candidate(self, text: str) -> bool:
         """Whether `text` may spell an old name (cheap; the rewriter's candidate test)."""

@@ -709,14 +709,23 @@ class _Uses(Visitor):
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
+        """`vars(m)["s"]` and `m.__dict__["s"]`: one namespace, one rule (trial23 T35);
+        a store or `del` through it is a patch, like `setattr(m, "s", v)`."""
         v = node.value
+        writes = isinstance(node.ctx, (ast.Store, ast.Del))
         if (
             isinstance(v, ast.Call)
             and isinstance(v.func, ast.Name)
             and v.func.id == "vars"
             and len(v.args) == 1
         ):
-            self._named(v.args[0], node.slice)
+            self._named(v.args[0], node.slice, writes)
+        elif (
+            isinstance(v, ast.Attribute)
+            and v.attr == "__dict__"
+            and self._named(v.value, node.slice, writes)
+        ):
+            self.consumed.add(id(v))
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:

@@ -20,8 +20,14 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
     return line, col
 
 
+_PYTHON_BREAK = re.compile(r"\r\n?|\n")
+
+
 def line_starts(text: str) -> list[int]:
-    """Character offset where each line starts (index 0 is line 1)."""
+    """Character offset where each line starts (index 0 is line 1), lines ended where
+    Python ends them (`\\n`, `\\r\\n` and a lone `\\r`), so an `ast` line is found."""
+    if "\r" in text:
+        return [0, *(m.end() for m in _PYTHON_BREAK.finditer(text))]
     starts = [0]
     pos = text.find("\n")
     while pos != -1:
