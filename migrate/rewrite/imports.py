@@ -20,7 +20,7 @@ from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts, ImportSite, dotted_of
 from migrate.rewrite.import_split import split_from_import
-from migrate.rewrite.names import is_gone, relocate
+from migrate.rewrite.names import is_gone, relocate, shadowed
 from migrate.rewrite.spans import make_edit, note_at
 
 
@@ -134,8 +134,9 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
         for alias in node.names:
             leaf = _name_of(alias)
             full = f"{base}.{leaf}"
-            new_full = relocate(full, ctx) or full
-            if new_full == full and is_gone(full, ctx):
+            kept = shadowed(full, ctx, len(base.split(".")))
+            new_full = full if kept else relocate(full, ctx) or full
+            if new_full == full and not kept and is_gone(full, ctx):
                 res.notes.append(_stale(job, facts, alias.name, full))
             new_base, _, new_leaf = new_full.rpartition(".")
             local = _asname(alias) or leaf
