@@ -437,8 +437,12 @@ def _symbols_pass(run: EngineRun) -> Contribution:
 def _layout_pass(run: EngineRun) -> Contribution:
     """Imports the passes before added, split or respelled go where isort/ruff would put
     them (`import_layout.py`); each touched block's edits fold into one edit."""
+    from migrate.rewrite.quiet_modules import QuietModules
+
     prep = run.prep
     orders = Orders(prep.index, prep.relocation)
+    written = {p: t for p, (_, t) in run.cs.writes.items() if p.endswith(".py")}
+    quiet = QuietModules(prep.index, prep.relocation, written)
     by_path: dict[str, list[Edit]] = {}
     for e in run.cs.edits:
         if e.path.endswith(".py") and e.path not in run.cs.writes:
@@ -448,7 +452,7 @@ def _layout_pass(run: EngineRun) -> Contribution:
         if not any(e.kind == "code" for e in edits):
             continue
         text = _text_at(prep, path)
-        new, folded = relaid(path, text, edits, orders.of(path))
+        new, folded = relaid(path, text, edits, orders.of(path), quiet.of_file(path))
         gone = {id(e) for e in folded}
         kept = [e for e in edits if id(e) not in gone] + new
         out.edits += new + kept_blank_lines(path, text, kept)
@@ -546,7 +550,7 @@ def plan_changes(
         (scan.candidates(index, rel, plan) | symbol_plan.touched) - _plan_file(index, plan),
         set(deleted_leftovers(index, rel, plan)),
         ChangeSet(
-            moves=[FileMove(o, n) for o, n in sorted(rel.files.items())],
+            moves=[FileMove(o, rel.files[o]) for o in sorted(rel.files)],
             encodings=_plan_codecs(index, rel),
         ),
         skip_unparsable,
