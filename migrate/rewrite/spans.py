@@ -89,3 +89,14 @@ def note_at(path: str, text: str, offset: int, message: str, severity: str = "er
     engine could not do there (an error refuses the plan) or what a person should check."""
     line, col = line_col(text, offset)
     return Diagnostic(Pos(path, line, col), message, severity)
+
+
+def newline_of(text: str) -> str:
+    """The line ending a file's text uses: CRLF if it has one, else LF."""
+    return "\r\n" if "\r\n" in text else "\n"
+
+
+def with_newline(text: str, nl: str) -> str:
+    """`text` with every LF or CRLF line break spelled `nl` (a lone CR is kept). Exact for
+    Python source: its tokenizer reads either break the same way, in strings too."""
+    return re.sub(r"\r?\n", nl, text) if nl == "\r\n" else text.replace("\r\n", "\n")
