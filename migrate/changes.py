@@ -89,14 +89,10 @@ class ChangeSet:
 
     def check(self) -> ChangeSet:
         """Raise `ContractError` unless every path obeys the contract; returns self."""
-        sources, targets = set(), set()
-        for m in [*self.moves, *(FileMove(o, n) for o, n in self.submodules.items())]:
-            if m.old in sources:
-                raise ContractError(m.old, "moved twice")
-            if m.new in targets:
-                raise ContractError(m.new, "the target of two moves")
-            sources.add(m.old)
-            targets.add(m.new)
+        olds = [m.old for m in self.moves] + list(self.submodules)
+        news = [m.new for m in self.moves] + list(self.submodules.values())
+        if len(set(olds)) != len(olds) or len(set(news)) != len(news):
+            self._first_double_move()
         order = {s: i for i, s in enumerate(STEPS)}
         for path, (step, _) in self.writes.items():
             if step not in order:
@@ -131,6 +127,18 @@ class ChangeSet:
                     e.path, f"{e.kind} edit at {e.line}:{e.col} after its removal ({removed})"
                 )
         return self
+
+    def _first_double_move(self) -> None:
+        """The `ContractError` of the first move (submodules last) that repeats a source or
+        a target: `check` looks here only when the sets show there is one."""
+        sources, targets = set(), set()
+        for m in [*self.moves, *(FileMove(o, n) for o, n in self.submodules.items())]:
+            if m.old in sources:
+                raise ContractError(m.old, "moved twice")
+            if m.new in targets:
+                raise ContractError(m.new, "the target of two moves")
+            sources.add(m.old)
+            targets.add(m.new)
 
     def edits_for(self, path: str, kinds: tuple[str, ...] = EDIT_KINDS) -> list[Edit]:
         return sorted(

@@ -172,6 +172,13 @@ class _Entry(NamedTuple):
     data: bytes | None = None  # None: the origin's bytes, untouched
 
 
+def _unchanged_entries(paths) -> dict[str, _Entry]:
+    """Each path as its own untouched file: `_Entry(p)` built as the plain tuple it is
+    (the named tuple's `__new__`, with its defaults, is a Python call per file)."""
+    make, blank = tuple.__new__, (None, None)
+    return {p: make(_Entry, (p, *blank)) for p in paths}
+
+
 class Tree(TreeQueries):
     """A materialized tree: path -> (mode, bytes), backed by the base for untouched files.
 
@@ -299,7 +306,8 @@ def content_paths(cs: ChangeSet) -> set[str]:
 
 def _relocate(entries: dict[str, _Entry], moves: dict[str, str]) -> dict[str, _Entry]:
     out = {p: e for p, e in entries.items() if p not in moves}
-    for old, new in sorted(moves.items()):
+    for old in sorted(moves):  # the keys are unique: the items' order, cheaper to sort
+        new = moves[old]
         if old not in entries:
             raise StepError(f"move source {old} is not in the tree")
         if new in out:
@@ -351,7 +359,7 @@ def iter_steps(
     src = _Base(base, roots, cs.encodings)
     moves = move_map(cs)
     back = {new: old for old, new in moves.items()}
-    entries: dict[str, _Entry] = {p: _Entry(p) for p in src.paths}
+    entries: dict[str, _Entry] = _unchanged_entries(src.paths)
     by_step_edits: dict[str, set[str]] = {}
     by_path: dict[str, list[Edit]] = {}
     for e in cs.edits:
@@ -404,7 +412,7 @@ def materialize(
 
 
 def _unchanged(src: _Base) -> Tree:
-    return Tree(src, {p: _Entry(p) for p in src.paths})
+    return Tree(src, _unchanged_entries(src.paths))
 
 
 def text_tree(paths: Iterable[str], read: Callable[[str], str | None], roots=(".",)) -> Tree:

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from migrate.entry_groups import group_spans
 from migrate.relocate import Relocation, module_to_path
 
 DELETED = "deleted:"  # replacement marker: the name's package is deleted, nothing replaces it
@@ -43,9 +44,11 @@ _NOT_REFERENCES = {".gitmodules": re.compile(r'^[ \t]*\[[ \t]*submodule[ \t]+"[^
 
 def name_spans(path: str, text: str) -> list[tuple[int, int]]:
     """[start, end) of the spellings in file `path` that are names, not references: no
-    rewrite edits them and no scan reports them (`_NOT_REFERENCES`)."""
+    rewrite edits them and no scan reports them (`_NOT_REFERENCES`, and entry-point
+    group names: `entry_groups.py`)."""
     names = _NOT_REFERENCES.get(path)
-    return [m.span() for m in names.finditer(text)] if names is not None else []
+    spans = [m.span() for m in names.finditer(text)] if names is not None else []
+    return spans + group_spans(path, text)
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,16 @@ def _prefilter(words: tuple[str, ...], parents: tuple[str, ...]) -> re.Pattern:
     return re.compile("|".join(parts) if parts else r"(?!x)x")
 
 
+@lru_cache(maxsize=16)
+def _bytes_prefilter(needles: tuple[str, ...]) -> re.Pattern:
+    forms = {n.encode("utf-8") for n in needles}
+    forms |= {n.encode("latin-1") for n in needles if max(n, default="\0") <= "\xff"}
+    if not forms:
+        return re.compile(rb"(?!x)x")
+    # the trie of `alternation`, on bytes: each byte one latin-1 character
+    return re.compile(alternation({f.decode("latin-1") for f in forms}).encode("latin-1"))
+
+
 class OldNames:
     """Every old spelling of one plan, how to find them, and what each is called now.
 
@@ -245,6 +258,14 @@ class OldNames:
                 out.append(w)
         return out
 
+    @cached_property
+    def bytes_prefilter(self) -> re.Pattern:
+        """A superset of `prefilter` on a file's bytes: every needle as UTF-8 and as
+        latin-1. A text decoded as UTF-8 (or read as latin-1) that spells an old name holds
+        a needle, so its bytes hold that needle's encoding: a file whose bytes match
+        nothing need not be decoded to be ruled out (30,000 data files of a move)."""
+        return _bytes_prefilter(tuple(self.needles()))
+
     def candidate(self, text: str) -> bool:
         """Whether `text` may spell an old name (cheap; the rewriter's candidate test)."""
         return bool(self.prefilter.search(text) and self.regex.search(text))
@@ -271,7 +292,8 @@ class OldNames:
 
     def find_at(self, path: str, text: str) -> list[OldName]:
         """`find` in the file `path`, less the spellings that are names there, not
-        references (`_NOT_REFERENCES`: a `.gitmodules` section's submodule name)."""
+        references (`name_spans`: a `.gitmodules` section's submodule name, an entry-point
+        group)."""
         hits = self.find(text)
         spans = name_spans(path, text) if hits else []
         return [h for h in hits if not any(a <= h.start < b for a, b in spans)]

@@ -86,3 +86,44 @@ def test_an_unknown_codec_is_a_positioned_plan_error(repo):
     assert res.exit_code == 2, res.output
     assert "plan.yaml:6:19: error: unknown codec 'latin-9000' for 'docs/notes.txt'" in res.output
     assert strip_stat(snapshot(repo)) == before
+
+
+def test_a_file_whose_bytes_are_not_its_texts_is_still_scanned(make_repo, tmp_path):
+    """The candidate scan rules a file out by its bytes only when they are its text's
+    UTF-8: an EBCDIC file (the plan's codec, cp500) spelling the old name is still
+    rewritten; a latin-1 file spelling a non-ASCII old path is still a positioned error,
+    and the same path in UTF-8 is rewritten."""
+    text = "See pkg.old.mod here.\n"
+    repo = make_repo(
+        {
+            "pkg/__init__.py": "",
+            "pkg/old/__init__.py": "",
+            "pkg/old/mod.py": "",
+            "docs/ebcdic.txt": text.encode("cp500"),
+            "docs/plain.txt": "nothing old\n",
+        }
+    )
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN + 'encodings:\n  "docs/ebcdic.txt": cp500\n')
+    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
+    assert res.exit_code == 0, res.output
+    new = text.replace("old", "new").encode("cp500")
+    assert (repo / "docs/ebcdic.txt").read_bytes() == new
+    assert (repo / "docs/plain.txt").read_text() == "nothing old\n"
+
+    repo = make_repo(
+        {
+            "data/olé/t.csv": "1\n",
+            "docs/utf8.txt": "Voir data/olé/t.csv.\n",
+            "docs/latin.txt": "Voir data/olé/t.csv.\n".encode("latin-1"),
+        }
+    )
+    plan.write_text("version: 1\nmoves:\n  - from: data/olé/\n    to: data/new/\n")
+    res = CliRunner().invoke(main, [str(plan), "--dry-run", "--repo", str(repo)])
+    assert res.exit_code == 2, res.output
+    assert "docs/latin.txt:1:6: error: cannot be decoded as utf-8" in res.output
+    (repo / "docs/latin.txt").unlink()
+    git(repo, "commit", "-qam", "no latin-1")
+    res = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)])
+    assert res.exit_code == 0, res.output
+    assert (repo / "docs/utf8.txt").read_text() == "Voir data/new/t.csv.\n"

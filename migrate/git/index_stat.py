@@ -18,6 +18,7 @@ The index is rewritten under git's `index.lock` protocol (skipped when it is tak
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import os
@@ -161,6 +162,8 @@ def switched_index(
         return False  # a required extension (split or sparse index, ...): not ours to drop
     at = {name: i for i, (name, _a, _b) in enumerate(entries)}
     enc = "utf-8"
+    racy_from = old_mtime_ns // 10**9
+    fixed = _STAT + hash_len
     want: dict[bytes, tuple[int, bytes] | None] = {}  # name -> tip (mode, oid); None: gone
     for path, bm, bs, tm, ts in changes:
         name = path.encode(enc, "surrogateescape")
@@ -170,25 +173,9 @@ def switched_index(
     carry: dict[bytes, bytes] = {}  # new name -> old name, for the stat data
     for o, n in renames:
         carry[n.encode(enc, "surrogateescape")] = o.encode(enc, "surrogateescape")
-    for old_dir, new_dir, files in whole:
-        ob, nb = (
-            (old_dir + "/").encode(enc, "surrogateescape"),
-            (new_dir + "/").encode(enc, "surrogateescape"),
-        )
-        for rel, mode, sha in files:
-            r = rel.encode(enc, "surrogateescape")
-            if not _is_base(old_index, entries, at.get(ob + r), mode, sha, hash_len):
-                return False
-            if (nb + r) in at:
-                return False  # staged at the new path meanwhile
-            want[ob + r] = None
-            want[nb + r] = (mode, bytes.fromhex(sha))
-            carry[nb + r] = ob + r
-        inside = [name for name in at if name.startswith(ob)]
-        if len(inside) != len(files):
-            return False  # an entry there the tree does not hold (staged meanwhile)
-    racy_from = old_mtime_ns // 10**9
-    fixed = _STAT + hash_len
+    moved = _whole_entries(old_index, entries, at, want, whole, racy_from, hash_len)
+    if moved is None:
+        return False
     out: list[tuple[bytes, bytes]] = []
     for name, a, b in entries:
         if name in want:
@@ -216,7 +203,8 @@ def switched_index(
         flags = min(len(name), 0xFFF).to_bytes(2, "big")
         body = stat_data + oid + flags + name
         out.append((name, body + b"\0" * (8 - (len(body) % 8))))
-    out.sort(key=lambda e: e[0])
+    out += moved
+    out.sort()  # names are unique: the entries' bytes are never compared
     head = b"DIRC" + old_index[4:8] + len(out).to_bytes(4, "big")
     data = head + b"".join(raw for _n, raw in out)
     if any(old_index[-hash_len:]):  # an all-zero trailer is `index.skipHash`: none to keep
@@ -225,6 +213,45 @@ def switched_index(
     else:
         data += b"\0" * hash_len
     return _replace_locked(index_path, data)
+
+
+def _whole_entries(old_index: bytes, entries, at: dict, want: dict, whole, racy_from, hash_len):
+    """The new entries (name, bytes) of every file of the directories renamed whole, each
+    with its old entry's stat data unless racily clean or smudged; their old names are
+    marked gone in `want`. None when an old entry is not base's or the index holds one
+    the tree lacks, under the old or the new directory (staged meanwhile)."""
+    enc, fixed = "utf-8", _STAT + hash_len
+    names = [name for name, _a, _b in entries]  # sorted: the index's order
+    moved: list[tuple[bytes, bytes]] = []
+    modes: dict[int, bytes] = {}
+    for old_dir, new_dir, files in whole:
+        ob, nb = (
+            (old_dir + "/").encode(enc, "surrogateescape"),
+            (new_dir + "/").encode(enc, "surrogateescape"),
+        )
+        for rel, mode, sha in files:
+            r = rel.encode(enc, "surrogateescape")
+            i, oid = at.get(ob + r), bytes.fromhex(sha)
+            mode_bytes = modes.get(mode) or modes.setdefault(mode, mode.to_bytes(4, "big"))
+            if i is None:
+                return None  # not base's: the index lacks it
+            a = entries[i][1]
+            if old_index[a + 24 : a + 28] != mode_bytes or old_index[a + _STAT : a + fixed] != oid:
+                return None  # not base's entry
+            new = nb + r
+            if new in at or new in want:
+                return None  # staged at the new path meanwhile
+            want[ob + r] = None
+            found = old_index[a : a + _STAT]  # carried unless racily clean or smudged
+            ctime, mtime = int.from_bytes(found[0:4], "big"), int.from_bytes(found[8:12], "big")
+            if max(ctime, mtime) >= racy_from or not any(found[36:40]):
+                found = b"\0" * 24 + mode_bytes + b"\0" * 12
+            body = found + oid + min(len(new), 0xFFF).to_bytes(2, "big") + new
+            moved.append((new, body + b"\0" * (8 - (len(body) % 8))))
+        # every entry under `old` must be one of the tree's
+        if bisect.bisect_left(names, ob[:-1] + b"0") - bisect.bisect_left(names, ob) != len(files):
+            return None
+    return moved
 
 
 def _all_entries(data: bytes, hash_len: int) -> tuple[list[tuple[bytes, int, int]], int] | None:

@@ -124,6 +124,27 @@ class TreeMove(NamedTuple):
         o, n = self.old + "/", self.new + "/"
         return [[o + rel, n + rel] for rel, _m, _s in self.files]
 
+    def layout(self) -> dict[str, tuple[set[str], set[str]]]:
+        """Directory (relative; "" is `old`) -> (names of its files, names of its
+        subdirectories), of the move's tree."""
+        out: dict[str, tuple[set[str], set[str]]] = {"": (set(), set())}
+        for rel, _m, _s in self.files:
+            d, _, name = rel.rpartition("/")
+            if d not in out:
+                out[d] = (set(), set())
+                sub = d
+                while True:  # its parents, each naming the one below it
+                    parent, _, child = sub.rpartition("/")
+                    known = parent in out
+                    if not known:
+                        out[parent] = (set(), set())
+                    out[parent][1].add(child)
+                    if known:
+                        break
+                    sub = parent
+            out[d][0].add(name)
+        return out
+
     def dirs(self) -> list[str]:
         """The directories under `old` that hold its files (relative; "" is `old`)."""
         out = {""}
@@ -189,15 +210,12 @@ def _holds_exactly(top: str, at: str, move: TreeMove) -> bool:
     """Whether directory `at` of the work tree (`move.old` or `move.new`) holds the move's
     files and nothing else: no untracked or ignored entry, no empty or extra directory
     (a rename would carry it along)."""
-    base = at + "/"
-    files = {base + rel for rel, _m, _s in move.files}
-    dirs = {base + d if d else at for d in move.dirs()}
     seen = 0
-    for sub, entry in _walk(top, at, dirs):
-        if sub not in files or entry.is_dir(follow_symlinks=False):
+    for _here, entry, known in _walk(top, at, move.layout()):
+        if not known or entry.is_dir(follow_symlinks=False):
             return False
         seen += 1
-    return seen == len(files)
+    return seen == len(move.files)
 
 
 def tree_renames(repo: Path, base: str, tip: str, moves: dict[str, str]) -> list[TreeMove]:
@@ -243,12 +261,10 @@ def _put_back_strays(
     `before_ns` (a rollback's): only entries whose ctime is before it, the time the renames
     began; one made or changed in `new` since is the user's there, and stays."""
     old, new = move.old, move.new
-    expected = {n for _o, n in move.pairs()}
-    dirs = {f"{new}/{d}" if d else new for d in move.dirs()}
     strays = [
-        sub
-        for sub, entry in _walk(top, new, dirs)
-        if sub not in expected
+        f"{here}/{entry.name}"
+        for here, entry, known in _walk(top, new, move.layout())
+        if not known
         and (before_ns is None or entry.stat(follow_symlinks=False).st_ctime_ns < before_ns)
     ]
     back = []
@@ -313,20 +329,23 @@ def _make_dirs(top: str, rel: str, modes: dict) -> None:
             os.chmod(os.path.join(top, d), modes[d])
 
 
-def _walk(top: str, rel: str, dirs):
-    """(repo path, `os.DirEntry`) of everything under directory `rel` of the work tree at
-    `top`, going down only into the real directories (not symlinks) among `dirs`, which
-    are not themselves yielded: the one walk of a renamed tree."""
-    stack = [rel]
+def _walk(top: str, rel: str, layout: dict[str, tuple[set, set]]):
+    """(directory, `os.DirEntry`, whether its name is one of the layout's files there) of
+    everything under directory `rel` of the work tree at `top`, going down only into the
+    real directories (not symlinks) of `layout` (`TreeMove.layout`), which are not
+    themselves yielded: the one walk of a renamed tree. Names are compared per directory,
+    so no path is built for an expected entry."""
+    stack, nothing = [(rel, "")], (frozenset(), frozenset())
     while stack:
-        here = stack.pop()
+        here, d = stack.pop()
+        files, subs = layout.get(d, nothing)
         with os.scandir(os.path.join(top, here)) as it:
             for entry in it:
-                sub = f"{here}/{entry.name}"
-                if sub in dirs and entry.is_dir(follow_symlinks=False):
-                    stack.append(sub)
+                name = entry.name
+                if name in subs and entry.is_dir(follow_symlinks=False):
+                    stack.append((f"{here}/{name}", f"{d}/{name}" if d else name))
                 else:
-                    yield sub, entry
+                    yield here, entry, name in files
 
 
 def pure_renames(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]:
@@ -335,7 +354,8 @@ def pure_renames(entries: list[Entry], moves: dict[str, str]) -> list[list[str]]
     gone = {e.path: e for e in entries if e.base_mode and not e.tip_mode}
     came = {e.path: e for e in entries if e.tip_mode and not e.base_mode}
     out = []
-    for old, new in sorted(moves.items()):
+    for old in sorted(moves):  # keys: the items' order, cheaper to sort
+        new = moves[old]
         a, b = gone.get(old), came.get(new)
         if a and b and a.base_mode == b.tip_mode != GITLINK and a.base_sha == b.tip_sha:
             out.append([old, new])
@@ -349,7 +369,8 @@ def submodule_moves(entries: list[Entry], moves: dict[str, str]) -> list[list[st
         return []
     came = {e.path: e for e in entries if e.tip_mode == GITLINK and not e.base_mode}
     out = []
-    for old, new in sorted(moves.items()):
+    for old in sorted(moves):  # keys: the items' order, cheaper to sort
+        new = moves[old]
         a, b = gone.get(old), came.get(new)
         if a and b and a.base_sha == b.tip_sha:
             out.append([old, new])

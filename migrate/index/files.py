@@ -51,7 +51,7 @@ def repo_file_modes(root: Path) -> dict[str, int]:
             raise
         if stat.S_ISREG(mode) or stat.S_ISLNK(mode):
             found[f] = mode
-    return dict(sorted(found.items()))
+    return {f: found[f] for f in sorted(found)}
 
 
 def links_checked_out_as_files(root: Path) -> set[str]:

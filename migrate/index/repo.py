@@ -118,7 +118,7 @@ class RepoIndex(TreeQueries):
     def read_bytes(self, path: str) -> bytes:
         data = self._bytes.get(path)
         if data is None:
-            full = os.path.join(self._top, path)
+            full = self._top + path  # `path` is repo-relative
             info = self.files.get(path)
             link = info.is_symlink if info is not None else os.path.islink(full)
             # a link checked out as a file (`core.symlinks=false`) holds its target
@@ -128,7 +128,8 @@ class RepoIndex(TreeQueries):
 
     @cached_property
     def _top(self) -> str:
-        return str(self.root)
+        """The work tree's top with a trailing slash."""
+        return os.path.join(str(self.root), "")
 
     def codec_for(self, path: str) -> str | None:
         """The codec the plan's `encodings` give `path`, or None."""
@@ -157,6 +158,15 @@ class RepoIndex(TreeQueries):
                 except (UnicodeDecodeError, LookupError):
                     self._text[path] = None
         return self._text[path]
+
+    def may_spell(self, path: str, pattern: re.Pattern) -> bool:
+        """Whether `path`'s text may hold a string whose UTF-8 form the bytes `pattern`
+        finds: False only when its bytes match nothing and its text is read as UTF-8
+        (then the text's bytes are the file's), so it is never decoded to be ruled out."""
+        data = self.read_bytes(path)
+        if pattern.search(data):
+            return True
+        return choose_encoding(path, data, self.codec_for(path)) not in ("utf-8", "utf-8-sig")
 
     # -- the tree protocol (`index.tree.CodeTree`) ------------------------------
     @cached_property

@@ -282,7 +282,8 @@ def _new_package_list(index, relocation, after, values):
             remove.add(p)
     final = listed - remove
     add = []
-    for old, new in sorted(relocation.files.items()):
+    for old in sorted(relocation.files):  # keys: the items' order, cheaper to sort
+        new = relocation.files[old]
         info = index.files.get(old)
         if not old.endswith(".py") or info is None or not info.module:
             continue

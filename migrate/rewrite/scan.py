@@ -76,7 +76,7 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
     names = OldNames(relocation, plan)
     out = set()
     for path, info in index.files.items():
-        if info.is_symlink:
+        if info.is_symlink or not index.may_spell(path, names.bytes_prefilter):
             continue
         text = index.text(path)
         if text is None:

@@ -22,10 +22,14 @@ def undecodable_problems(
     names = OldNames(relocation, plan)
     keep = tuple(getattr(plan, "keep_prose", ()))
     out = []
-    for path, info in sorted(index.files.items()):
-        if info.is_symlink or path in skip or index.text(path) is not None:
+    for path in sorted(index.files):  # keys: the items' order, cheaper to sort
+        info = index.files[path]
+        if info.is_symlink or path in skip:
             continue
         data = index.read_bytes(path)
+        # bytes that hold no needle spell no old name as latin-1: no decoding needed
+        if not names.bytes_prefilter.search(data) or index.text(path) is not None:
+            continue
         if b"\0" in data[:8192] or any(repo_glob_match(g, path) for g in keep):
             continue  # binary, or kept verbatim on purpose
         text = data.decode("latin-1")

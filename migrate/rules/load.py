@@ -31,7 +31,8 @@ def repo_tree(repo: str | Path) -> tuple[RepoIndex, CodeTree]:
 def fallback_changeset(prep) -> ChangeSet:
     """File moves of the relocation plus the legacy packages `delete:` removes: what
     `check --plan` judges when the engine refuses the plan (the moves alone)."""
-    cs = ChangeSet(moves=[FileMove(o, n) for o, n in sorted(prep.relocation.files.items())])
+    files = prep.relocation.files
+    cs = ChangeSet(moves=[FileMove(o, files[o]) for o in sorted(files)])
     for name in prep.plan.delete:
         d = prep.index.package_dir(name)
         for f in prep.index.files_under(d) if d else []:
