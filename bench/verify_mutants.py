@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import json
+import posixpath
 import re
 import shutil
 import subprocess
@@ -72,14 +74,24 @@ class Tree:
     cache: dict = field(default_factory=dict)
     wheel: bool = False  # the tree has packaging the wheel check can build
 
+    listings: dict = field(default_factory=dict)  # commit -> its listing, read once
+
+    def listing(self, rev: str | None = None):
+        """A commit's listing, read once (each read is one `git ls-tree -r` of the whole
+        tree: per file on SGLang, the sites took longer than the mutants)."""
+        rev = rev or self.head
+        if rev not in self.listings:
+            self.listings[rev] = self.objs.ls_tree(rev)
+        return self.listings[rev]
+
     def text(self, path: str, rev: str | None = None) -> str | None:
-        listing = self.objs.ls_tree(rev or self.head)
+        listing = self.listing(rev)
         if path not in listing:
             return None
         return self.objs.read(listing[path][1]).decode("utf-8", "replace")
 
     def head_files(self) -> list[str]:
-        return sorted(self.objs.ls_tree(self.head))
+        return sorted(self.listing())
 
 
 @dataclass
@@ -97,7 +109,7 @@ class Mutant:
 def on_top(t: Tree, changes: dict[str, bytes | None], message: str) -> str:
     """A commit on HEAD with `changes` (path -> bytes, or None to delete; a trailing '/'
     deletes a directory)."""
-    listing = dict(t.objs.ls_tree(t.head))
+    listing = dict(t.listing())
     for path, data in changes.items():
         if data is None:
             if path.endswith("/"):
@@ -613,6 +625,26 @@ def sites_lost_lazy_name(t: Tree) -> list[Mutant]:
     return out
 
 
+@functools.cache
+def _imported(text: str | None, mod: str, is_package: bool) -> tuple[str, ...]:
+    """The modules a module's top-level import statements name (and each `from` name as
+    a possible submodule), once per text: `_reached` follows every module again for each
+    import statement it tries to drop (on SGLang, minutes of parsing)."""
+    tree = _parse(text)
+    pkg = mod if is_package else mod.rpartition(".")[0]
+    out: list[str] = []
+    for stmt in tree.body if tree else []:
+        if isinstance(stmt, ast.Import):
+            out += [a.name for a in stmt.names]
+        elif isinstance(stmt, ast.ImportFrom):
+            base = stmt.module or ""
+            if stmt.level:
+                up = pkg.split(".")[: len(pkg.split(".")) - stmt.level + 1]
+                base = ".".join([*up, *([base] if base else [])])
+            out += [base, *(f"{base}.{a.name}" for a in stmt.names)]
+    return tuple(out)
+
+
 def _reached(texts: dict[str, str], modules: dict[str, str], start: str) -> set[str]:
     """The modules importing `start` runs, read from the module-level import statements
     (the bench's own reading, not verify's: it only says a site is a real defect)."""
@@ -623,17 +655,7 @@ def _reached(texts: dict[str, str], modules: dict[str, str], start: str) -> set[
             continue
         seen.add(mod)
         todo.append(mod.rpartition(".")[0])
-        tree = _parse(texts.get(modules[mod]))
-        pkg = mod if modules[mod].endswith("__init__.py") else mod.rpartition(".")[0]
-        for stmt in tree.body if tree else []:
-            if isinstance(stmt, ast.Import):
-                todo += [a.name for a in stmt.names]
-            elif isinstance(stmt, ast.ImportFrom):
-                base = stmt.module or ""
-                if stmt.level:
-                    up = pkg.split(".")[: len(pkg.split(".")) - stmt.level + 1]
-                    base = ".".join([*up, *([base] if base else [])])
-                todo += [base, *(f"{base}.{a.name}" for a in stmt.names)]
+        todo += _imported(texts.get(modules[mod]), mod, modules[mod].endswith("__init__.py"))
     return seen
 
 
@@ -666,6 +688,87 @@ def sites_unreached_module(t: Tree) -> list[Mutant]:
     return out
 
 
+_COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While,
+             ast.With, ast.Try, ast.AsyncFor, ast.AsyncWith, ast.Match)  # fmt: skip
+
+
+def _ups(text: str) -> int:
+    return text.count("dirname(") + text.count(".parent") + text.count("with_name(")
+
+
+def _from_file(tree: ast.Module, text: str) -> dict[str, int]:
+    """`__file__` and the module-level names bound from an expression that reads it or
+    such a name (`HERE = os.path.dirname(__file__)`, `DATA = HERE / "d"`): how many
+    directories up from the file each is (`dirname`, `.parent`, `with_name`)."""
+    names = {"__file__": 0}
+    for _ in range(3):
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target = stmt.targets[0]
+                reads = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}
+                used = [names[n] for n in reads if n in names]
+                if isinstance(target, ast.Name) and len(used) == 1:
+                    seg = ast.get_source_segment(text, stmt.value) or ""
+                    names[target.id] = used[0] + _ups(seg)
+    return names
+
+
+def sites_respell_data_path(t: Tree) -> list[Mutant]:
+    """A path a moved or edited module finds next to itself, respelled one directory up
+    (`"words.txt"` made `"../words.txt"`: what a data-path rewrite that misjudged the
+    move would write). The bench's own reading: a string literal of a simple statement
+    that reads `__file__` (or one module-level name bound from it) through one `dirname`,
+    `.parent` or `with_name` in all, naming a HEAD file or directory beside the module, and only
+    where the respelled path names nothing at HEAD."""
+    head = set(t.head_files())
+    names = head | {p.rsplit("/", i)[0] for p in head for i in range(1, p.count("/") + 1)}
+    moved = {p for p in t.reproduced[1][0].relocation.files.values() if p.endswith(".py")}
+    out = []
+    for path in sorted((moved & head) | set(touched_py(t))):
+        text = t.text(path) or ""
+        tree = _parse(text) if "__file__" in text else None
+        if tree is None:
+            continue
+        anchors, here = _from_file(tree, text), path.rpartition("/")[0]
+        lines = text.splitlines(keepends=True)
+        for stmt in ast.walk(tree):
+            if not isinstance(stmt, ast.stmt) or isinstance(stmt, _COMPOUND):
+                continue
+            seg = ast.get_source_segment(text, stmt) or ""
+            reads = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)} & set(anchors)
+            if len(reads) != 1 or anchors[next(iter(reads))] + _ups(seg) != 1:
+                continue
+            for c in ast.walk(stmt):
+                if (
+                    not (isinstance(c, ast.Constant) and isinstance(c.value, str))
+                    or c.lineno != c.end_lineno
+                ):
+                    continue
+                lit, value = ast.get_source_segment(text, c) or "", c.value
+                if not value or value.startswith(("/", ".")) or lit[:1] not in "'\"":
+                    continue
+                at = posixpath.normpath(posixpath.join(here, value))
+                if (
+                    at not in names
+                    or posixpath.normpath(posixpath.join(here, "..", value)) in names
+                ):
+                    continue
+                raw = lines[c.lineno - 1].encode()
+                col = c.col_offset
+                line = (
+                    raw[:col] + (lit[0] + "../" + lit[1:]).encode() + raw[col + len(lit.encode()) :]
+                ).decode()
+                mutated = "".join([*lines[: c.lineno - 1], line, *lines[c.lineno :]])
+
+                def make(t, path=path, mutated=mutated):
+                    return on_top(
+                        t, {path: mutated.encode()}, "respell a data path one directory up"
+                    )
+
+                out.append(Mutant("respell-data-path", t.name, f"{path}:{c.lineno} {value}", make))
+    return out
+
+
 CLASSES = [
     sites_revert_import,
     sites_stale_chain,
@@ -681,6 +784,7 @@ CLASSES = [
     sites_drop_package,
     sites_lost_lazy_name,
     sites_unreached_module,
+    sites_respell_data_path,
 ]
 
 
@@ -774,7 +878,9 @@ def failing(res) -> list[str]:
     return out
 
 
-def run_tree(name: str, work: Path, per_class: int, log, applied: str = "") -> list[dict]:
+def run_tree(
+    name: str, work: Path, per_class: int, log, applied: str = "", only: set[str] = frozenset()
+) -> list[dict]:
     """`applied` ("PATH:BASE"): a repo where this tree's plan is already applied on BASE
     (a scratch repo: mutant commits are written into it, no branch moves), to skip apply."""
     t0 = time.perf_counter()
@@ -808,7 +914,7 @@ def run_tree(name: str, work: Path, per_class: int, log, applied: str = "") -> l
     log(f"[{name}] correct migration: {clean.status} {failing(clean)} (apply {apply_s:.0f} s)")
     per_gen = []
     for gen in CLASSES:
-        found = gen(t)
+        found = [m for m in gen(t) if not only or m.cls in only]
         if found and (name != "sample-explicit" or gen is sites_drop_package):
             per_gen.append(sample_evenly(found, per_class))
     # round robin over the classes: a run stopped early (the big tree) covers every class
@@ -901,6 +1007,7 @@ def main() -> None:
     ap.add_argument("--per-class", type=int, default=10)
     ap.add_argument("--sglang-per-class", type=int, default=3, help="the big tree: slow")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--classes", default="", help="only these classes (comma-separated)")
     ap.add_argument(
         "--summarize", nargs="+", metavar="JSON", help="only print the summary of earlier runs"
     )
@@ -921,7 +1028,8 @@ def main() -> None:
         for name in args.trees.split(","):
             per = args.sglang_per_class if name == "sglang" else args.per_class
             reuse = dict(a.split("=", 1) for a in args.applied).get(name, "")
-            rows += run_tree(name, Path(tmp), per, lambda s: print(s, flush=True), reuse)
+            only = set(filter(None, args.classes.split(",")))
+            rows += run_tree(name, Path(tmp), per, lambda s: print(s, flush=True), reuse, only)
             if args.json:
                 Path(args.json).write_text(json.dumps(rows, indent=1))
     print(summary(rows))

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from migrate.entry_groups import group_spans
 from migrate.relocate import Relocation, module_to_path
 
 DELETED = "deleted:"  # replacement marker: the name's package is deleted, nothing replaces it
@@ -43,9 +44,11 @@ _NOT_REFERENCES = {".gitmodules": re.compile(r'^[ \t]*\[[ \t]*submodule[ \t]+"[^
 
 def name_spans(path: str, text: str) -> list[tuple[int, int]]:
     """[start, end) of the spellings in file `path` that are names, not references: no
-    rewrite edits them and no scan reports them (`_NOT_REFERENCES`)."""
+    rewrite edits them and no scan reports them (`_NOT_REFERENCES`, and entry-point
+    group names: `entry_groups.py`)."""
     names = _NOT_REFERENCES.get(path)
-    return [m.span() for m in names.finditer(text)] if names is not None else []
+    spans = [m.span() for m in names.finditer(text)] if names is not None else []
+    return spans + group_spans(path, text)
 
 
 @dataclass(frozen=True)
@@ -289,7 +292,8 @@ class OldNames:
 
     def find_at(self, path: str, text: str) -> list[OldName]:
         """`find` in the file `path`, less the spellings that are names there, not
-        references (`_NOT_REFERENCES`: a `.gitmodules` section's submodule name)."""
+        references (`name_spans`: a `.gitmodules` section's submodule name, an entry-point
+        group)."""
         hits = self.find(text)
         spans = name_spans(path, text) if hits else []
         return [h for h in hits if not any(a <= h.start < b for a, b in spans)]

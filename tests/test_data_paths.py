@@ -111,3 +111,80 @@ def test_a_project_root_above_the_loader_is_not_data(make_repo, tmp_path):
     tree = {**TREE, "python/sglang/srt/cli/utils.py": "import os\n" + root}
     prep = prepared(make_repo, tmp_path, {}, plan=MOVE, base=tree)
     assert not [p for p in data_path_problems(prep.index, prep.relocation) if "cli" in str(p)]
+
+
+def _stationary(make_repo, tmp_path, target):
+    """A script that stays and lists `{K3}` by path from the repository root."""
+    script = (
+        "from pathlib import Path\n\n"
+        "base = Path(__file__).resolve().parent.parent\n"
+        f'MODS = sorted(base.joinpath({target}).rglob("*.py"))\n'
+    )
+    move = MOVE.replace(
+        "sglang.kernels.ops.kimi_k3.sp_collective", "sglang.kernels.ops.kimi_k3", 1
+    ).replace("communication.sp_collective", "communication.kimi_k3")
+    tree = {**TREE, "scripts/gen.py": script}
+    prep = prepared(make_repo, tmp_path, {}, plan=move, base=tree)
+    return data_path_problems(prep.index, prep.relocation)
+
+
+def test_a_stationary_script_listing_a_moved_package_is_a_warning(make_repo, tmp_path):
+    """trial24 T41 (markdown's docs generator lists `markdown/extensions/*.py`): the
+    package moves as code, the script stays; no plan-level move can mend it, so the
+    dry run warns with the new place instead of refusing with a move onto itself."""
+    parts = ", ".join(f'"{p}"' for p in K3.split("/"))
+    (d,) = _stationary(make_repo, tmp_path, parts)
+    assert d.severity == "warning"
+    assert (d.pos.file, d.pos.line) == ("scripts/gen.py", 4)
+    assert "relative to the repository root" in d.message
+    assert "python/sglang/kernels/ops/communication/kimi_k3" in d.message
+    assert f"`{K3} -> {K3}`" not in d.message
+
+
+def test_a_stationary_loader_whose_data_moves_stays_refused(make_repo, tmp_path):
+    parts = ", ".join(f'"{p}"' for p in (K3 + "/configs/sp_collective").split("/"))
+    (d,) = _stationary(make_repo, tmp_path, parts)
+    assert d.severity == "error"
+    assert "scripts/gen.py stays" in d.message and "relative to the repository root" in d.message
+    assert "add a move" not in d.message  # no move of a path onto itself
+
+
+def _respelled(make_repo, tmp_path, target, expr="base.joinpath({})"):
+    """The dry run's edits of scripts/gen.py and its notes on it."""
+    from migrate.rewrite.engine import plan_changes
+
+    script = (
+        "from pathlib import Path\n\n"
+        "base = Path(__file__).resolve().parent.parent\n"
+        f'MODS = sorted(({expr.format(target)}).rglob("*.py"))\n'
+    )
+    move = MOVE.replace(
+        "sglang.kernels.ops.kimi_k3.sp_collective", "sglang.kernels.ops.kimi_k3", 1
+    ).replace("communication.sp_collective", "communication.kimi_k3")
+    tree = {**TREE, "scripts/gen.py": script}
+    prep = prepared(make_repo, tmp_path, {}, plan=move, base=tree)
+    cs = plan_changes(prep)
+    edits = [e for e in cs.edits if e.path == "scripts/gen.py"]
+    notes = [n for n in cs.notes if n.pos.file == "scripts/gen.py"]
+    return script, edits, notes
+
+
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_literal_parts_naming_moved_code_are_respelled(make_repo, tmp_path, quote):
+    """trial24 T42: the parts of `base.joinpath("python", ..., "kimi_k3")` from an anchor
+    that stays follow the package like a string path does; no warning is left."""
+    parts = ", ".join(f"{quote}{p}{quote}" for p in K3.split("/"))
+    script, edits, notes = _respelled(make_repo, tmp_path, parts)
+    (e,) = edits
+    new = script[: e.start] + e.new + script[e.end :]
+    target = "python/sglang/kernels/ops/communication/kimi_k3"
+    want = ", ".join(f"{quote}{p}{quote}" for p in target.split("/"))
+    assert f"base.joinpath({want})" in new
+    assert notes == []
+
+
+def test_a_lookup_the_string_pass_respells_has_no_warning(make_repo, tmp_path):
+    """`base / "python/.../kimi_k3"` is a string path the string pass respells: that one
+    edit stands, and the warning that the lookup finds nothing is withdrawn."""
+    script, (e,), notes = _respelled(make_repo, tmp_path, f'"{K3}"', "base / {}")
+    assert e.new == "python/sglang/kernels/ops/communication/kimi_k3" and notes == []

@@ -223,3 +223,19 @@ def test_prefixed_and_triple_quoted_forward_references_are_respelled(make_repo, 
     prep, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, "app.use")
     text = (out / "app/use.py").read_text()
     assert f'def a(x: r"{new}", y: u"{new} | None") -> """{new}""":' in text
+
+
+def test_names_in_an_annotations_values_are_read(make_repo, tmp_path):
+    """An `Annotated[...]`'s metadata and a `Literal[...]`'s values are values: their
+    strings are not forward references, but their NAMES are read (`A[int, Check]`,
+    `Literal[Color.RED]`), so a moved function's new module imports them. One rule for
+    both readers (`forward_refs.annotation_parts`, used by `bindings._Reads` too). (Before:
+    `_Reads` had its own copy that skipped the values whole: pkg/new.py raised NameError
+    'Check' at import; verify's import-time-names caught it, apply wrote it.)"""
+    from rewrite_helpers import run_golden_case
+
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, "symbol-annotation-values-read")
+    new = (out / "pkg/new.py").read_text()
+    assert "from pkg.checks import Check, Color\n" in new
+    # trial24 C2: the header as ruff writes it (an aliased name apart: combine-as-imports off)
+    assert new.startswith("from typing import Annotated as A\nfrom typing import Literal\n\n")

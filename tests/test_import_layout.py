@@ -377,3 +377,63 @@ def test_an_import_added_to_a_module_without_imports_is_set_apart():
     two = ImportOrder(style=ImportStyle(lines_after_imports=2))
     assert added("Y = 0\n", order=two) == imp + "\n\nY = 0\n"
     assert added("import os\nY = 0\n") == "import os\n" + imp + "Y = 0\n"  # as it was
+
+
+def test_an_own_import_of_a_quiet_module_goes_to_its_sorted_place(make_repo, tmp_path):
+    """trial23 T21: a respelled own import whose modules are quiet (they bind their names
+    and run nothing of the project at import) goes to its sorted place: no module can tell
+    when it ran. Executed, run twice, ruff clean. (Before: `from pkg.z import B` stayed
+    between `pkg.a` and `pkg.c`, ruff I001, as in pluggy's and marshmallow's results.)"""
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, "layout-own-order-quiet-module-sorted")
+    assert _ruff_isort_findings(out) == ""
+    assert (out / "pkg/use.py").read_text().startswith("from .a import A\nfrom .c import C\n")
+
+
+def test_an_own_import_of_a_module_that_imports_own_code_keeps_its_place(make_repo, tmp_path):
+    """The new module imports `pkg.a`: when it runs is behaviour, so its import stays
+    where the edit put it (executed, run twice)."""
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, "layout-own-order-respelled-stays")
+    assert (
+        "from .a import A\nfrom .z import B\nfrom .c import C\n" in (out / "pkg/use.py").read_text()
+    )
+
+
+def test_what_makes_a_module_quiet(make_repo):
+    """Quiet: docstring, imports of non-own code (and own code under TYPE_CHECKING),
+    def/class whose decorators, bases and defaults call only imported names, plain-name
+    assignments of such values. Not quiet: an own-code import, a statement call, a store
+    into anything but a name, a call of the module's own code at import, an own-code
+    decorator (a registry)."""
+    from migrate.index import build_index
+    from migrate.plan import load_plan
+    from migrate.relocate import plan_relocation
+    from migrate.rewrite.quiet_modules import QuietModules
+
+    quiet = {
+        "q1": '"""doc."""\nimport logging\nfrom typing import TypeVar\n\nT = TypeVar("T")\n'
+        "log = logging.getLogger(__name__)\n__all__ = ['f']\n\n\ndef f(x=(1, 2)):\n"
+        "    from pkg import q2\n    return q2\n",
+        "q2": "from __future__ import annotations\nfrom typing import TYPE_CHECKING\n\n"
+        "if TYPE_CHECKING:\n    from pkg.n1 import X\n\n\nclass C:\n    x: int = 0\n\n"
+        "    def m(self) -> X: ...\n",
+        "q3": "try:\n    import json\nexcept ImportError:\n    json = None\n",
+    }
+    noisy = {
+        "n1": "from pkg.q1 import f\n",
+        "n2": "import warnings\n\nwarnings.filterwarnings('ignore')\n",
+        "n3": "import os\n\nos.environ['X'] = '1'\n",
+        "n4": "def build():\n    return 1\n\n\nX = build()\n",
+        "n5": "REG = {}\n\n\ndef register(f):\n    REG[f.__name__] = f\n    return f\n\n\n"
+        "@register\ndef g():\n    pass\n",
+        "n6": "from . import q1\n",
+    }
+    files = {"pkg/__init__.py": ""}
+    files.update({f"pkg/{k}.py": v for k, v in {**quiet, **noisy}.items()})
+    repo = make_repo(files)
+    (repo.parent / "p.yaml").write_text("version: 1\nmoves:\n  - from: pkg.q1\n    to: pkg.q9\n")
+    plan, errors = load_plan(repo.parent / "p.yaml")
+    assert not errors
+    index = build_index(repo, plan.roots)
+    modules = QuietModules(index, plan_relocation(plan, index), {"pkg/new.py": "X = 1\n"})
+    found = {m for m in [*quiet, *noisy, "new"] if modules.quiet(f"pkg.{m.replace('q1', 'q9')}")}
+    assert found == {"q1", "q2", "q3", "new"}

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import GOLDEN, assert_golden
-from prep_helpers import prepared
+from helpers import GOLDEN, assert_golden, write_tree
+from prep_helpers import BASE_TREE, prepared
 
 from migrate.changes import ChangeSet, Edit, FileMove
 from migrate.cli import main
 from migrate.errors import Diagnostic, Pos
 from migrate.git_steps import plan_changeset
+from migrate.pipeline import prepare
 from migrate.present import SCHEMA, summary, to_json, unified_diff
 from migrate.present.diff import blob_id, similarity
 from migrate.rewrite.spans import make_edit
@@ -148,6 +149,28 @@ def test_diff_index_lines_are_git_blob_ids(scene):
     assert f"index {want}.." in patch
 
 
+def test_diff_index_lines_are_sha256_blob_ids_in_a_sha256_repository(tmp_path):
+    """A repository made with `git init --object-format=sha256` names blobs by SHA-256:
+    the dry run's `index` lines are that repository's ids (they showed SHA-1 ones)."""
+    repo = tmp_path / "repo"
+    write_tree(repo, {**BASE_TREE, **FILES})
+    subprocess.run(["git", "init", "-q", "--object-format=sha256", str(repo)], check=True)
+    who = ("-c", "user.name=t", "-c", "user.email=t@example.invalid")
+    for args in (("add", "-A"), (*who, "commit", "-qm", "base")):
+        subprocess.run(["git", *args], cwd=repo, check=True)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN)
+    prep = prepare(plan, repo)
+    edit = _edit(prep, "ci.yml", "ci.yml", "test/registered", "test/moved", "code")
+    patch = unified_diff(ChangeSet(edits=[edit]), prep.index)
+    ids = [
+        subprocess.run(["git", "hash-object", "--stdin"], input=text.encode(), cwd=repo,
+                       capture_output=True, check=True).stdout.decode()[:7]
+        for text in (FILES["ci.yml"], FILES["ci.yml"].replace("test/registered", "test/moved"))
+    ]  # fmt: skip
+    assert f"index {ids[0]}..{ids[1]} 100644\n" in patch, patch
+
+
 def test_similarity():
     assert similarity("a\nb\n", "a\nb\n") == 100
     assert 0 < similarity("a\nb\nc\nd\n", "a\nb\nc\nX\n") < 100
@@ -233,8 +256,6 @@ def test_edit_type_is_changes_edit(scene):
 
 def test_sample_dry_run_diff_applies_with_git(sample_repo):
     """End to end: the engine's whole change on kernels_sample, as a patch git accepts."""
-    from migrate.pipeline import prepare
-
     prep = prepare(
         Path(__file__).resolve().parent.parent / "plans/sample-jit-to-ops.yaml", sample_repo
     )

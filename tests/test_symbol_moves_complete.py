@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from rewrite_helpers import (
+    changes,
     dedent,
     rewrite_and_run,
     run_golden_case,
@@ -333,3 +334,75 @@ def test_an_import_only_the_moved_code_used_still_leaves(make_repo, tmp_path):
     }
     _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.src:f", "pkg.dst")], "use")
     assert "from os.path import splitext\n" in (out / "pkg/src.py").read_text()
+
+
+def test_a_star_import_of_own_code_gives_only_its_names(make_repo, tmp_path):
+    """review23 R7: the source star-imports two of the repository's own modules, and the
+    moved code reads `_` that gettext.install puts into builtins: the new module imports
+    from the source the names a star gives (`base`, `twice`, `__all__` honoured), not `_`
+    (`from pkg.src import _` raised ImportError; apply exited 0)."""
+    _, cs, out, _ = run_golden_case(make_repo, tmp_path, "symbol-star-import-gives-only-its-names")
+    assert (out / "pkg/dst.py").read_text().startswith("from pkg.src import base, twice\n")
+    said = [d.message for d in cs.notes if "left unimported" in d.message]
+    assert len(said) == 1 and "reads _, which pkg.src binds by no statement" in said[0]
+
+
+def test_a_star_import_the_tree_cannot_read_still_gives_what_the_moved_code_reads(
+    make_repo, tmp_path
+):
+    """The control: a star of a module that is not the repository's (here reached through
+    an own module's star) may give any name, so the moved code's `join` is imported."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/common.py": "from os.path import *\n",
+        "pkg/src.py": "from pkg.common import *\n\n\ndef path():\n    return join('a', 'b')\n",
+        "check.py": "from pkg.src import path\n\n\ndef check():\n    assert path() == 'a/b'\n",
+    }
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, [("pkg.src:path", "pkg.dst")], "check")
+    assert (out / "pkg/dst.py").read_text().startswith("from pkg.src import join\n")
+
+
+def test_a_binding_of_a_retired_package_follows_its_moved_definitions(make_repo, tmp_path):
+    """trial23 T38 (markdown.extensions): every binding form of a deleted package whose
+    `__init__` definitions move out follows them per attribute and leaves, instead of
+    the error "no move says where it went"; and `make`, moved to another module than
+    the `Extension` it reads, imports it from its new module, not from the deleted
+    package."""
+    _, cs, out, _ = run_golden_case(make_repo, tmp_path, "symbol-binding-of-retired-package")
+    assert not [n for n in cs.notes if n.severity == "error"]
+    assert not (out / "pkg/ext").exists()
+    assert (
+        (out / "pkg/factory.py")
+        .read_text()
+        .startswith("from pkg.extension_base import Extension\n")
+    )
+
+
+def test_a_binding_of_a_retired_package_with_an_attribute_no_move_covers_is_refused(make_repo):
+    """The control: `ext.VERSION` stays in the deleted package, so the binding has
+    nowhere to go: the error stays, at the import."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/ext/__init__.py": "VERSION = 1\n\n\nclass Extension:\n    pass\n",
+        "use.py": "from pkg import ext\n\nprint(ext.Extension, ext.VERSION)\n",
+    }
+    moves = [("pkg.ext:Extension", "pkg.base")]
+    _, cs = changes(make_repo, files, moves, "delete: [pkg.ext]\n")
+    errors = [str(n) for n in cs.notes if n.severity == "error"]
+    gone = "`pkg.ext` no longer exists after the plan and no move says where it went"
+    assert errors == [f"use.py:1:17: error: {gone}"]
+
+
+def test_a_type_checking_guard_is_spelled_through_the_carried_typing_binding(make_repo, tmp_path):
+    """trial23 T32 (jinja2's evalctx.py): the source spells `if t.TYPE_CHECKING:` and the
+    moved code carries `import typing as t`, so the new module's guard reads it through
+    `t`; it had a second import, `from typing import TYPE_CHECKING`."""
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, "symbol-type-checking-through-typing-alias")
+    assert (
+        (out / "pkg/newmod.py")
+        .read_text()
+        .startswith(
+            "import typing as t\n\nif t.TYPE_CHECKING:\n    from collections import OrderedDict\n"
+        )
+    )
+    assert unused_imports(out) == []

@@ -111,3 +111,85 @@ def test_the_old_module_already_importing_the_new_one_adds_nothing(make_repo, tm
     )
     ops = (out / "pkg/ops.py").read_text()
     assert "relu as relu" not in ops and "from .activations import elu\n" in ops
+
+
+SUBCLASS_FILES = {
+    "pkg/__init__.py": "from . import ops\n",
+    "pkg/base.py": dedent(
+        """
+        REGISTRY = {}
+
+
+        class Meta(type):
+            def __init__(cls, name, bases, ns):
+                super().__init__(name, bases, ns)
+                REGISTRY[name.lower()] = cls
+
+
+        class Op:
+            def __init_subclass__(cls, **kw):
+                super().__init_subclass__(**kw)
+                REGISTRY[cls.__name__] = cls
+
+
+        class Mid(Op):
+            pass
+        """
+    ),
+    "pkg/ops.py": dedent(
+        """
+        import enum
+
+        from pkg.base import Meta, Mid, Op
+
+
+        class Relu(Op):
+            pass
+
+
+        class Gelu(Mid):
+            pass
+
+
+        class Tanh(metaclass=Meta):
+            pass
+
+
+        class Kind(enum.Enum):
+            A = 1
+
+
+        class Plain:
+            pass
+
+
+        def other():
+            return 1
+        """
+    ),
+    "app/__init__.py": "",
+    "app/check.py": dedent(
+        """
+        import pkg
+        from pkg.base import REGISTRY
+
+
+        def check():
+            assert sorted(REGISTRY) == ["Gelu", "Mid", "Relu", "tanh"], REGISTRY
+        """
+    ),
+}
+
+
+def test_a_class_its_own_bases_or_metaclass_register_is_imported_back(make_repo, tmp_path):
+    """trial24 V1: a class whose base (or a base of it) of the project's own code defines
+    `__init_subclass__`, or whose metaclass is the project's own, runs that code as it is
+    defined, like a decorator: the old module imports it back. A class with only a
+    standard-library base (`enum.Enum`) or none is not imported back."""
+    moves = [(f"pkg.ops:{n}", "pkg.acts") for n in ("Relu", "Gelu", "Tanh", "Kind", "Plain")]
+    prep, cs, out = rewrite_and_run(make_repo, tmp_path, SUBCLASS_FILES, moves, "app.check")
+    ops = (out / "pkg/ops.py").read_text()
+    back = "".join(f"from pkg.acts import {n} as {n}\n" for n in ("Gelu", "Relu", "Tanh"))
+    assert ops.startswith(back), ops
+    assert _f401(out / "pkg/ops.py") == ""
+    assert "Kind" not in ops and "Plain" not in ops

@@ -288,3 +288,164 @@ def test_a_module_moved_to_another_package_need_not_run_its_old_package(make_rep
     head = {"pkg/old/sub": None, "pkg/new/sub/__init__.py": "Y = 2\n"}
     result = hand_made(repo, tmp_path, [("pkg.old.sub", "pkg.new.sub")], head)
     assert found(result, "import-reach") == []
+
+
+FORMS = {
+    "pkg/__init__.py": "",
+    "pkg/old/__init__.py": "",
+    "pkg/old/words.txt": "a b c\n",
+    "pkg/old/mod.json": "{}\n",
+    "pkg/old/res/r.txt": "r\n",
+    "pkg/old/mod.py": dedent(
+        """\
+        import os
+        from importlib.resources import files
+        from pathlib import Path
+
+        HERE = os.path.dirname(__file__)
+        WORDS = files("pkg.old") / "words.txt"
+        CONF = Path(__file__).with_suffix(".json")
+        RES = os.path.join(HERE, f"res/{os.sep}")
+        R = f"{HERE}/res/r.txt"
+        CERT = files("certifi") / "cacert.pem"
+        STEM = os.path.splitext(__file__)[0] + ".json"
+        """
+    ),
+}
+
+
+def test_lookups_by_package_name_suffix_and_f_string_are_judged(make_repo, tmp_path):
+    """Stop 23's open T27 forms: `files("pkg.old") / "words.txt"` (respelled to the new
+    package, whose directory lacks the file), `Path(__file__).with_suffix(".json")` and
+    `splitext(__file__)[0] + ".json"` (the module's own name), and paths in f-strings
+    (`f"{HERE}/res/r.txt"`, `join(HERE, f"res/{x}")`: up to the first placeholder). The
+    package moved without its data: each is an error; a package that is not the
+    repository's (`files("certifi")`) is not judged."""
+    repo = make_repo(FORMS)
+    head = {
+        "pkg/old/__init__.py": None,
+        "pkg/old/mod.py": None,
+        "pkg/new/__init__.py": "",
+        "pkg/new/mod.py": FORMS["pkg/old/mod.py"].replace('"pkg.old"', '"pkg.new"'),
+    }
+    result = hand_made(repo, tmp_path, [("pkg.old", "pkg.new")], head)
+    hits = found(result, "data-lookups")
+    assert sorted((f, line, sev) for f, line, sev, _ in hits) == [
+        ("pkg/new/mod.py", line, "error") for line in (6, 7, 8, 9, 11)
+    ], hits
+    messages = " ".join(m for *_, m in hits)
+    assert "pkg/old/mod.json was found at BASE" in messages
+    assert "pkg/new/words.txt" in messages and "pkg/old/words.txt was found" in messages
+
+
+def test_lookups_by_package_name_suffix_and_f_string_pass_with_their_data(make_repo, tmp_path):
+    """The same move with the data beside the new module: every lookup finds its file."""
+    repo = make_repo(FORMS)
+    head = {
+        "pkg/old": None,
+        "pkg/new/__init__.py": "",
+        "pkg/new/words.txt": "a b c\n",
+        "pkg/new/mod.json": "{}\n",
+        "pkg/new/res/r.txt": "r\n",
+        "pkg/new/mod.py": FORMS["pkg/old/mod.py"].replace('"pkg.old"', '"pkg.new"'),
+    }
+    result = hand_made(repo, tmp_path, [("pkg.old", "pkg.new")], head)
+    assert found(result, "data-lookups") == []
+
+
+SUBCLASSES = {
+    "pkg/__init__.py": "from . import ops\n",
+    "pkg/base.py": dedent(
+        """\
+        REGISTRY = {}
+
+
+        class Op:
+            def __init_subclass__(cls, **kw):
+                super().__init_subclass__(**kw)
+                REGISTRY[cls.__name__] = cls
+
+
+        class Meta(type):
+            pass
+
+
+        class WithMeta(metaclass=Meta):
+            pass
+
+
+        class Mid(Op):
+            pass
+        """
+    ),
+    "pkg/ops.py": dedent(
+        """\
+        from pkg import base
+        from pkg.base import Mid, WithMeta
+
+
+        class Relu(Mid):
+            pass
+
+
+        class Gelu(base.Op):
+            pass
+
+
+        class Tanh(WithMeta):
+            pass
+
+
+        class Plain(object):
+            pass
+        """
+    ),
+}
+
+
+def test_a_subclass_registered_by_its_base_moved_where_nothing_imports_it_fails(
+    make_repo, tmp_path
+):
+    """Stop 23's open T29 form: a class whose base registers it (`__init_subclass__`,
+    through a base of a base, by name or `module.Base`) or whose base has a metaclass
+    runs that code as it is defined; moved into a module that importing `pkg` no longer
+    runs, the registration is lost. A class with no such base loses nothing."""
+    repo = make_repo(SUBCLASSES)
+    head = {"pkg/ops.py": "from pkg import base  # noqa: F401\n"}
+    moves = []
+    for i, name in enumerate(("Relu", "Gelu", "Tanh", "Plain")):
+        head[f"pkg/e{i}.py"] = (
+            "from pkg import base\nfrom pkg.base import Mid, WithMeta  # noqa: F401\n\n\n"
+            + SUBCLASSES["pkg/ops.py"].split("\n\n\n")[i + 1].strip()
+            + "\n"
+        )
+        moves.append((f"pkg.ops:{name}", f"pkg.e{i}"))
+    result = hand_made(repo, tmp_path, moves, head)
+    hits = found(result, "import-reach")
+    assert [(f, sev) for f, _, sev, _ in hits] == [
+        ("pkg/e0.py", "error"),
+        ("pkg/e1.py", "error"),
+        ("pkg/e2.py", "error"),
+    ], hits
+    assert "Relu, moved there from pkg.ops, runs pkg.base.Op.__init_subclass__" in hits[0][3]
+    assert "metaclass" in hits[2][3]
+
+
+def test_a_lookup_the_move_respelled_to_name_nothing_fails(make_repo, tmp_path):
+    """A module moved with its data whose lookup the rewrite respelled wrongly
+    (`"words.txt"` made `"../words.txt"`): no BASE lookup has the new text, but the
+    file's counterpart has as many lookups and the same-placed one found words.txt at
+    BASE, so it is an error, not a made-at-run-time warning."""
+    repo = make_repo(DATA)
+    text = DATA["pkg/old/mod.py"].replace('with_name("words.txt")', 'with_name("../words.txt")')
+    moved = {
+        "pkg/old": None,
+        "pkg/new/__init__.py": "",
+        "pkg/new/mod.py": text,
+        "pkg/new/words.txt": "a b c\n",
+        "pkg/new/res/r.txt": "r\n",
+    }
+    result = hand_made(repo, tmp_path, [("pkg.old", "pkg.new")], moved)
+    hits = found(result, "data-lookups")
+    assert [(line, sev) for _, line, sev, _ in hits] == [(7, "error"), (10, "warning")], hits
+    assert "pkg/old/words.txt was found at BASE by the same lookup, spelled words.txt" in hits[0][3]

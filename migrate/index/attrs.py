@@ -24,7 +24,7 @@ import ast
 from dataclasses import dataclass, field
 
 from migrate.index.bindings import Bindings, Visitor, import_only, name_chain, node_key
-from migrate.index.forward_refs import SPECIAL, reference_strings
+from migrate.index.forward_refs import reference_strings
 from migrate.index.imports import absolute
 
 _PATCHERS = {"patch", "mock.patch", "unittest.mock.patch", "mocker.patch"}
@@ -164,8 +164,7 @@ class AttrWalker(Visitor):
         the outermost string; which strings are references is `forward_refs`' one rule
         (not a `Literal`'s values, an `Annotated`'s metadata, a call's arguments), with
         the special forms found by this scope's imports (`from typing import Literal as L`)."""
-        special = {n: d.rpartition(".")[2] for n, d in self.scope.items()}
-        special = {n: leaf for n, leaf in special.items() if leaf in SPECIAL}
+        special = self.scope
         todo = [(s, s) for s in reference_strings(annotation, special)]
         while todo:
             outer, string = todo.pop()

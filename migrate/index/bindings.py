@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from migrate.index.forward_refs import forward_references
+from migrate.index.forward_refs import annotation_parts, forward_references
 from migrate.index.imports import package_of, resolve_relative
 from migrate.rewrite.spans import ast_offset, line_starts
 
@@ -709,14 +709,23 @@ class _Uses(Visitor):
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
+        """`vars(m)["s"]` and `m.__dict__["s"]`: one namespace, one rule (trial23 T35);
+        a store or `del` through it is a patch, like `setattr(m, "s", v)`."""
         v = node.value
+        writes = isinstance(node.ctx, (ast.Store, ast.Del))
         if (
             isinstance(v, ast.Call)
             and isinstance(v.func, ast.Name)
             and v.func.id == "vars"
             and len(v.args) == 1
         ):
-            self._named(v.args[0], node.slice)
+            self._named(v.args[0], node.slice, writes)
+        elif (
+            isinstance(v, ast.Attribute)
+            and v.attr == "__dict__"
+            and self._named(v.value, node.slice, writes)
+        ):
+            self.consumed.add(id(v))
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
@@ -739,9 +748,6 @@ class NameRead:
     line: int
     pos: int  # offset of the name (of the string, for a name in a string annotation)
     home: int | None  # index of the scope that binds it; None: nothing in the file does
-
-
-_SPECIAL_FORMS = frozenset(("Literal", "Annotated"))
 
 
 class _Reads(_Uses):
@@ -784,36 +790,39 @@ class _Reads(_Uses):
 
     def visit_Call(self, node: ast.Call) -> None:
         """A call inside an annotation (`A[str, Arg(help="...")]`) passes values, not
-        types: its arguments' strings are not read as annotations."""
-        self.visit(node.func)
-        depth, self.in_annotation = self.in_annotation, 0
-        for arg in [*node.args, *(k.value for k in node.keywords)]:
-            self.visit(arg)
-        self.in_annotation = depth
-
-    def _special(self, head: ast.expr) -> str | None:
-        """`Literal` or `Annotated` when `head` is bound to one (`from typing import
-        Annotated as A` too), spelled as an attribute (`typing.Literal`), or spelled so
-        and bound by nothing in the file."""
-        if isinstance(head, ast.Attribute):
-            return head.attr if head.attr in _SPECIAL_FORMS else None
-        if not isinstance(head, ast.Name):
-            return None
-        bound = self.lookup(head.id, (self.at or (0, self.b.off(head)))[1])[1]
-        if isinstance(bound, ModuleBinding) and bound.value:
-            leaf = bound.value.rpartition(".")[2]
-            return leaf if leaf in _SPECIAL_FORMS else None
-        return head.id if head.id in _SPECIAL_FORMS and bound is False else None
+        types: its arguments' strings are not read as annotations (`annotation_parts`)."""
+        self._parts(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        head = self._special(node.value) if self.in_annotation else None
-        if head is None:
+        if not self.in_annotation:
             return self.generic_visit(node)
-        self.visit(node.value)
-        if head == "Annotated":
-            first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
-            self.visit(first)
+        self._parts(node)
         return None
+
+    def _parts(self, node: ast.expr) -> None:
+        """The types of an annotation node read as annotations, its values (a `Literal`'s,
+        an `Annotated`'s metadata, a call's arguments) as code: their names are read, their
+        strings are not forward references. The rule is `forward_refs.annotation_parts`."""
+        types, values = annotation_parts(node, self._bound(node))
+        for part in types:
+            self.visit(part)
+        depth, self.in_annotation = self.in_annotation, 0
+        for part in values:
+            self.visit(part)
+        self.in_annotation = depth
+
+    def _bound(self, node: ast.expr):
+        """`bound` for `forward_refs.special_form`, through the scopes at `node` (or at
+        the string annotation being read)."""
+        at = (self.at or (0, self.b.off(node)))[1]
+
+        def bound(name: str):
+            found = self.lookup(name, at)[1]
+            if isinstance(found, ModuleBinding) and found.value:
+                return found.value
+            return False if found is False else None
+
+        return bound
 
     def visit_Constant(self, node: ast.Constant) -> None:
         if not (self.in_annotation and isinstance(node.value, str)):

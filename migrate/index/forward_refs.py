@@ -11,25 +11,59 @@ other string annotation is skipped: an offset in its value is not one in the fil
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from migrate.rewrite.spans import ast_offset, line_starts
 
-_SPECIAL = SPECIAL = frozenset(("Literal", "Annotated"))
-_TYPING = frozenset(("typing", "typing_extensions"))
+SPECIAL = frozenset(("Literal", "Annotated"))
+
+
+def special_form(head: ast.expr, bound: Callable[[str], str | None | bool]) -> str | None:
+    """`Literal` or `Annotated` when the subscript head `head` names that special form:
+    spelled as an attribute (`typing.Literal`, `t.Annotated`), a name bound by an import
+    of it (`from typing import Annotated as A`), or the bare name bound by nothing.
+    `bound(name)`: the dotted value an import binds `name` to, None when something else
+    binds it, False when nothing does."""
+    if isinstance(head, ast.Attribute):
+        return head.attr if head.attr in SPECIAL else None
+    if not isinstance(head, ast.Name):
+        return None
+    value = bound(head.id)
+    if isinstance(value, str):
+        leaf = value.rpartition(".")[2]
+        return leaf if leaf in SPECIAL else None
+    return head.id if value is False and head.id in SPECIAL else None
+
+
+def annotation_parts(node: ast.AST, bound) -> tuple[list[ast.AST], list[ast.AST]]:
+    """THE rule for what an annotation holds: (the parts of `node` that are still types,
+    the parts that are values). A `Literal[...]` lists values, an `Annotated[...]`'s
+    metadata after its first element are values, a call's arguments are values
+    (`Arg(help="...")`); everything else is a type. A string among the types is a forward
+    reference; a string among the values is just a string, whatever it spells; a name
+    among either is read (`Literal[Color.RED]` reads Color). `bound`: as for
+    `special_form`."""
+    if isinstance(node, ast.Call):
+        return [node.func], [*node.args, *(k.value for k in node.keywords)]
+    if isinstance(node, ast.Subscript):
+        kind = special_form(node.value, bound)
+        if kind == "Literal":
+            return [node.value], [node.slice]
+        if kind == "Annotated":
+            elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            return [node.value, *elts[:1]], list(elts[1:])
+    return list(ast.iter_child_nodes(node)), []
 
 
 def annotation_strings(tree: ast.AST) -> Iterator[ast.Constant]:
     """Every string constant inside an annotation of a parameter, a return or an
-    annotated assignment that is a forward reference (`list["T"]` included): not the
-    values a `Literal[...]` lists, an `Annotated[...]`'s metadata, nor a call's
-    arguments (`Arg(help="...")`): those are values, whatever they spell."""
-    special = {name: name for name in _SPECIAL}
+    annotated assignment that is a forward reference (`list["T"]` included), by
+    `annotation_parts`; the special forms are found by the file's imports."""
+    imported: dict[str, str] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module in _TYPING:
-            special.update(
-                {a.asname: a.name for a in node.names if a.name in _SPECIAL and a.asname}
-            )
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names})
+    bound = _by_imports(imported)
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             args = node.args
@@ -41,35 +75,28 @@ def annotation_strings(tree: ast.AST) -> Iterator[ast.Constant]:
             continue
         for note in notes:
             if note is not None:
-                yield from _strings(note, special)
+                yield from _strings(note, bound)
 
 
-def reference_strings(note: ast.AST, special: dict[str, str]) -> Iterator[ast.Constant]:
-    """The forward-reference strings of one annotation, by the rule above; `special` maps
-    a local name to the special form (`Literal`, `Annotated`) it is bound to."""
-    return _strings(note, {**{name: name for name in SPECIAL}, **special})
+def reference_strings(note: ast.AST, imported: dict[str, str]) -> Iterator[ast.Constant]:
+    """The forward-reference strings of one annotation, by `annotation_parts`;
+    `imported` maps a local name to the dotted value its import binds it to."""
+    return _strings(note, _by_imports(imported))
 
 
-def _strings(node: ast.AST, special: dict[str, str]) -> Iterator[ast.Constant]:
+def _by_imports(imported: dict[str, str]):
+    """`bound` for `special_form` from a name -> imported value table (a name no import
+    binds is read as bound by nothing)."""
+    return lambda name: imported.get(name, False)
+
+
+def _strings(node: ast.AST, bound) -> Iterator[ast.Constant]:
     if isinstance(node, ast.Constant):
         if isinstance(node.value, str):
             yield node
         return
-    if isinstance(node, ast.Call):
-        yield from _strings(node.func, special)
-        return
-    if isinstance(node, ast.Subscript):
-        head = node.value
-        name = head.attr if isinstance(head, ast.Attribute) else getattr(head, "id", None)
-        kind = name if isinstance(head, ast.Attribute) and name in _SPECIAL else special.get(name)
-        if kind == "Literal":
-            return
-        if kind == "Annotated":
-            first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
-            yield from _strings(first, special)
-            return
-    for child in ast.iter_child_nodes(node):
-        yield from _strings(child, special)
+    for child in annotation_parts(node, bound)[0]:
+        yield from _strings(child, bound)
 
 
 def value_offset(raw: str, value: str) -> int | None:

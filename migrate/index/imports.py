@@ -35,10 +35,14 @@ class ImportRef:
                 yield f"{self.module}.{n}" if self.module else n
 
 
-def _is_type_checking(test: ast.expr) -> bool:
+def is_type_checking(test: ast.expr) -> bool:
+    """Whether an `if` test is `TYPE_CHECKING` (`typing.TYPE_CHECKING`, `t.TYPE_CHECKING`)."""
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
     )
+
+
+_is_type_checking = is_type_checking
 
 
 def resolve_relative(package: str | None, level: int, module: str | None) -> str | None:

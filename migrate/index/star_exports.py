@@ -42,6 +42,34 @@ class StarExports:
         self._facts_of = facts_of
         self._memo: dict[str, dict[str, str]] = {}
         self._running: set[str] = set()
+        self._known: dict[str, bool] = {}
+
+    def known(self, module: str) -> bool:
+        """Whether `self(module)` is every name `from module import *` can bind (review23
+        R7: only then may a name no star gives be left unimported): a literal `__all__`
+        says it all; without one, the module and every module its stars reach are the
+        tree's own, with no star of an unresolvable module, no `__getattr__` and no
+        `globals()` writes."""
+        if module not in self._known:
+            seen, todo, ok = {module}, [module], True
+            while todo and ok:
+                facts = self._facts_of(todo.pop())
+                if facts is not None and facts.all_names is not None:
+                    continue
+                ok = facts is not None and not (
+                    facts.star_unresolved or facts.getattr_hook or facts.writes_globals
+                )
+                for star in facts.star_imports if ok else ():
+                    if star not in seen:
+                        seen.add(star)
+                        todo.append(star)
+            self._known[module] = ok
+        return self._known[module]
+
+    @classmethod
+    def of_index(cls, index) -> StarExports:
+        """The tree's modules (`index`: a RepoIndex), read through their code facts."""
+        return cls(lambda m: index.facts(index.modules[m]) if m in index.modules else None)
 
     def __call__(self, module: str) -> dict[str, str]:
         if module in self._memo:

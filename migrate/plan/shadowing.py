@@ -39,7 +39,7 @@ def _new_modules(index: RepoIndex, rel: Relocation) -> dict[str, str]:
 def shadowing_problems(plan: Plan, index: RepoIndex, rel: Relocation, pos_for) -> list[Diagnostic]:
     """`pos_for(path)`: the plan position of the move carrying the file at `path`."""
     out = []
-    star = StarExports(lambda m: index.facts(index.modules[m]) if m in index.modules else None)
+    star = StarExports.of_index(index)
     for new, source in sorted(_new_modules(index, rel).items()):
         package, _, leaf = new.rpartition(".")
         path = index.modules.get(rel.old_module(package) or package) if package else None

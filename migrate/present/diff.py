@@ -2,27 +2,29 @@
 
 Moves are shown as git shows them, `rename from`/`rename to` with `similarity index
 100%` when the file is unchanged, so a reviewer sees at a glance which moves are pure.
-Blob ids on `index` lines are real git blob ids, so the output reads like `git diff -M`.
+Blob ids on `index` lines are real git blob ids, in the repository's object format (SHA-1,
+or SHA-256 for one made with `--object-format=sha256`), so the output reads like `git diff -M`.
 """
 
 from __future__ import annotations
 
 import difflib
-import hashlib
 
 from migrate.changes import ChangeSet
+from migrate.git.objects import blob_sha
+from migrate.git.runner import object_format
 from migrate.index.repo import RepoIndex
 from migrate.present.tree import FileChange, file_changes
 
 NULL = "0000000"
 
 
-def blob_id(text: str | None, encoding: str = "utf-8") -> str:
-    """Abbreviated git blob id of `text` (what `git hash-object` prints, 7 digits)."""
+def blob_id(text: str | None, encoding: str = "utf-8", fmt: str = "sha1") -> str:
+    """Abbreviated git blob id of `text` (what `git hash-object` prints, 7 digits) in a
+    repository of object format `fmt`."""
     if text is None:
         return NULL
-    data = text.encode(encoding, "surrogateescape")
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()[:7]
+    return blob_sha(text.encode(encoding, "surrogateescape"), fmt)[:7]
 
 
 def similarity(before: str, after: str) -> int:
@@ -49,7 +51,7 @@ def hunks(before: str, after: str) -> str:
     return "".join(out)
 
 
-def _file_diff(c: FileChange, encoding) -> str:
+def _file_diff(c: FileChange, encoding, fmt: str) -> str:
     old, new = c.old or c.new, c.new or c.old
     mode = f"{c.old_mode:o}"
     head = [f"diff --git a/{old} b/{new}\n"]
@@ -62,8 +64,8 @@ def _file_diff(c: FileChange, encoding) -> str:
         head.append(f"new file mode {mode}\n")
     if c.status == "deleted":
         head.append(f"deleted file mode {mode}\n")
-    a_id = blob_id(c.before, encoding(c.old)) if c.old else NULL
-    b_id = blob_id(c.after, encoding(c.old or c.new)) if c.new else NULL
+    a_id = blob_id(c.before, encoding(c.old), fmt) if c.old else NULL
+    b_id = blob_id(c.after, encoding(c.old or c.new), fmt) if c.new else NULL
     same_mode = f" {mode}" if c.status in ("modified", "renamed") else ""
     head.append(f"index {a_id}..{b_id}{same_mode}\n")
     a_name = f"a/{c.old}" if c.old else "/dev/null"
@@ -78,11 +80,12 @@ def _file_diff(c: FileChange, encoding) -> str:
 
 def unified_diff(changeset: ChangeSet, index: RepoIndex) -> str:
     """Every file change of `changeset` against the indexed tree, as one patch."""
+    fmt = object_format(index.root)
 
     def encoding(path: str | None) -> str:
         return index.encoding(path) if path and path in index.files else "utf-8"
 
-    parts = [(c.new or c.old, _file_diff(c, encoding)) for c in file_changes(changeset, index)]
+    parts = [(c.new or c.old, _file_diff(c, encoding, fmt)) for c in file_changes(changeset, index)]
     parts += [(new, _gitlink_rename(old, new)) for old, new in changeset.submodules.items()]
     return "".join(text for _key, text in sorted(parts, key=lambda p: p[0]))
 

@@ -16,6 +16,11 @@ Other string literals (a dict key such as `table["configs"]`) are not
 paths. Every file below a directory the loader names must land below the directory it
 names once moved, so a nested target (`configs/sp_collective/ ->
 communication/configs/sp_collective/`) is fine when the lookup resolves there.
+
+A loader that stays while the code it lists by path moves (a docs generator's
+`root.joinpath("pkg", "sub").rglob("*.py")`) has no plan-level remedy: its literal parts
+are respelled to the new place, as a string path would be (`CodeLookup`), or, where the
+parts are not plain literals, the dry run warns.
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
+from dataclasses import dataclass
 
+from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
@@ -192,16 +199,103 @@ def _literal(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
+def _where(anchor: str) -> str:
+    return anchor or "the repository root"
+
+
 def _problem(path, node, old, anchor, new_anchor, expected, actual) -> Diagnostic:
     fate = f"moves to {actual}" if actual != old else "stays"
     return Diagnostic(
         Pos(path, node.lineno, node.col_offset + 1),
-        f"{path} finds {old} relative to {anchor}, which moves to {new_anchor}, but "
-        f"{old} {fate}: add a move `{old} -> {expected}` so the data moves with its loader",
+        f"{path} finds {old} relative to {_where(anchor)}, which moves to "
+        f"{_where(new_anchor)}, but {old} {fate}: add a move `{old} -> {expected}` so the "
+        "data moves with its loader",
     )
 
 
-def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
+def _offset(text: str, line: int, col: int) -> int:
+    """The character offset of ast's (1-based line, UTF-8 byte column) in `text`."""
+    starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+    start = starts[line - 1]
+    line_text = text[start : starts[line] if line < len(starts) else len(text)]
+    return start + len(line_text.encode()[:col].decode("utf-8", "replace"))
+
+
+def _respelling(text, path, node, old, anchor, actual) -> Edit | None:
+    """The edit that respells a `join(<anchor>, "a", "b")`/`<anchor>.joinpath("a", "b")`
+    whose parts are all plain one-line literals spelling exactly `old` below `anchor`."""
+    callee = _callee(node)
+    if callee == "joinpath" and isinstance(node.func, ast.Attribute):
+        parts = list(node.args)
+    elif callee == "join" and len(node.args) >= 2:
+        parts = list(node.args[1:])
+    else:
+        return None
+    if node.keywords or not parts or not all(_literal(p) for p in parts):
+        return None
+    if any(p.lineno != p.end_lineno for p in parts):
+        return None
+    if posixpath.normpath(posixpath.join(anchor, *[p.value for p in parts])) != old:
+        return None
+    start = _offset(text, parts[0].lineno, parts[0].col_offset)
+    end = _offset(text, parts[-1].end_lineno, parts[-1].end_col_offset)
+    first = text[start:end]
+    quote = first[0] if first[:1] in ("'", '"') else None
+    new_tail = posixpath.relpath(actual, anchor or ".")
+    if quote is None or ".." in new_tail.split("/") or any(c in new_tail for c in "\\'\""):
+        return None
+    pieces = new_tail.split("/") if len(parts) > 1 else [new_tail]
+    new = ", ".join(f"{quote}{p}{quote}" for p in pieces)
+    return Edit(
+        path,
+        start,
+        end,
+        first,
+        new,
+        "string",
+        node.lineno,
+        node.col_offset + 1,
+        f"path to {old} respelled: the plan moves it to {actual}",
+    )
+
+
+def _left_behind(index: RepoIndex, path, node, old, anchor, actual) -> Diagnostic:
+    """The loader stays and what it finds moves: no move in the plan can mend that (trial24
+    T41). Code listed by path (a package or module the plan moves, as a docs generator
+    lists `pkg/sub/*.py`) is a warning with its new place; data stays a refusal."""
+    pos = Pos(path, node.lineno, node.col_offset + 1)
+    code = old.endswith(".py") or f"{old}/__init__.py" in index.files
+    if code:
+        return Diagnostic(
+            pos,
+            f"{path} finds the code at {old} by path, relative to {_where(anchor)}; the plan "
+            f"moves it to {actual}: after the migration this lookup finds nothing there "
+            "(respell the path)",
+            severity="warning",
+        )
+    return Diagnostic(
+        pos,
+        f"{path} stays and finds {old} relative to {_where(anchor)}, but the plan moves "
+        f"{old} to {actual}: keep {old} where it is, or move the loader with it",
+    )
+
+
+@dataclass(frozen=True)
+class CodeLookup:
+    """A loader that stays finds code the plan moves, by path: `edit` respells its
+    literal parts (None where they are not plain literals, then `warning` stands); the
+    lookup spans `span` of the (unmoved) file `warning.pos.file`."""
+
+    warning: Diagnostic
+    edit: Edit | None
+    span: tuple[int, int]
+
+
+def data_path_problems(
+    index: RepoIndex, rel: Relocation, lookups: list[CodeLookup] | None = None
+) -> list[Diagnostic]:
+    """The lookups the plan breaks. Given `lookups`, a lookup of moved code from a loader
+    that stays goes there (its warning or respelling is the engine's to settle)."""
     problems = []
     for path in sorted(index.python_files()):
         text = index.text(path) or ""
@@ -232,8 +326,18 @@ def data_path_problems(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
                 # directory itself breaks it (files moving inside a directory that stays,
                 # such as a package root, are the plan's own moves).
                 actual = rel.path(old) or old
-                if actual != old:
-                    problems.append(_problem(path, node, old, anchor, new_anchor, expected, actual))
+                if actual == old:
+                    continue
+                problem = _left_behind(index, path, node, old, anchor, actual)
+                if lookups is not None and problem.severity == "warning":
+                    span = (
+                        _offset(text, node.lineno, node.col_offset),
+                        _offset(text, node.end_lineno, node.end_col_offset),
+                    )
+                    edit = _respelling(text, path, node, old, anchor, actual)
+                    lookups.append(CodeLookup(problem, edit, span))
+                else:
+                    problems.append(problem)
                 continue
             for f in files:
                 if (rel.path(f) or f) != expected + f[len(old) :]:

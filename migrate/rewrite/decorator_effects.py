@@ -12,6 +12,7 @@ registering (it cannot be known from here; their usual decorators, `functools`,
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from migrate.index.bindings import Binding
 
@@ -49,3 +50,57 @@ def import_time_decorators(node: ast.stmt, binds: dict[str, Binding], modules) -
         if own:
             out.append(ast.unparse(dec))
     return out
+
+
+# A class's definition runs what its bases and metaclass do when a class is created: an
+# own base's (or a base of it) `__init_subclass__`, an own metaclass (given, or a base's)
+# (trial24 V1: `class Relu(Op)` registered by `Op.__init_subclass__`). The standard
+# library's (`enum.Enum`, `abc.ABCMeta`) are read as not registering, like its decorators.
+ClassAt = Callable[[str], "tuple[ast.ClassDef, dict[str, Binding], str] | None"]
+
+
+def _dotted(expr: ast.expr, binds: dict[str, Binding], module: str) -> str | None:
+    """The dotted name a base or metaclass expression (`Op`, `base.Op`) refers to."""
+    parts = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name) or expr.id not in binds:
+        return None
+    bound = binds[expr.id]
+    head = bound.target if bound.kind in ("import", "from") else f"{module}.{expr.id}"
+    return ".".join([head, *reversed(parts)]) if head else None
+
+
+def class_effects(
+    node: ast.ClassDef, binds: dict[str, Binding], module: str, class_at: ClassAt, modules
+) -> list[str]:
+    """What defining `node` (a top-level class of `module`, its top-level bindings
+    `binds`) runs of the project's own code: `Base.__init_subclass__` of an own base or
+    a base of it, `metaclass=Meta` of an own metaclass (its own or a base's).
+    `class_at(dotted)`: the own class named `dotted` as (node, its module's bindings,
+    its module), or None."""
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def walk(cls: ast.ClassDef, cbinds: dict[str, Binding], cmod: str, outer: bool) -> None:
+        for kw in cls.keywords:
+            meta = _dotted(kw.value, cbinds, cmod) if kw.arg == "metaclass" else None
+            if meta is not None and _own(meta, modules):
+                out.append(f"metaclass {meta}")
+        if not outer and any(
+            isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init_subclass__"
+            for s in cls.body
+        ):
+            out.append(f"{cmod}.{cls.name}.__init_subclass__")
+        for base in cls.bases:
+            dotted = _dotted(base, cbinds, cmod)
+            if dotted is None or dotted in seen or not _own(dotted, modules):
+                continue
+            seen.add(dotted)
+            found = class_at(dotted)
+            if found is not None:
+                walk(*found, False)
+
+    walk(node, binds, module, True)
+    return list(dict.fromkeys(out))

@@ -27,7 +27,7 @@ from migrate.pool import ignore_stop_signals, pool_map
 from migrate.relocate import Relocation
 from migrate.rewrite import scan
 from migrate.rewrite.context import Context, FileJob, FileResult
-from migrate.rewrite.data_paths import data_path_problems
+from migrate.rewrite.data_paths import CodeLookup, data_path_problems
 from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.import_cycles import cycle_problems
 from migrate.rewrite.import_layout import kept_blank_lines, relaid
@@ -270,6 +270,8 @@ class EngineRun:
     # Import-time events of the texts the python pass parsed (`import_time.key` ->
     # events), for the cycle check after the passes: what it would otherwise parse again.
     import_events: dict = field(default_factory=dict)
+    # Lookups of code the plan moves, by path from a loader that stays (data_paths)
+    path_lookups: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -294,6 +296,23 @@ def _text_pass(run: EngineRun) -> Contribution:
     p = run.prep
     edits, notes = _text_file_changes(p.index, p.relocation, p.plan, run.paths - run.removed)
     return Contribution(edits=edits, notes=notes)
+
+
+def _data_paths_pass(run: EngineRun) -> Contribution:
+    """Path parts from a loader that stays, naming code the plan moves, respelled
+    (`data_paths.py`), or warned about; a lookup another pass already rewrites is left
+    to it."""
+    out = Contribution()
+    for look in run.path_lookups:
+        path = look.warning.pos.file
+        start, end = look.span
+        if any(e.path == path and e.start < end and start < e.end for e in run.cs.edits):
+            continue  # a string pass respelled it already
+        if look.edit is not None:
+            out.edits.append(look.edit)
+        else:
+            out.notes.append(look.warning)
+    return out
 
 
 def _packaging_pass(run: EngineRun) -> Contribution:
@@ -418,8 +437,12 @@ def _symbols_pass(run: EngineRun) -> Contribution:
 def _layout_pass(run: EngineRun) -> Contribution:
     """Imports the passes before added, split or respelled go where isort/ruff would put
     them (`import_layout.py`); each touched block's edits fold into one edit."""
+    from migrate.rewrite.quiet_modules import QuietModules
+
     prep = run.prep
     orders = Orders(prep.index, prep.relocation)
+    written = {p: t for p, (_, t) in run.cs.writes.items() if p.endswith(".py")}
+    quiet = QuietModules(prep.index, prep.relocation, written)
     by_path: dict[str, list[Edit]] = {}
     for e in run.cs.edits:
         if e.path.endswith(".py") and e.path not in run.cs.writes:
@@ -429,7 +452,7 @@ def _layout_pass(run: EngineRun) -> Contribution:
         if not any(e.kind == "code" for e in edits):
             continue
         text = _text_at(prep, path)
-        new, folded = relaid(path, text, edits, orders.of(path))
+        new, folded = relaid(path, text, edits, orders.of(path), quiet.of_file(path))
         gone = {id(e) for e in folded}
         kept = [e for e in edits if id(e) not in gone] + new
         out.edits += new + kept_blank_lines(path, text, kept)
@@ -485,6 +508,7 @@ def _delete_pass(run: EngineRun) -> Contribution:
 PASSES: tuple[Pass, ...] = (
     Pass("python forms", _python_pass),
     Pass("text files", _text_pass),
+    Pass("data paths", _data_paths_pass),
     Pass("packaging", _packaging_pass),
     Pass("followed op ids", _followed_pass),
     Pass("registrations follow", _registrations_pass),
@@ -510,7 +534,8 @@ def plan_changes(
     """Everything the plan does to the tree, as data (see docs/rewrite.md): the moves,
     then every pass's contribution in order, checked against the ChangeSet contract."""
     plan, index, rel = prep.plan, prep.index, prep.relocation
-    problems = data_path_problems(index, rel) + undecodable_problems(
+    lookups: list[CodeLookup] = []
+    problems = data_path_problems(index, rel, lookups) + undecodable_problems(
         index, rel, plan, _plan_file(index, plan)
     )
     if problems:
@@ -531,6 +556,7 @@ def plan_changes(
         skip_unparsable,
         durations,
     )
+    run.path_lookups = lookups
     run.cs.notes.extend(symbol_plan.warnings)
     for p in passes:
         p.run(run).add_to(run.cs)

@@ -47,9 +47,11 @@ class _Chunk:
 
 
 def relaid(
-    path: str, text: str, edits: list[Edit], order: ImportOrder
+    path: str, text: str, edits: list[Edit], order: ImportOrder, quiet: Callable | None = None
 ) -> tuple[list[Edit], list[Edit]]:
-    """(the block edits, the edits they fold) for one file's `edits` on `text`."""
+    """(the block edits, the edits they fold) for one file's `edits` on `text`; `quiet`:
+    whether an import statement initialises only quiet modules (`quiet_modules.py`), so
+    it may go to its sorted place past imports of the repository's own code."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
@@ -59,7 +61,7 @@ def relaid(
     out: list[Edit] = []
     folded: list[Edit] = []
     for block in _blocks(tree):
-        hit = _relay(text, starts, block, edits, order)
+        hit = _relay(text, starts, block, edits, order, quiet)
         if hit is not None:
             lo, hi, new, inside = hit
             reasons = dict.fromkeys(e.reason for e in inside)
@@ -166,7 +168,7 @@ def _line_end(text: str, starts: list[int], line: int) -> int:
     return starts[line] if line < len(starts) else len(text)
 
 
-def _relay(text, starts, block, edits: list[Edit], order):
+def _relay(text, starts, block, edits: list[Edit], order, quiet=None):
     lo = starts[block[0].lineno - 1]
     hi = _line_end(text, starts, block[-1].end_lineno)
     indent = text[lo : lo + block[0].col_offset]
@@ -226,7 +228,7 @@ def _relay(text, starts, block, edits: list[Edit], order):
     merge = combine and _combinable(new_chunks, order)
     if not split and _sorted(new_chunks, order) and not merge:
         return None  # the edits leave it sorted: they stay as they are
-    placed = _place(new_chunks, old_chunks, edited, indent, order, unsorted, combine)
+    placed = _place(new_chunks, old_chunks, edited, indent, order, unsorted, combine, quiet=quiet)
     if placed is None:
         return None
     rebuilt = _render(placed, order) + tail
@@ -324,14 +326,23 @@ def _edited(lo: int, region: str, chunks: list[_Chunk], inside: list[Edit]) -> s
 
 
 def _place(
-    new_chunks, old_chunks, edited, indent, order, unsorted: set[int], combine: bool, may=None
+    new_chunks,
+    old_chunks,
+    edited,
+    indent,
+    order,
+    unsorted: set[int],
+    combine: bool,
+    may=None,
+    quiet=None,
 ) -> list[_Chunk] | None:
     """The untouched statements in their order, every other one at its sorted place or
     (`combine`) merged into a statement of the same module; None when one belongs to a
     section that was not sorted, or when a sorted place would run an import of the
     repository's own code before or after another one than where the edits run it: the
     order a package initialises its modules in is behaviour (a module that reads a name
-    its package binds a line earlier), and sorting is only style."""
+    its package binds a line earlier), and sorting is only style. Unless the statement
+    initialises only quiet modules (`quiet(node)`): then no module can tell when it ran."""
     pool = [(i, c.text) for i, c in enumerate(old_chunks) if i not in edited]
     kept: list[_Chunk] = []
     moved: list[tuple[_Chunk, list[int]]] = []  # and the own imports the edits run first
@@ -349,7 +360,7 @@ def _place(
         rank = len(first)
         if c.lead or order.section(c.node) in unsorted:
             return None  # a commented statement, an unsorted section: as the edits put it
-        own = _own(c, order)
+        own = _own(c, order) and not (quiet is not None and quiet(c.node))
         merged = _merge_into(out, c, indent, order, may) if combine else None
         if merged is not None:
             out, k = merged
@@ -419,6 +430,13 @@ def _names(node: ast.ImportFrom, order) -> list[ast.alias] | None:
 
 def _spelled(a: ast.alias) -> str:
     return f"{a.name} as {a.asname}" if a.asname else a.name
+
+
+def formatted(stmt: str, order) -> list[str]:
+    """One import statement (no indentation or newline) as the project's isort writes it
+    (`_formatted`): a new module's header is written so too."""
+    c = _Chunk(0, (), (stmt + "\n",), ast.parse(stmt).body[0])
+    return ["".join(x.lines).removesuffix("\n") for x in _formatted(c, "", order)]
 
 
 def _formatted(c: _Chunk, indent: str, order) -> list[_Chunk]:

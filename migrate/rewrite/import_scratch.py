@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
-from migrate.rewrite.import_layout import placed_beside
+from migrate.rewrite.import_layout import formatted, placed_beside
 from migrate.rewrite.import_order import ImportOrder
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit, whole_lines
 
@@ -84,6 +84,7 @@ class ImportScratch:
     relists: list[tuple[ast.ImportFrom, tuple[str, ...], str]] = field(default_factory=list)
     new_module: bool = False  # `text` is empty: the file does not exist yet
     order: ImportOrder = ImportOrder()  # sections and sort order (the project's settings)
+    guard: str = "TYPE_CHECKING"  # how the `if ...:` of imports only type checkers need reads
 
     def add(
         self,
@@ -229,7 +230,7 @@ class ImportScratch:
         checking = [t for t in self.tops if t.kind == "checking"]
         if not (imports or checking):
             return out
-        block = _checking_block(checking, nl)
+        block = _checking_block(checking, nl, self.guard)
         runs = _runs(imports) or [[]]
         start = _after_imports(self.text)
         for k, run in enumerate(runs):
@@ -261,7 +262,7 @@ class ImportScratch:
         """A new module's import header: one insertion into the empty text."""
         futures = [t.stmt for t in self.tops if t.kind == "future"]
         imports = _sections([t.stmt for t in self.tops if t.kind == "import"], self.order)
-        block = _checking_block([t for t in self.tops if t.kind == "checking"], nl)
+        block = _checking_block([t for t in self.tops if t.kind == "checking"], nl, self.guard)
         parts = [nl.join(p) for p in (futures, *imports) if p] + ([block] if block else [])
         after = self.order.style.lines_after_imports
         after = 2 if after < 0 else after  # the caller takes one off before a statement
@@ -360,7 +361,9 @@ def _runs(tops: list[_Top]) -> list[list[_Top]]:
 
 
 def _sections(stmts: list[str], order: ImportOrder) -> list[list[str]]:
-    """A new module's imports as isort lays them out: by section, sorted in each."""
+    """A new module's imports as isort lays them out: by section, sorted in each, each
+    statement formatted as isort writes it (an aliased name apart unless combine-as)."""
+    stmts = list(dict.fromkeys(f for t in stmts for f in formatted(t, order)))
     keyed = sorted((order.full_key(ast.parse(t).body[0]), t) for t in stmts)
     out: list[list[str]] = []
     for k, t in keyed:
@@ -371,11 +374,12 @@ def _sections(stmts: list[str], order: ImportOrder) -> list[list[str]]:
     return out
 
 
-def _checking_block(checking: list[_Top], nl: str) -> str:
-    """`if TYPE_CHECKING:` with the imports only type checkers need ("" for none)."""
+def _checking_block(checking: list[_Top], nl: str, guard: str) -> str:
+    """`if TYPE_CHECKING:` (`guard`) with the imports only type checkers need ("" for
+    none)."""
     if not checking:
         return ""
-    return "if TYPE_CHECKING:" + nl + nl.join("    " + t.stmt for t in checking)
+    return f"if {guard}:" + nl + nl.join("    " + t.stmt for t in checking)
 
 
 def _line_end(text: str, offset: int) -> int:

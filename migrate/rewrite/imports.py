@@ -48,6 +48,10 @@ class ImportResult:
     # `import deleted.pkg` (no alias) -> (span of the name, its stale note): attributes.py
     # replaces it with the modules its chains now need, or leaves the note.
     stale_roots: dict[str, tuple[tuple[int, int], Diagnostic]] = field(default_factory=dict)
+    # id of the stale note of a binding `from pkg import gone` / `import pkg.gone as m` ->
+    # (statement start, local): moot when every use of that local followed the symbols
+    # the plan moved out of `pkg.gone` and the binding left (module_uses, trial23 T38)
+    stale_bindings: dict[int, tuple[int, str]] = field(default_factory=dict)
 
 
 def _bind(res: ImportResult, b: Binding, keep: bool = False) -> None:
@@ -93,6 +97,8 @@ def _plain_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
             res.notes.append(note)
             if local is None:
                 res.stale_roots[old] = (facts.span(alias.name), note)
+            else:
+                res.stale_bindings[id(note)] = (site.stmt_start, local)
         if local is not None:
             _bind(res, Binding(local, old, new or old, False, site))
         else:
@@ -135,10 +141,12 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
             leaf = _name_of(alias)
             full = f"{base}.{leaf}"
             new_full = relocate(full, ctx) or full
-            if new_full == full and is_gone(full, ctx):
-                res.notes.append(_stale(job, facts, alias.name, full))
-            new_base, _, new_leaf = new_full.rpartition(".")
             local = _asname(alias) or leaf
+            if new_full == full and is_gone(full, ctx):
+                note = _stale(job, facts, alias.name, full)
+                res.notes.append(note)
+                res.stale_bindings[id(note)] = (site.stmt_start, local)
+            new_base, _, new_leaf = new_full.rpartition(".")
             _bind(res, Binding(local, full, new_full, False, site))
             entries.append((new_base, new_leaf, leaf, local, alias))
 

@@ -44,6 +44,7 @@ class UseResult:
     edits: list[Edit] = field(default_factory=list)
     notes: list[Diagnostic] = field(default_factory=list)
     handled: set[int] = field(default_factory=set)  # starts of chains/literals rewritten here
+    dropped: set[tuple[int, str]] = field(default_factory=set)  # (import start, local) it drops
 
 
 def watched(ctx: Context) -> frozenset[str]:
@@ -131,6 +132,7 @@ class _Speller:
             self.res.edits.append(make_edit(self.job.new_path, self.text, s, e, new, "code", why))
         for stmt, gone in self._unused_bindings().items():
             self.scratch.drop(stmt, gone)
+            self.res.dropped.update((stmt[0], local) for local in gone)
         self._fallbacks()
 
     def _star_name(self, b: ModuleBinding, dst: str, name: str) -> None:

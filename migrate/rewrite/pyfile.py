@@ -213,6 +213,8 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
         edits = scratch.finalise(job.ast, edits)
     result.edits, overlaps = settled(job.new_path, job.text, edits)
     moot = {id(n) for n in chains.resolved_notes}
+    # a binding of a removed module whose every use followed its moved symbols is gone
+    moot |= {i for i, key in imports.stale_bindings.items() if key in uses.dropped}
     import_notes = [n for n in imports.notes if id(n) not in moot]
     result.notes += [
         *overlaps,

@@ -7,6 +7,8 @@ Both conversions live here so that every edit producer positions edits the same 
 
 from __future__ import annotations
 
+import re
+
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 
@@ -18,8 +20,14 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
     return line, col
 
 
+_PYTHON_BREAK = re.compile(r"\r\n?|\n")
+
+
 def line_starts(text: str) -> list[int]:
-    """Character offset where each line starts (index 0 is line 1)."""
+    """Character offset where each line starts (index 0 is line 1), lines ended where
+    Python ends them (`\\n`, `\\r\\n` and a lone `\\r`), so an `ast` line is found."""
+    if "\r" in text:
+        return [0, *(m.end() for m in _PYTHON_BREAK.finditer(text))]
     starts = [0]
     pos = text.find("\n")
     while pos != -1:
@@ -81,3 +89,14 @@ def note_at(path: str, text: str, offset: int, message: str, severity: str = "er
     engine could not do there (an error refuses the plan) or what a person should check."""
     line, col = line_col(text, offset)
     return Diagnostic(Pos(path, line, col), message, severity)
+
+
+def newline_of(text: str) -> str:
+    """The line ending a file's text uses: CRLF if it has one, else LF."""
+    return "\r\n" if "\r\n" in text else "\n"
+
+
+def with_newline(text: str, nl: str) -> str:
+    """`text` with every LF or CRLF line break spelled `nl` (a lone CR is kept). Exact for
+    Python source: its tokenizer reads either break the same way, in strings too."""
+    return re.sub(r"\r?\n", nl, text) if nl == "\r\n" else text.replace("\r\n", "\n")

@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
+from migrate.entry_groups import group_note
 from migrate.errors import Diagnostic
+from migrate.oldnames import name_spans
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts, StringSite
 from migrate.rewrite.literals import literal_of
@@ -94,6 +96,7 @@ def rewrite_strings(
     `by_binding`: starts of what module_uses.py respelled or kept by binding (the name
     of `patch.object(mod, "name")`, a forward reference's `mod` in `"mod.Cls"`)."""
     res = StringResult()
+    names: list[tuple[int, int]] | None = None  # spans that are names, not references
     for site in facts.strings:
         if site.docstring or id(site.node) in handled:
             continue
@@ -103,6 +106,14 @@ def rewrite_strings(
             if problem:
                 res.notes.append(note_at(job.new_path, facts.text, site.start, problem))
         if not regex.search(lit.virtual):
+            continue
+        if names is None:
+            names = name_spans(job.old_path, facts.text)
+        if any(a <= site.start < b for a, b in names):  # an entry-point group: kept
+            for ref in find_refs(lit.virtual, regex, ctx):
+                if ref.new is not None and ref.new != ref.old:
+                    note = group_note(ref.old, ref.new)
+                    res.notes.append(note_at(job.new_path, facts.text, site.start, note, "warning"))
             continue
         for ref in find_refs(lit.virtual, regex, ctx):
             spans = lit.source_spans(ref.start, ref.end)

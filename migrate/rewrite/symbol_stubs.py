@@ -22,7 +22,7 @@ from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
 from migrate.rewrite import symbols as sym  # the one span/import rule of symbol moves
 from migrate.rewrite.import_scratch import ImportScratch
-from migrate.rewrite.spans import line_starts, make_edit
+from migrate.rewrite.spans import line_starts, make_edit, newline_of, with_newline
 
 
 def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocation) -> None:
@@ -38,6 +38,7 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
         if not mv.dst_exists and mv.src_path[:-3] + ".pyi" not in index.files
     }
     codes: dict[str, list[str]] = {}
+    newlines: dict[str, str] = {}  # a new stub's line ending: its first source's
     needs: dict[str, list[str]] = {}
     for mv in plan.moves:
         stub = mv.src_path[:-3] + ".pyi"
@@ -55,7 +56,8 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
         spans = sym._merge(sorted(sym._span(text, starts, n) for n in nodes))
         stub_new = rel.files.get(stub, stub)
         taken = sym._take_edits(cs, stub_new, spans)
-        nl = "\r\n" if "\r\n" in text else "\n"
+        nl = newline_of(text)
+        newlines.setdefault(mv.dst_path[:-3] + ".pyi", nl)
         pieces = [apply_edits(text[s:e], taken[(s, e)]).strip("\r\n") for s, e in spans]
         why = f"{mv.sym} moved to {mv.dst}: its stub declaration moves with it"
         for s, e in spans:
@@ -78,7 +80,8 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
             lines.append(f"from {rel.module(mv.mod) or mv.mod} import {', '.join(local)}")
         needs.setdefault(dst_stub, []).extend(lines)
     for path, pieces in codes.items():
-        _write(cs, index, rel, path, pieces, needs.get(path, []), path in stubs_after)
+        exists = path in stubs_after
+        _write(cs, index, rel, path, pieces, needs.get(path, []), exists, newlines[path])
 
 
 def _nested_declarations(path: str, tree: ast.Module, mv) -> list[Diagnostic]:
@@ -106,14 +109,15 @@ def _nested_declarations(path: str, tree: ast.Module, mv) -> list[Diagnostic]:
     return sorted(out, key=lambda d: (d.pos.line, d.pos.col))
 
 
-def _write(cs, index, rel, path: str, pieces, imports, exists: bool) -> None:
+def _write(cs, index, rel, path: str, pieces, imports, exists: bool, nl: str) -> None:
+    """`nl`: the first source stub's line ending, for a new stub."""
     why = "imports used by stub declarations moved into this stub"
     if not exists:
         scratch = ImportScratch(path, "", new_module=True)
         for stmt in dict.fromkeys(imports):
             scratch.add_top(stmt, why)
         head = apply_edits("", scratch.finalise(None)) if not scratch.empty else ""
-        cs.writes[path] = ("code", head + "\n\n".join(pieces))
+        cs.writes[path] = ("code", with_newline(head + "\n\n".join(pieces), nl))
         return
     old = next((o for o, n in rel.files.items() if n == path), path)
     text = index.text(old) or ""
@@ -123,6 +127,7 @@ def _write(cs, index, rel, path: str, pieces, imports, exists: bool) -> None:
         if not sym._binds(stmt) <= bound:
             scratch.add_top(stmt, why)
     cs.edits += scratch.finalise(None)
-    nl = "\r\n" if "\r\n" in text else "\n"
+    nl = newline_of(text)
     tail = ("" if text.endswith("\n") or not text else nl) + nl + nl + (nl + nl).join(pieces)
+    tail = with_newline(tail, nl)
     cs.edits.append(make_edit(path, text, len(text), len(text), tail, "code", why))

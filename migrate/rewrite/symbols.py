@@ -21,17 +21,25 @@ from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.bindings import module_bindings, name_reads
 from migrate.index.forward_refs import annotation_strings
 from migrate.index.repo import RepoIndex
-from migrate.index.star_exports import star_names
+from migrate.index.star_exports import StarExports, star_names
 from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
 from migrate.rewrite import relative
-from migrate.rewrite.decorator_effects import import_time_decorators
+from migrate.rewrite.decorator_effects import class_effects, import_time_decorators
 from migrate.rewrite.import_order import Orders
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.import_style import in_file_style, relative_depth
 from migrate.rewrite.overlaps import settled
 from migrate.rewrite.scan import may_bind
-from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at, whole_lines
+from migrate.rewrite.spans import (
+    ast_offset,
+    line_starts,
+    make_edit,
+    newline_of,
+    note_at,
+    whole_lines,
+    with_newline,
+)
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -411,10 +419,11 @@ def plan_symbol_moves(index: RepoIndex, rel: Relocation) -> SymbolPlan:
     for (mod, _), syms in groups.items():
         leaving.setdefault(mod, set()).update(syms)
     outside = read_from_outside(index, set(leaving))
+    stars = StarExports.of_index(index)
     for (mod, dst), syms in sorted(groups.items()):
         # one `__all__` edit per module, for every target (two would overlap and one lost)
         gone = leaving.pop(mod, set())
-        _plan_group(index, rel, mod, dst, syms, plan, gone, outside.get(mod, set()))
+        _plan_group(index, rel, mod, dst, syms, plan, gone, outside.get(mod, set()), stars)
     _clip_spans(index, plan.moves)
     return plan
 
@@ -476,8 +485,11 @@ def _clip_spans(index: RepoIndex, moves: list[SymbolMove]) -> None:
             mv.spans[i] = (s, e)
 
 
-def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, outside) -> None:
-    """`gone`: every name leaving `mod`; `outside`: the names other modules read from it."""
+def _plan_group(
+    index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, outside, stars: StarExports
+) -> None:
+    """`gone`: every name leaving `mod`; `outside`: the names other modules read from it;
+    `stars`: what the tree's star imports give."""
     src_path = index.modules[mod]
     text = index.text(src_path) or ""
     tree = ast.parse(text)
@@ -534,7 +546,19 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
     starts = line_starts(text)
     spans = _merge(sorted(_span(text, starts, n) for n in moving_nodes))
     facts = index.facts(src_path)
-    needs = _needs(facts, tree, text, spans, moving)
+    needs = _needs(facts, tree, text, spans, moving, stars)
+    unbound = sorted(n for n, how in needs.items() if how == "unbound")
+    if unbound:
+        plan.warnings.append(
+            Diagnostic(
+                pos,
+                f"the code moving to {dst} reads {', '.join(unbound)}, which {mod} binds by "
+                "no statement and no star import of it gives: left unimported, as in "
+                f"{mod} (a builtin set at run time, such as gettext's `_`, or a NameError)",
+                severity="warning",
+            )
+        )
+        needs = {n: how for n, how in needs.items() if how != "unbound"}
     used = set(needs)
     needed = _merge_from(list(dict.fromkeys(ln for n, ln in imports.items() if n in used)))
     tc_lines = [ln for n, ln in tc_imports.items() if n in used and n not in imports]
@@ -542,6 +566,18 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
     publics = sorted(n for n in used if n not in carried and needs[n] == "runtime")
     typing_only = sorted(n for n in used if n not in carried and needs[n] == "typing")
     new_src = rel.module(mod) or mod
+    # a name the plan moves out of `mod` to another module is imported from there: the
+    # source may be deleted (trial23 T38's plan: `from pkg.ext import Extension` in
+    # pkg/factory.py after pkg.ext was retired)
+    moved_away = {n for n in publics + typing_only if rel.symbols.get((mod, n), dst) != dst}
+    for names, lines in ((publics, needed), (typing_only, tc_lines)):
+        by_dst: dict[str, list[str]] = {}
+        for n in names:
+            if n in moved_away:
+                by_dst.setdefault(rel.symbols[(mod, n)], []).append(n)
+        lines += [f"from {d} import {', '.join(ns)}" for d, ns in sorted(by_dst.items())]
+    publics = [n for n in publics if n not in moved_away]
+    typing_only = [n for n in typing_only if n not in moved_away]
     if publics:
         needed.append(f"from {new_src} import {', '.join(publics)}")
     if typing_only:  # bound under `if TYPE_CHECKING:` only: for the type checker there too
@@ -550,7 +586,7 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
     back = [sym for sym in syms if any(sym in _uses(n) for n in staying)]
     dst_path, exists = _target_path(index, rel, dst, src_path)
     imports_dst = _imports_dst(index, src_path, tree, package, dst, rel)
-    registered = {} if imports_dst else _registered(facts, tree, defs, moving, back, index)
+    registered = {} if imports_dst else _registered(facts, tree, defs, moving, back, index, mod)
     if publics and registered and not back:
         # An own-code decorator may only change the definition (jmespath's
         # @with_str_method), so this is no reason to refuse a valid plan: say it, and let
@@ -558,8 +594,9 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
         plan.warnings.append(
             Diagnostic(
                 pos,
-                f"{', '.join(f'{n} (@{d})' for n, d in registered.items())}: a decorator "
-                f"of the repository's own code runs at import; {mod} cannot import "
+                f"{', '.join(f'{n} ({d})' for n, d in registered.items())}: the repository's "
+                f"own code runs as {'it is' if len(registered) == 1 else 'they are'} "
+                f"defined; {mod} cannot import "
                 f"{'it' if len(registered) == 1 else 'them'} back from {dst}, which imports "
                 f"{mod} for {', '.join(publics)} (an import cycle), so importing {mod} no "
                 f"longer runs {'it' if len(registered) == 1 else 'them'}: review whether "
@@ -570,7 +607,7 @@ def _plan_group(index, rel, mod, dst, syms: list[str], plan: SymbolPlan, gone, o
         registered = {}
     if publics and (back or registered or imports_dst):
         why = [f"for {', '.join(back)}"] if back else []
-        why += [f"for {n} (its decorator @{d} runs at import)" for n, d in registered.items()]
+        why += [f"for {n} ({d} runs as it is defined)" for n, d in registered.items()]
         plan.errors.append(
             Diagnostic(
                 pos,
@@ -615,17 +652,58 @@ def _star_read(tree: ast.Module, facts, outside: set[str]) -> set[str]:
     return set(outside) | star_names(bound, facts.all_names if facts is not None else None)
 
 
-def _registered(facts, tree, defs, moving, back, index) -> dict[str, str]:
-    """Moved name -> the first decorator of it that runs the project's own code at import
-    (`decorator_effects`), for the names the source does not import back already."""
+def _registered(facts, tree, defs, moving, back, index, mod: str) -> dict[str, str]:
+    """Moved name -> the first thing defining it runs of the project's own code at import
+    (`decorator_effects`: a decorator `@register("relu")`, a base's `__init_subclass__`,
+    a metaclass), for the names the source does not import back already."""
     model = facts.scope_model_from(tree) if facts is not None else None
     binds = module_bindings(model) if model is not None else {}
+    class_at = _class_at(index)
     out = {}
     for name in sorted(moving - set(back)):
-        found = import_time_decorators(defs[name], binds, index.modules) if name in defs else []
+        node = defs.get(name)
+        if node is None:
+            continue
+        found = [f"@{d}" for d in import_time_decorators(node, binds, index.modules)]
+        if isinstance(node, ast.ClassDef):
+            found += class_effects(node, binds, mod, class_at, index.modules)
         if found:
             out[name] = found[0]
     return out
+
+
+def _class_at(index: RepoIndex):
+    """dotted -> (the top-level class of the tree's own code it names, its module's
+    bindings, its module), following re-exports (`from .base import Op` in `pkg`); None
+    for anything else."""
+    cache: dict[str, tuple | None] = {}
+
+    def at(dotted: str):
+        if dotted in cache:
+            return cache[dotted]
+        cache[dotted] = None  # a re-export cycle ends here
+        module, _, name = dotted.rpartition(".")
+        path = index.modules.get(module)
+        facts = index.facts(path) if path else None
+        found = None
+        if facts is not None:
+            try:
+                body = ast.parse(index.text(path) or "").body
+            except SyntaxError:
+                body = []
+            node = next(
+                (n for n in reversed(body) if isinstance(n, ast.ClassDef) and n.name == name),
+                None,
+            )
+            bound = facts.bindings.get(name)
+            if node is not None:
+                found = (node, facts.bindings, module)
+            elif bound is not None and bound.kind in ("import", "from") and bound.target:
+                found = at(bound.target)
+        cache[dotted] = found
+        return found
+
+    return at
 
 
 def _rebound(nodes: list[ast.stmt], names: set[str]) -> dict[str, str]:
@@ -644,19 +722,25 @@ def _rebound(nodes: list[ast.stmt], names: set[str]) -> dict[str, str]:
     return {g: ", ".join(users) for g, users in sorted(out.items())}
 
 
-def _needs(facts, tree: ast.Module, text: str, spans, moving: set[str]) -> dict[str, str]:
+def _needs(
+    facts, tree: ast.Module, text: str, spans, moving: set[str], stars: StarExports
+) -> dict[str, str]:
     """name -> how the module binds it ("runtime", or "typing" when only under
     `if TYPE_CHECKING:`), for every module-level name the code in `spans` reads (its
     string annotations and the annotations `from __future__ import annotations` leaves
     unevaluated included), resolved through the module's one binding walk. A name the
-    module binds by no statement of its own but may get from a star import is "runtime"
-    (the module has it); a builtin or a name nothing could bind is not needed."""
+    module binds by no statement of its own but that a star import gives, or may give
+    (a star whose names the tree cannot know: `stars.known`), is "runtime" (the module
+    has it); a builtin is not needed; a name no star gives is "unbound" (gettext's `_`,
+    put into builtins at run time, review23 R7: importing it from the module fails)."""
     model = facts.scope_model if facts is not None else None
     if model is None:
         return {}
     module = model.scopes[0].events
     checking = _type_checking_ranges(tree, text)
-    star = bool(facts.star_imports) or facts.star_unresolved
+    unknown = facts.star_unresolved or facts.writes_globals
+    unknown = unknown or not all(stars.known(m) for m in facts.star_imports)
+    given = {n for m in facts.star_imports for n in stars(m)}
     out: dict[str, str] = {}
     for read in name_reads(model, tree, text):
         name = read.name
@@ -667,8 +751,10 @@ def _needs(facts, tree: ast.Module, text: str, spans, moving: set[str]) -> dict[
         if read.home == 0:
             inside = all(any(s <= ev.pos < e for s, e in checking) for ev in module[name])
             out[name] = "typing" if inside else "runtime"
-        elif star and name not in BUILTINS:
+        elif name in given or (unknown and name not in BUILTINS):
             out[name] = "runtime"
+        elif facts.star_imports and name not in BUILTINS:
+            out[name] = "unbound"
     return out
 
 
@@ -767,11 +853,13 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
     appended: dict[str, list[str]] = {}
     futures: dict[str, list[str]] = {}
     checking: dict[str, list[str]] = {}
+    newlines: dict[str, str] = {}  # a new module's line ending: its first source's
     _remove_unused_imports(plan, cs, index, rel)
     for mv in plan.moves:
         src_new = rel.files.get(mv.src_path, mv.src_path)
         text = index.text(mv.src_path) or ""
-        nl = "\r\n" if "\r\n" in text else "\n"
+        nl = newline_of(text)
+        newlines.setdefault(mv.dst_path, nl)
         taken = _take_edits(cs, src_new, mv.spans)
         code = _moved_code(mv, text, taken, nl)
         why = f"{mv.sym} moved to {mv.dst}" + (
@@ -829,7 +917,8 @@ def apply_symbol_moves(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, rel: R
         stmt = code and not code[0].startswith(("def ", "class ", "async def ", "@"))
         if head and stmt and order.style.lines_after_imports < 0:
             head = head[: -len("\n")]  # one blank line before a statement, two before a def
-        cs.writes[path] = ("code", head + "\n\n".join(codes))  # codes end with a newline
+        written = head + "\n\n".join(codes)  # codes end with a newline
+        cs.writes[path] = ("code", with_newline(written, newlines[path]))
     for path, codes in appended.items():
         _append(cs, index, rel, path, codes, new_imports, futures, checking)
 
@@ -888,15 +977,35 @@ def _schedule(scratch: ImportScratch, imports, futures, checking, bound=frozense
     for stmt in new:
         scratch.add_top(stmt, why)
     if tc and "TYPE_CHECKING" not in bound:
-        scratch.add_top("from typing import TYPE_CHECKING", why)
+        typing = _typing_local([*new, scratch.text])
+        if typing is not None:  # trial23 T32: `t.TYPE_CHECKING`, not a second import
+            scratch.guard = f"{typing}.TYPE_CHECKING"
+        else:
+            scratch.add_top("from typing import TYPE_CHECKING", why)
     for stmt in tc:
         scratch.add_top(stmt, why, type_checking=True)
+
+
+def _typing_local(sources: list[str]) -> str | None:
+    """The name a top-level `import typing [as t]` of one of `sources` (the imports the
+    moved code carries, the target's text) binds typing to, if any."""
+    for source in sources:
+        try:
+            body = ast.parse(source).body
+        except SyntaxError:
+            continue
+        for node in body:
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name == "typing":
+                        return a.asname or "typing"
+    return None
 
 
 def _append(cs, index, rel, path, codes, new_imports, futures, checking) -> None:
     old = next((o for o, n in rel.files.items() if n == path), path)
     text = index.text(old) or ""
-    nl = "\r\n" if "\r\n" in text else "\n"
+    nl = newline_of(text)
     scratch = ImportScratch(path, text)
     bound = _bound_names(text)
     _schedule(
@@ -904,6 +1013,7 @@ def _append(cs, index, rel, path, codes, new_imports, futures, checking) -> None
     )
     cs.edits += scratch.finalise(None)
     tail = ("" if text.endswith("\n") or not text else nl) + nl + nl + (nl + nl).join(codes)
+    tail = with_newline(tail, nl)  # the moved code may come from a file with other breaks
     cs.edits.append(
         make_edit(
             path,

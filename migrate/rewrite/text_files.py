@@ -25,19 +25,20 @@ from dataclasses import field as dataclass_field
 from pathlib import PurePosixPath
 
 from migrate.changes import Edit
+from migrate.entry_groups import group_note, group_spans
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
 from migrate.oldnames import alternation, name_spans
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite.globs import repo_glob_match
-from migrate.rewrite.spans import line_col, line_starts, match_edit
+from migrate.rewrite.spans import line_col, line_starts, match_edit, note_at
 from migrate.rewrite.text_imports import from_import_changes, new_dotted
 
 PROSE_SUFFIXES = {".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".rdoc"}
 PROSE_STEMS = {"README", "CHANGELOG", "CHANGES", "NEWS", "HISTORY", "AUTHORS", "CONTRIBUTING"}
-# `.txt` files that are configuration, not prose.
-CONFIG_TXT = re.compile(r"^(CMakeLists|requirements.*|constraints.*)\.txt$")
+# `.txt` files that are configuration, not prose (entry_points.txt: read by importlib.metadata).
+CONFIG_TXT = re.compile(r"^(CMakeLists|requirements.*|constraints.*|entry_points)\.txt$")
 # `.pyi` stubs are not modules of the index: their text is rewritten here, their imports
 # by the Python engine's import rule (stubs.py).
 PYTHON_SUFFIXES = {".py"}
@@ -427,6 +428,12 @@ def text_file_changes(
         if _outside(claimed, e.start, e.end)
     ]
     regions = owned_regions(path, text) + name_spans(path, text)
+    groups = group_spans(path, text)
+    kept_groups = [  # a group kept although it spells a moved name: say so
+        note_at(new_path, text, e.start, group_note(e.old, e.new), "warning")
+        for e in edits
+        if not _outside(groups, e.start, e.end) and _outside(claimed, e.start, e.end)
+    ]
     kept, last = [], -1
     for e in sorted(edits, key=lambda e: (e.start, -e.end)):
         if e.start >= last and _outside(regions, e.start, e.end):
@@ -434,7 +441,7 @@ def text_file_changes(
             last = e.end
     # Packaging speaks for its own spans (it rewrites or warns there itself).
     starts = line_starts(text)
-    notes = [n for n in notes if _outside(regions, *_note_span(starts, n))]
+    notes = [n for n in notes if _outside(regions, *_note_span(starts, n))] + kept_groups
     return kept, notes
 
 

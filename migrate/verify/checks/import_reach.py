@@ -7,7 +7,8 @@ a definition moved into a new module that nothing imports, or an import of a mod
 dropped from a package's `__init__`, imports fine and silently loses the registration.
 Where the plan moves a symbol, the code that ran is the module it went to, when the
 definition does something as it is defined (a decorator, a class keyword such as
-`metaclass=`); a plain def that nothing imports at import time loses nothing.
+`metaclass=`, an own base class whose `__init_subclass__` or metaclass registers each
+subclass); a plain def that nothing imports at import time loses nothing.
 
 The import-time graph is `no-new-cycles`' (`import_graph`: module level, not
 `TYPE_CHECKING`), plus the parent packages every import runs first; what each package
@@ -25,6 +26,7 @@ from migrate.verify.context import VerifyContext
 from migrate.verify.result import CheckResult, Finding
 
 NAME = "import-reach"
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def _graph(tree: CodeTree, keeps_parent=None) -> dict[str, set[str]]:
@@ -66,9 +68,8 @@ def _closure(graph: dict[str, set[str]], seed: dict[str, int]) -> dict[str, int]
     return out
 
 
-def _effect(tree: CodeTree, module: str, name: str) -> str | None:
-    """How the top-level definition `name` of `module` acts as it is defined (its
-    decorators, its class keywords), or None when it only binds the name."""
+def _top_def(tree: CodeTree, module: str, name: str) -> ast.stmt | None:
+    """The top-level def or class `name` of `module` (inside if/try bodies too)."""
     path = tree.index.modules.get(module)
     syntax = tree.ast(path) if path else None
     body = list(syntax.body) if syntax else []
@@ -76,14 +77,78 @@ def _effect(tree: CodeTree, module: str, name: str) -> str | None:
         stmt = body.pop(0)
         if isinstance(stmt, (ast.If, ast.Try)):
             body[:0] = [*stmt.body, *getattr(stmt, "orelse", [])]
+        elif isinstance(stmt, _DEFS) and stmt.name == name:
+            return stmt
+    return None
+
+
+def _defined(tree: CodeTree, dotted: str, depth: int = 0) -> tuple[str, str] | None:
+    """(module, class) where `pkg.mod.Name` is defined, through re-exports."""
+    module, _, name = dotted.rpartition(".")
+    facts = tree.facts(tree.index.modules[module]) if module in tree.index.modules else None
+    binding = facts.bindings.get(name) if facts is not None else None
+    if binding is None or depth > 8:
+        return None
+    if binding.kind == "class":
+        return module, name
+    target = binding.target
+    return _defined(tree, target, depth + 1) if target and target != dotted else None
+
+
+def _base_class(tree: CodeTree, module: str, node: ast.expr) -> tuple[str, str] | None:
+    """(module, class) of an own-code base class expression (`Op`, `base.Op`) of a class
+    of `module`, by what its first name is bound to there."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.insert(0, node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    facts = tree.facts(tree.index.modules[module])
+    binding = facts.bindings.get(node.id) if facts is not None else None
+    if binding is None:
+        return None
+    root = f"{module}.{node.id}" if binding.kind == "class" else binding.target
+    return _defined(tree, ".".join([root, *parts])) if root else None
+
+
+def _inherited_effect(tree: CodeTree, module: str, cls: ast.ClassDef, seen=None) -> str | None:
+    """What an own base class runs when a subclass is defined: its (or its own bases')
+    `__init_subclass__`, or its metaclass (a registry keyed by subclass)."""
+    seen = seen if seen is not None else set()
+    for node in cls.bases:
+        found = _base_class(tree, module, node)
+        if found is None or found in seen:
             continue
-        is_def = isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-        if not is_def or stmt.name != name:
+        seen.add(found)
+        base = _top_def(tree, *found)
+        if not isinstance(base, ast.ClassDef):
             continue
-        if stmt.decorator_list:
-            return "@" + ast.unparse(stmt.decorator_list[0])
-        if isinstance(stmt, ast.ClassDef) and stmt.keywords:
+        where = ".".join(found)
+        if any(isinstance(s, _DEFS[:2]) and s.name == "__init_subclass__" for s in base.body):
+            return f"{where}.__init_subclass__"
+        meta = next((k for k in base.keywords if k.arg == "metaclass"), None)
+        if meta is not None:
+            return f"{ast.unparse(meta)} of {where}"
+        deeper = _inherited_effect(tree, found[0], base, seen)
+        if deeper:
+            return deeper
+    return None
+
+
+def _effect(tree: CodeTree, module: str, name: str) -> str | None:
+    """How the top-level definition `name` of `module` acts as it is defined (its
+    decorators, its class keywords, what an own base class runs for a subclass), or
+    None when it only binds the name."""
+    stmt = _top_def(tree, module, name)
+    if stmt is None:
+        return None
+    if stmt.decorator_list:
+        return "@" + ast.unparse(stmt.decorator_list[0])
+    if isinstance(stmt, ast.ClassDef):
+        if stmt.keywords:
             return ast.unparse(stmt.keywords[0])
+        return _inherited_effect(tree, module, stmt)
     return None
 
 

@@ -1,2 +1,5 @@
-class B:
+from pkg.a import A
+
+
+class B(A):
     pass

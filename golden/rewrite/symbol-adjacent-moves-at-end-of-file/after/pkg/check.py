@@ -1,6 +1,6 @@
-import pkg.mod
 import pkg.a
 import pkg.b
+import pkg.mod
 
 
 def check():

@@ -1,0 +1,5 @@
+from pkg.newmod import LIMIT
+
+
+def limit():
+    return LIMIT

@@ -1,0 +1,6 @@
+WIDTH = None
+LIMIT = 1
+
+
+def width():
+    return WIDTH or 10

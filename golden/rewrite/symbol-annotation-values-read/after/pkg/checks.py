@@ -1,0 +1,6 @@
+class Check:
+    pass
+
+
+class Color:
+    RED = 1

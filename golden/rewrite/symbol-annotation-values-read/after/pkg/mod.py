@@ -1,0 +1,6 @@
+
+from pkg.checks import Check, Color
+
+
+def g():
+    return Check, Color

@@ -1,0 +1,5 @@
+from pkg.extension_base import Extension
+
+
+class Abbr(Extension):
+    name = "abbr"

@@ -1,0 +1,2 @@
+class Extension:
+    name = "base"

@@ -1,0 +1,5 @@
+from pkg.extension_base import Extension
+
+
+def make():
+    return Extension()

@@ -1,0 +1,6 @@
+class Extension:
+    name = "base"
+
+
+def make():
+    return Extension()

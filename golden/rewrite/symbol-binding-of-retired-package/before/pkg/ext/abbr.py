@@ -1,0 +1,5 @@
+from pkg.ext import Extension
+
+
+class Abbr(Extension):
+    name = "abbr"

@@ -1,0 +1,3 @@
+import gettext
+
+gettext.install("pkg")

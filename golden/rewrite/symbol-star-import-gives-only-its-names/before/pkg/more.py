@@ -1,0 +1,9 @@
+__all__ = ["twice"]
+
+
+def twice(x):
+    return 2 * x
+
+
+def hidden():
+    return -1

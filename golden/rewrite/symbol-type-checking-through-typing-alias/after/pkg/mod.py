@@ -1,0 +1,5 @@
+import typing as t
+
+
+def other() -> t.Any:
+    return 1

@@ -1,0 +1,8 @@
+import typing
+
+from pkg.mod import make, other
+
+
+def check():
+    assert make(1) == other()
+    assert typing.get_type_hints(make, {"OrderedDict": dict})["x"] is dict
