@@ -436,3 +436,24 @@ def test_references_inside_code_moved_out_of_a_deleted_package_are_respelled(mak
     base = (out / "pkg/base.py").read_text()
     assert "[pkg.base.Extension.config]" in base and "pkg.ext" not in base
     assert not (out / "pkg/ext").exists()
+
+
+def test_a_dotted_import_a_star_gives_is_carried_whole(make_repo, tmp_path):
+    """T44's origin of a name the giver binds by `import xml.etree.ElementTree` is that
+    whole statement: `import xml` alone leaves `xml.etree` unloaded in a process that
+    imports only the new module (AttributeError)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/core.py": "import xml.etree.ElementTree\n",
+        "pkg/helpers.py": (
+            "from pkg.core import *\n\n\ndef tag(s):\n"
+            "    return xml.etree.ElementTree.fromstring(s).tag\n\n\ndef other():\n    return 1\n"
+        ),
+        "check.py": (
+            "from pkg.helpers import tag\n\n\ndef check():\n    assert tag('<a/>') == 'a'\n"
+        ),
+    }
+    _, _, out = rewrite_and_run(
+        make_repo, tmp_path, files, [("pkg.helpers:tag", "pkg.xmltag")], "check"
+    )
+    assert (out / "pkg/xmltag.py").read_text().startswith("import xml.etree.ElementTree\n")

@@ -579,7 +579,7 @@ def _plan_group(
     publics = [n for n in publics if n not in moved_away]
     typing_only = [n for n in typing_only if n not in moved_away]
     origins = _star_origins(index, rel, facts, stars, [n for n in publics if n not in defs])
-    needed = _merge_from(list(dict.fromkeys([*needed, *origins.values()])))
+    needed = _merge_from(list(dict.fromkeys([*needed, *(i for v in origins.values() for i in v)])))
     publics = [n for n in publics if n not in origins]
     if publics:
         needed.append(f"from {new_src} import {', '.join(publics)}")
@@ -646,8 +646,8 @@ def _plan_group(
     plan.touched.add(src_path)
 
 
-def _star_origins(index, rel, facts, stars: StarExports, names: list[str]) -> dict[str, str]:
-    """name -> the import that binds it where it comes from, for the `names` the module
+def _star_origins(index, rel, facts, stars: StarExports, names: list[str]) -> dict[str, list[str]]:
+    """name -> the imports that bind it where it comes from, for the `names` the module
     gets only through star imports whose names the tree knows (`stars.known`): the
     giver's own definition from the giver (or where the plan moves it), a name the giver
     imports from where it imports it (trial24 T44: `from enum import Enum`, not the
@@ -668,16 +668,38 @@ def _star_origins(index, rel, facts, stars: StarExports, names: list[str]) -> di
         b = gfacts.bindings.get(name) if gfacts is not None else None
         if b is None or (b.kind == "from" and not (b.module and b.imported)):
             continue
-        if b.kind == "import":
-            top = b.module.split(".")[0]
-            out[name] = f"import {b.module}" + ("" if name == top else f" as {name}")
+        if b.kind == "import" and name != b.module.split(".")[0]:
+            out[name] = [f"import {b.module} as {name}"]
+            continue
+        if b.kind == "import":  # `import a.b.c` binds `a`: each such statement, whole
+            dotted = _root_imports(index.text(path) or "", name)
+            if dotted:
+                out[name] = [f"import {d}" for d in dotted]
             continue
         module, leaf = (b.module, b.imported) if b.kind == "from" else (giver, name)
         if leaf == "*":
             continue
         module = rel.symbols.get((module, leaf)) or rel.module(module) or module
-        out[name] = f"from {module} import {leaf}" + ("" if leaf == name else f" as {name}")
+        out[name] = [f"from {module} import {leaf}" + ("" if leaf == name else f" as {name}")]
     return out
+
+
+def _root_imports(text: str, root: str) -> list[str]:
+    """The modules of the top-level `import a.b` statements of `text` that bind `root`
+    (no alias), in order: what `import a` alone would leave unloaded."""
+    try:
+        body = ast.parse(text).body
+    except SyntaxError:
+        return []
+    return list(
+        dict.fromkeys(
+            a.name
+            for n in body
+            if isinstance(n, ast.Import)
+            for a in n.names
+            if a.asname is None and a.name.split(".")[0] == root
+        )
+    )
 
 
 def _star_read(tree: ast.Module, facts, outside: set[str]) -> set[str]:
