@@ -438,7 +438,7 @@ def test_what_makes_a_module_loud_and_when_two_orders_are_one(make_repo):
     model = InitOrder(materialize(ChangeSet(), index))
     found = {m for m in [*quiet, *loud] if model._info(f"pkg.{m}")[0]}
     assert found == set(quiet)
-    here = model.of_file("app", False)
+    here = model.of_file("app.py")
 
     def stmts(*names):
         return [ast.parse(f"from pkg.{n} import x").body[0] for n in names]

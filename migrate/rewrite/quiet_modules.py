@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from migrate.index.imports import is_type_checking, package_of, resolve_relative
 
@@ -49,9 +49,15 @@ class InitOrder:
 
     def __init__(self, tree):
         self._tree = tree
-        self._modules = tree.modules
-        self._own = {m.split(".")[0] for m in self._modules}
         self._info = lru_cache(maxsize=None)(self._read)
+
+    @cached_property
+    def _modules(self) -> dict[str, str]:
+        return self._tree.modules  # read on the first question: most files ask none
+
+    @cached_property
+    def _own(self) -> set[str]:
+        return {m.split(".")[0] for m in self._modules}
 
     # -- one module -----------------------------------------------------------------------
     def _read(self, module: str) -> tuple[bool, tuple[tuple[str, ...], ...]] | None:
@@ -126,18 +132,21 @@ class InitOrder:
         children = [x for targets in imports for m in targets for x in self._visit(m, loaded)]
         return children if quiet else [(module, tuple(children))]
 
-    def module_of(self, path: str) -> str | None:
-        return self._tree.module_of(path)
-
-    def of_file(self, current: str | None, is_package: bool) -> FileOrder:
-        return FileOrder(self, current, is_package)
+    def of_file(self, path: str) -> FileOrder:
+        return FileOrder(self, path)
 
 
 class FileOrder:
-    """The init-order questions the layout pass asks about one file's imports."""
+    """The init-order questions the layout pass asks about the imports of the file now
+    at `path` (its module is looked up on the first question)."""
 
-    def __init__(self, model: InitOrder, current: str | None, is_package: bool):
-        self._model, self._current, self._package = model, current, is_package
+    def __init__(self, model: InitOrder, path: str):
+        self._model, self._path = model, path
+        self._package = path.endswith("__init__.py")
+
+    @cached_property
+    def _current(self) -> str | None:
+        return self._model._tree.module_of(self._path)
 
     def quiet(self, node: ast.stmt) -> bool:
         """Whether the statement initialises no loud module: it may go anywhere."""
