@@ -83,7 +83,8 @@ class InitOrder:
                     if not own:
                         foreign.update(_bound_names(node))
         ok = foreign | _BUILTINS
-        quiet = all(_binds_only(s, ok) for s in tree.body)
+        local: set[str] = set()  # classes and functions defined above, in order
+        quiet = all(_binds_only(s, ok, local) for s in tree.body)
         return quiet, tuple(imports)
 
     def targets(self, node: ast.Import | ast.ImportFrom, package: str | None) -> tuple[str, ...]:
@@ -181,11 +182,23 @@ def _run_at_import(tree: ast.Module):
         node = todo.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
-        elif isinstance(node, ast.If) and not is_type_checking(node.test):
+        elif isinstance(node, ast.If) and not (is_type_checking(node.test) or _is_main(node.test)):
             todo += reversed(node.body + node.orelse)
         elif isinstance(node, ast.Try):
             bodies = node.body + [s for h in node.handlers for s in h.body]
             todo += reversed(bodies + node.orelse + node.finalbody)
+
+
+def _is_main(test: ast.expr) -> bool:
+    """`__name__ == "__main__"`: a script's block, not run when imported."""
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
 
 
 def _calls_only(expr: ast.AST | None, ok) -> bool:
@@ -249,8 +262,8 @@ def _binds_only(stmt: ast.stmt, ok, local: set[str] | None = None) -> bool:
     if isinstance(stmt, ast.AnnAssign):
         plain = isinstance(stmt.target, ast.Name)
         return plain and _calls_only(stmt.value, ok) and _calls_only(stmt.annotation, ok)
-    if isinstance(stmt, ast.If) and is_type_checking(stmt.test):
-        return True  # never runs
+    if isinstance(stmt, ast.If) and (is_type_checking(stmt.test) or _is_main(stmt.test)):
+        return True  # never runs at import
     if isinstance(stmt, (ast.If, ast.Try)):
         if isinstance(stmt, ast.If) and not _calls_only(stmt.test, ok):
             return False
