@@ -12,7 +12,6 @@ the ChangeSet contract. Unparsable files stop the run unless `skip_unparsable`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -23,7 +22,7 @@ from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.repo import RepoIndex
 from migrate.pipeline import Prepared
 from migrate.plan.model import Plan
-from migrate.pool import ignore_stop_signals, pool_map
+from migrate.pool import ignore_stop_signals, pool_map, usable_cores
 from migrate.relocate import Relocation
 from migrate.rewrite import scan
 from migrate.rewrite.context import Context, FileJob, FileResult
@@ -81,7 +80,7 @@ def _run_job(job: FileJob) -> FileResult:
 
 def rewrite_python_files(jobs: list[FileJob], ctx: Context, regex, workers: int | None = None):
     """FileResults in job order; parallel when there are many files."""
-    workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
+    workers = workers if workers is not None else usable_cores()
     progress.phase("parse", total=len(jobs), label="candidate files")
     if not jobs:  # nothing to parse: libcst is not even imported (a pure data move)
         return []
