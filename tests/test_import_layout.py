@@ -422,6 +422,8 @@ def test_what_makes_a_module_loud_and_when_two_orders_are_one(make_repo):
         "    def m(self) -> X: ...\n",
         "q3": "try:\n    import json\nexcept ImportError:\n    json = None\n",
         "q4": "from pkg.q1 import f\nfrom . import q2\n",  # imports of quiet modules
+        "q5": "class E(Exception):\n    pass\n\n\nclass F(E):\n    pass\n\n\n"
+        "if __name__ == '__main__':\n    print(F())\n",  # a base defined above; a script block
     }
     loud = {
         "n2": "import warnings\n\nwarnings.filterwarnings('ignore')\n",
@@ -438,7 +440,7 @@ def test_what_makes_a_module_loud_and_when_two_orders_are_one(make_repo):
     model = InitOrder(materialize(ChangeSet(), index))
     found = {m for m in [*quiet, *loud] if model._info(f"pkg.{m}")[0]}
     assert found == set(quiet)
-    here = model.of_file("app", False)
+    here = model.of_file("app.py")
 
     def stmts(*names):
         return [ast.parse(f"from pkg.{n} import x").body[0] for n in names]

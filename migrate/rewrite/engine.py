@@ -486,8 +486,7 @@ def _layout_pass(run: EngineRun) -> Contribution:
         if not any(e.kind == "code" for e in edits):
             continue
         text = _text_at(prep, path)
-        here = init.of_file(init.module_of(path), path.endswith("__init__.py"))
-        new, folded = relaid(path, text, edits, orders.of(path), here)
+        new, folded = relaid(path, text, edits, orders.of(path), init.of_file(path))
         gone = {id(e) for e in folded}
         kept = [e for e in edits if id(e) not in gone] + new
         given = kept_blank_lines(path, text, kept)

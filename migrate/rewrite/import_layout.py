@@ -243,7 +243,10 @@ def _placed(new_chunks, old_chunks, edited, indent, order, unsorted, combine, in
     if init is not None:
         free = _place(new_chunks, old_chunks, edited, indent, order, unsorted, combine, free=True)
         mine = [c.node for c in new_chunks if _own(c, order)]
-        if free is not None and init.same(mine, [c.node for c in free if _own(c, order)]):
+        theirs = [c.node for c in free or () if _own(c, order)]
+        if free is not None and (
+            [id(n) for n in mine] == [id(n) for n in theirs] or init.same(mine, theirs)
+        ):
             return free
     return _place(new_chunks, old_chunks, edited, indent, order, unsorted, combine, init=init)
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from migrate.index.imports import is_type_checking, package_of, resolve_relative
 
@@ -49,9 +49,15 @@ class InitOrder:
 
     def __init__(self, tree):
         self._tree = tree
-        self._modules = tree.modules
-        self._own = {m.split(".")[0] for m in self._modules}
         self._info = lru_cache(maxsize=None)(self._read)
+
+    @cached_property
+    def _modules(self) -> dict[str, str]:
+        return self._tree.modules  # read on the first question: most files ask none
+
+    @cached_property
+    def _own(self) -> set[str]:
+        return {m.split(".")[0] for m in self._modules}
 
     # -- one module -----------------------------------------------------------------------
     def _read(self, module: str) -> tuple[bool, tuple[tuple[str, ...], ...]] | None:
@@ -77,7 +83,8 @@ class InitOrder:
                     if not own:
                         foreign.update(_bound_names(node))
         ok = foreign | _BUILTINS
-        quiet = all(_binds_only(s, ok) for s in tree.body)
+        local: set[str] = set()  # classes and functions defined above, in order
+        quiet = all(_binds_only(s, ok, local) for s in tree.body)
         return quiet, tuple(imports)
 
     def targets(self, node: ast.Import | ast.ImportFrom, package: str | None) -> tuple[str, ...]:
@@ -126,18 +133,21 @@ class InitOrder:
         children = [x for targets in imports for m in targets for x in self._visit(m, loaded)]
         return children if quiet else [(module, tuple(children))]
 
-    def module_of(self, path: str) -> str | None:
-        return self._tree.module_of(path)
-
-    def of_file(self, current: str | None, is_package: bool) -> FileOrder:
-        return FileOrder(self, current, is_package)
+    def of_file(self, path: str) -> FileOrder:
+        return FileOrder(self, path)
 
 
 class FileOrder:
-    """The init-order questions the layout pass asks about one file's imports."""
+    """The init-order questions the layout pass asks about the imports of the file now
+    at `path` (its module is looked up on the first question)."""
 
-    def __init__(self, model: InitOrder, current: str | None, is_package: bool):
-        self._model, self._current, self._package = model, current, is_package
+    def __init__(self, model: InitOrder, path: str):
+        self._model, self._path = model, path
+        self._package = path.endswith("__init__.py")
+
+    @cached_property
+    def _current(self) -> str | None:
+        return self._model._tree.module_of(self._path)
 
     def quiet(self, node: ast.stmt) -> bool:
         """Whether the statement initialises no loud module: it may go anywhere."""
@@ -172,11 +182,23 @@ def _run_at_import(tree: ast.Module):
         node = todo.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
-        elif isinstance(node, ast.If) and not is_type_checking(node.test):
+        elif isinstance(node, ast.If) and not (is_type_checking(node.test) or _is_main(node.test)):
             todo += reversed(node.body + node.orelse)
         elif isinstance(node, ast.Try):
             bodies = node.body + [s for h in node.handlers for s in h.body]
             todo += reversed(bodies + node.orelse + node.finalbody)
+
+
+def _is_main(test: ast.expr) -> bool:
+    """`__name__ == "__main__"`: a script's block, not run when imported."""
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
 
 
 def _calls_only(expr: ast.AST | None, ok) -> bool:
@@ -240,8 +262,8 @@ def _binds_only(stmt: ast.stmt, ok, local: set[str] | None = None) -> bool:
     if isinstance(stmt, ast.AnnAssign):
         plain = isinstance(stmt.target, ast.Name)
         return plain and _calls_only(stmt.value, ok) and _calls_only(stmt.annotation, ok)
-    if isinstance(stmt, ast.If) and is_type_checking(stmt.test):
-        return True  # never runs
+    if isinstance(stmt, ast.If) and (is_type_checking(stmt.test) or _is_main(stmt.test)):
+        return True  # never runs at import
     if isinstance(stmt, (ast.If, ast.Try)):
         if isinstance(stmt, ast.If) and not _calls_only(stmt.test, ok):
             return False
