@@ -29,7 +29,7 @@ from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.data_paths import CodeLookup, data_path_problems
 from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.import_cycles import cycle_problems
-from migrate.rewrite.import_layout import kept_blank_lines, relaid
+from migrate.rewrite.import_layout import kept_blank_lines, leading_blank_lines, relaid
 from migrate.rewrite.import_order import Orders
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
@@ -436,12 +436,12 @@ def _symbols_pass(run: EngineRun) -> Contribution:
 def _layout_pass(run: EngineRun) -> Contribution:
     """Imports the passes before added, split or respelled go where isort/ruff would put
     them (`import_layout.py`); each touched block's edits fold into one edit."""
-    from migrate.rewrite.quiet_modules import QuietModules
+    from migrate.materialize import materialize
+    from migrate.rewrite.quiet_modules import InitOrder
 
     prep = run.prep
     orders = Orders(prep.index, prep.relocation)
-    written = {p: t for p, (_, t) in run.cs.writes.items() if p.endswith(".py")}
-    quiet = QuietModules(prep.index, prep.relocation, written)
+    init = InitOrder(materialize(run.cs, prep.index))  # the tree the edits so far leave
     by_path: dict[str, list[Edit]] = {}
     for e in run.cs.edits:
         if e.path.endswith(".py") and e.path not in run.cs.writes:
@@ -451,10 +451,12 @@ def _layout_pass(run: EngineRun) -> Contribution:
         if not any(e.kind == "code" for e in edits):
             continue
         text = _text_at(prep, path)
-        new, folded = relaid(path, text, edits, orders.of(path), quiet.of_file(path))
+        here = init.of_file(init.module_of(path), path.endswith("__init__.py"))
+        new, folded = relaid(path, text, edits, orders.of(path), here)
         gone = {id(e) for e in folded}
         kept = [e for e in edits if id(e) not in gone] + new
-        out.edits += new + kept_blank_lines(path, text, kept)
+        given = kept_blank_lines(path, text, kept)
+        out.edits += new + given + leading_blank_lines(path, text, kept + given)
         out.withdrawn += folded
     return out
 
