@@ -6,12 +6,10 @@ importing each other.
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 import signal
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 
 _STOP = (signal.SIGINT, signal.SIGTERM)
 
@@ -54,10 +52,9 @@ def pool_map(
     """
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP)
     try:
-        with _heap_frozen():
-            pool = ProcessPoolExecutor(workers, initializer=initializer, initargs=initargs)
-            chunks = [jobs[i : i + chunksize] for i in range(0, len(jobs), chunksize)]
-            futures = [pool.submit(_run_chunk, fn, chunk) for chunk in chunks]  # forks now
+        pool = ProcessPoolExecutor(workers, initializer=initializer, initargs=initargs)
+        chunks = [jobs[i : i + chunksize] for i in range(0, len(jobs), chunksize)]
+        futures = [pool.submit(_run_chunk, fn, chunk) for chunk in chunks]  # forks now
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
     try:
@@ -74,22 +71,6 @@ def pool_map(
         raise
     pool.shutdown(wait=True)
     return out
-
-
-@contextmanager
-def _heap_frozen():
-    """The parent's heap out of the cyclic GC's sight while the workers fork (`gc.freeze`):
-    a worker's full collection would otherwise walk every inherited object and write to
-    its header, copying each page of the parent's heap into the worker (the CPython docs'
-    advice for forking). The parent's objects go back to the GC after the fork, unless
-    a caller had frozen the heap already (verify's checks): then they stay for it."""
-    owner = gc.get_freeze_count() == 0
-    gc.freeze()
-    try:
-        yield
-    finally:
-        if owner:
-            gc.unfreeze()
 
 
 def _run_chunk(fn, chunk: list) -> list:

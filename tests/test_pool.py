@@ -1,8 +1,7 @@
-"""The one process pool: how many workers it starts, and the parent's heap while it forks."""
+"""The one process pool: how many workers it starts."""
 
 from __future__ import annotations
 
-import gc
 import os
 import subprocess
 import sys
@@ -10,7 +9,7 @@ import textwrap
 
 import pytest
 
-from migrate.pool import pool_map, usable_cores
+from migrate.pool import usable_cores
 
 ONE_CORE = textwrap.dedent(
     """
@@ -57,22 +56,3 @@ def test_a_process_allowed_one_core_parses_without_a_pool():
 def test_usable_cores_is_the_affinity_capped():
     assert usable_cores() == min(len(os.sched_getaffinity(0)), 8)
     assert usable_cores(most=1) == 1
-
-
-def _square(n: int) -> int:
-    return n * n
-
-
-def test_the_heap_is_frozen_only_while_the_workers_fork():
-    assert gc.get_freeze_count() == 0
-    assert pool_map(_square, list(range(20)), 2, None, (), chunksize=4) == [
-        n * n for n in range(20)
-    ]
-    assert gc.get_freeze_count() == 0  # the parent's objects are the GC's again
-    gc.freeze()  # a caller that froze its heap (verify's checks) keeps it frozen
-    try:
-        frozen = gc.get_freeze_count()
-        pool_map(_square, list(range(20)), 2, None, (), chunksize=4)
-        assert gc.get_freeze_count() >= frozen
-    finally:
-        gc.unfreeze()
