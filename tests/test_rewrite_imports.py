@@ -227,6 +227,8 @@ SHADOW = {
         "import pkg.old\npkg.old.norm.attr\n",
         "import pkg\npkg.old.norm.attr\n",
         "from pkg import old\nold.norm.attr\n",
+        # a dotted string past the package reads attributes too (mock.patch, docs)
+        'from unittest import mock\n\nmock.patch("pkg.old.norm.attr")\n',
     ],
 )
 def test_a_name_the_package_rebinds_over_its_moved_submodule_is_left(make_repo, before):
