@@ -248,3 +248,16 @@ def test_the_moved_module_itself_is_still_followed_under_a_rebinding_package(mak
         "from pkg.new.layernorm import C\nimport pkg.new.layernorm as m\nm.C\n",
         extra_files=SHADOW,
     )
+
+
+def test_docs_naming_an_attribute_past_the_rebinding_are_left(make_repo):
+    """The docs' `pkg.old.norm.attr` (pyparsing's whats_new: `pyparsing.testing.
+    with_line_numbers`, a method of the class the package binds) stays; the module's own
+    name in the same text follows."""
+    case(
+        make_repo,
+        "Use ``pkg.old.norm.attr``; the module ``pkg.old.norm`` holds it.\n",
+        "Use ``pkg.old.norm.attr``; the module ``pkg.new.layernorm`` holds it.\n",
+        path="docs/use.rst",
+        extra_files=SHADOW,
+    )
