@@ -796,8 +796,9 @@ def sample_evenly(items: list, n: int) -> list:
 
 
 # --- trees ------------------------------------------------------------------------------
-def _committed(src: Path, dst: Path, edit=None) -> Path:
-    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".git"))
+def _committed(src: Path, dst: Path, edit=None, ignore=()) -> Path:
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", ".git", *ignore)
+    shutil.copytree(src, dst, ignore=skip)
     if edit:
         edit(dst)
     git(dst, "init", "-q", "-b", "main")
@@ -837,9 +838,10 @@ def make_tree(name: str, work: Path | None) -> tuple[Path | None, Path, bool]:
         repo = _committed(ROOT / "kernels_sample", work / name, edit)
         return repo, ROOT / "plans" / "sample-jit-to-ops.yaml", True
     if name == "invoke":
-        from test_real_project_invoke import PLAN, invoke_tree
+        from realprojects import tree as project_tree
+        from test_real_project_invoke import INVOKE, PLAN
 
-        return _committed(invoke_tree(), work / name), PLAN, False
+        return _committed(project_tree(INVOKE), work / name, ignore=(".complete",)), PLAN, False
     if name == "sglang":
         import realtrees
 
