@@ -188,6 +188,7 @@ def test_the_engine_is_a_declared_list_of_passes(make_repo, tmp_path):
     assert [p.name for p in PASSES] == [
         "python forms",
         "text files",
+        "data paths",
         "packaging",
         "followed op ids",
         "registrations follow",

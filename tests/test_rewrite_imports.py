@@ -227,6 +227,8 @@ SHADOW = {
         "import pkg.old\npkg.old.norm.attr\n",
         "import pkg\npkg.old.norm.attr\n",
         "from pkg import old\nold.norm.attr\n",
+        # a dotted string past the package reads attributes too (mock.patch, docs)
+        'from unittest import mock\n\nmock.patch("pkg.old.norm.attr")\n',
     ],
 )
 def test_a_name_the_package_rebinds_over_its_moved_submodule_is_left(make_repo, before):
@@ -244,5 +246,18 @@ def test_the_moved_module_itself_is_still_followed_under_a_rebinding_package(mak
         make_repo,
         "from pkg.old.norm import C\nimport pkg.old.norm as m\nm.C\n",
         "from pkg.new.layernorm import C\nimport pkg.new.layernorm as m\nm.C\n",
+        extra_files=SHADOW,
+    )
+
+
+def test_docs_naming_an_attribute_past_the_rebinding_are_left(make_repo):
+    """The docs' `pkg.old.norm.attr` (pyparsing's whats_new: `pyparsing.testing.
+    with_line_numbers`, a method of the class the package binds) stays; the module's own
+    name in the same text follows."""
+    case(
+        make_repo,
+        "Use ``pkg.old.norm.attr``; the module ``pkg.old.norm`` holds it.\n",
+        "Use ``pkg.old.norm.attr``; the module ``pkg.new.layernorm`` holds it.\n",
+        path="docs/use.rst",
         extra_files=SHADOW,
     )

@@ -8,6 +8,7 @@ package did `from .norm import rmsnorm`) is followed to its origin first.
 from __future__ import annotations
 
 from migrate.rewrite.context import Context
+from migrate.rewrite.shadowed import through_shadow
 
 
 def common_prefix(names: list[str]) -> str:
@@ -54,11 +55,8 @@ def relocate_target(target: str, ctx: Context) -> str | None:
 
 
 def shadowed(name: str, ctx: Context, start: int = 1) -> bool:
-    """True when `name`, read attribute by attribute past its first `start` parts, reaches
-    a moved submodule that its package rebinds over (`Context.shadowed`): the name is
-    that binding, which does not move."""
-    parts = name.split(".")
-    return any(".".join(parts[:i]) in ctx.shadowed for i in range(start + 1, len(parts) + 1))
+    """`through_shadow` with the run's shadowed submodules (`Context.shadowed`)."""
+    return through_shadow(name, ctx.shadowed, start)
 
 
 def is_gone(name: str, ctx: Context) -> bool:

@@ -15,7 +15,7 @@ from migrate.changes import Edit
 from migrate.oldnames import dotted_at, path_at
 from migrate.rewrite.context import Context
 from migrate.rewrite.literals import HOLE, Literal
-from migrate.rewrite.names import is_gone, relocate, relocate_target
+from migrate.rewrite.names import is_gone, relocate, relocate_target, shadowed
 from migrate.rewrite.spans import make_edit
 
 
@@ -70,7 +70,12 @@ def find_refs(text: str, regex: re.Pattern, ctx: Context) -> list[Ref]:
         tok, raw_end = dotted_at(text, start, m.end(), targets=True)
         end = start + len(tok)
         dynamic = raw_end > end and text[raw_end : raw_end + 1] == HOLE
-        new = relocate_target(tok, ctx) if ":" in tok else relocate(tok, ctx)
+        if ":" in tok:
+            new = relocate_target(tok, ctx)
+        elif shadowed(tok.rpartition(".")[0], ctx):
+            new = None  # past a package's rebinding of a moved submodule: that binding
+        else:
+            new = relocate(tok, ctx)
         refs.append(Ref(start, end, tok, new, dynamic=dynamic, symbol=_symbol_of(tok, ctx)))
         pos = max(end, start + 1)
 

@@ -14,6 +14,7 @@ from migrate.rewrite.context import Context
 from migrate.rewrite.import_order import orders_by_dir
 from migrate.rewrite.names import common_prefix
 from migrate.rewrite.patch_targets import patch_misses
+from migrate.rewrite.shadowed import shadowed_submodules
 from migrate.rewrite.symbols import node_names
 from migrate.rewrite.text_files import rootless_spellings
 
@@ -72,34 +73,6 @@ def reexports(index: RepoIndex, rel: Relocation, gone: set[str]) -> dict[str, st
             for alias in node.names:
                 if alias.name != "*":
                     out[f"{pkg}.{alias.asname or alias.name}"] = f"{base}.{alias.name}"
-    return out
-
-
-def shadowed_submodules(index: RepoIndex, rel: Relocation) -> set[str]:
-    """`pkg.sub` for each moved submodule `sub` whose package's `__init__` loads it and then
-    binds `sub` to something else (`from .sub import thing as sub`, `sub = ...`): importing
-    the submodule set the attribute and the rebinding replaced it, so `pkg.sub` and
-    `from pkg import sub` read that binding, not the module (trial24 T45). Where the
-    package does not load it, a later import of the submodule would reset the attribute,
-    unless the submodule is gone already (a second run)."""
-    out = set()
-    for mod in rel.modules:
-        pkg, _, leaf = mod.rpartition(".")
-        path = index.modules.get(pkg)
-        if not pkg or path is None or not path.endswith("__init__.py"):
-            continue
-        facts = index.facts(path)
-        bound = facts.bindings.get(leaf) if facts is not None else None
-        if bound is None or bound.target == mod:
-            continue
-        if bound.kind in ("import", "from") and bound.target is None:
-            continue
-        loads = any(
-            ref.at_import_time and (ref.module == mod or ref.module.startswith(mod + "."))
-            for ref in facts.imports
-        )
-        if loads or mod not in index.modules:  # (gone already: a second run, `fix`)
-            out.add(mod)
     return out
 
 

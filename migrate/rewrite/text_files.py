@@ -32,6 +32,7 @@ from migrate.oldnames import alternation, name_spans
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite.globs import repo_glob_match
+from migrate.rewrite.shadowed import shadowed_submodules, through_shadow
 from migrate.rewrite.spans import line_col, line_starts, match_edit, note_at
 from migrate.rewrite.text_imports import from_import_changes, new_dotted
 
@@ -83,6 +84,7 @@ class _Names:
     existing: frozenset[str] = frozenset()  # files (and their directories) in deleted dirs
     rootless: re.Pattern | None = None  # old spellings without their root package
     rootless_full: dict[str, str] = dataclass_field(default_factory=dict)  # -> full spelling
+    shadowed: frozenset[str] = frozenset()  # moved submodules their package rebinds over
 
 
 def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
@@ -140,6 +142,7 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
         frozenset(existing),
         rootless_re,
         rootless,
+        frozenset(shadowed_submodules(index, relocation)),
     )
 
 
@@ -305,6 +308,8 @@ def _dotted_changes(names, relocation, text, new_path, kind, pos_file):
         old = m.group(0)
         if "." not in old and ":" not in old:
             continue  # a bare top-level name is an ordinary word in text
+        if ":" not in old and through_shadow(old.rpartition(".")[0], names.shadowed):
+            continue  # past the package's rebinding: its binding, which stays
         new = new_dotted(relocation, old)
         if new is None and old in names.deleted_modules and names.homes.get(old):
             edits.append(_successor_edit(names, text, m, old, new_path, kind))
