@@ -6,9 +6,12 @@ importing each other.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
+import os
 import signal
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 
 _STOP = (signal.SIGINT, signal.SIGTERM)
 
@@ -21,6 +24,18 @@ def ignore_stop_signals() -> None:
     for s in _STOP:
         signal.signal(s, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP)
+
+
+def usable_cores(most: int = 8) -> int:
+    """Workers for a pool: the cores this process may run on (its CPU affinity, as
+    `taskset` or a container's cpuset set it), at most `most`. `os.cpu_count()` counts
+    the host's cores: under `taskset -c 0,1` on a 16-core host it made 8 workers share
+    two cores, each forked with its own copy of whatever pages it touched."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # no affinity on this platform
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, most))
 
 
 def pool_map(
@@ -39,9 +54,10 @@ def pool_map(
     """
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP)
     try:
-        pool = ProcessPoolExecutor(workers, initializer=initializer, initargs=initargs)
-        chunks = [jobs[i : i + chunksize] for i in range(0, len(jobs), chunksize)]
-        futures = [pool.submit(_run_chunk, fn, chunk) for chunk in chunks]  # forks now
+        with _heap_frozen():
+            pool = ProcessPoolExecutor(workers, initializer=initializer, initargs=initargs)
+            chunks = [jobs[i : i + chunksize] for i in range(0, len(jobs), chunksize)]
+            futures = [pool.submit(_run_chunk, fn, chunk) for chunk in chunks]  # forks now
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
     try:
@@ -58,6 +74,22 @@ def pool_map(
         raise
     pool.shutdown(wait=True)
     return out
+
+
+@contextmanager
+def _heap_frozen():
+    """The parent's heap out of the cyclic GC's sight while the workers fork (`gc.freeze`):
+    a worker's full collection would otherwise walk every inherited object and write to
+    its header, copying each page of the parent's heap into the worker (the CPython docs'
+    advice for forking). The parent's objects go back to the GC after the fork, unless
+    a caller had frozen the heap already (verify's checks): then they stay for it."""
+    owner = gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        yield
+    finally:
+        if owner:
+            gc.unfreeze()
 
 
 def _run_chunk(fn, chunk: list) -> list:

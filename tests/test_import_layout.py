@@ -398,42 +398,51 @@ def test_an_own_import_of_a_module_that_imports_own_code_keeps_its_place(make_re
     )
 
 
-def test_what_makes_a_module_quiet(make_repo):
-    """Quiet: docstring, imports of non-own code (and own code under TYPE_CHECKING),
-    def/class whose decorators, bases and defaults call only imported names, plain-name
-    assignments of such values. Not quiet: an own-code import, a statement call, a store
-    into anything but a name, a call of the module's own code at import, an own-code
-    decorator (a registry)."""
+def test_what_makes_a_module_loud_and_when_two_orders_are_one(make_repo):
+    """Quiet: docstring, imports (followed), def/class whose decorators, bases and
+    defaults call only builtins and names imported from outside the repository, plain-name
+    assignments of such values, import-only try. Loud: a statement call, a store into
+    anything but a name, a call of the repository's own code at import, an own-code
+    decorator (a registry), a base class imported from the repository. Two orders of a
+    block are one when the loud modules they initialise run in one order, each with what
+    it imports under it (quiet ones are transparent)."""
+    import ast
+
+    from migrate.changes import ChangeSet
     from migrate.index import build_index
-    from migrate.plan import load_plan
-    from migrate.relocate import plan_relocation
-    from migrate.rewrite.quiet_modules import QuietModules
+    from migrate.materialize import materialize
+    from migrate.rewrite.quiet_modules import InitOrder
 
     quiet = {
         "q1": '"""doc."""\nimport logging\nfrom typing import TypeVar\n\nT = TypeVar("T")\n'
         "log = logging.getLogger(__name__)\n__all__ = ['f']\n\n\ndef f(x=(1, 2)):\n"
-        "    from pkg import q2\n    return q2\n",
+        "    from pkg import n2\n    return n2\n",
         "q2": "from __future__ import annotations\nfrom typing import TYPE_CHECKING\n\n"
-        "if TYPE_CHECKING:\n    from pkg.n1 import X\n\n\nclass C:\n    x: int = 0\n\n"
+        "if TYPE_CHECKING:\n    from pkg.n2 import X\n\n\nclass C:\n    x: int = 0\n\n"
         "    def m(self) -> X: ...\n",
         "q3": "try:\n    import json\nexcept ImportError:\n    json = None\n",
+        "q4": "from pkg.q1 import f\nfrom . import q2\n",  # imports of quiet modules
     }
-    noisy = {
-        "n1": "from pkg.q1 import f\n",
+    loud = {
         "n2": "import warnings\n\nwarnings.filterwarnings('ignore')\n",
         "n3": "import os\n\nos.environ['X'] = '1'\n",
         "n4": "def build():\n    return 1\n\n\nX = build()\n",
         "n5": "REG = {}\n\n\ndef register(f):\n    REG[f.__name__] = f\n    return f\n\n\n"
         "@register\ndef g():\n    pass\n",
-        "n6": "from . import q1\n",
+        "n6": "from pkg.q1 import f\n\nY = f()\n",
+        "n7": "from pkg.q2 import C\n\n\nclass D(C):\n    pass\n",
     }
-    files = {"pkg/__init__.py": ""}
-    files.update({f"pkg/{k}.py": v for k, v in {**quiet, **noisy}.items()})
-    repo = make_repo(files)
-    (repo.parent / "p.yaml").write_text("version: 1\nmoves:\n  - from: pkg.q1\n    to: pkg.q9\n")
-    plan, errors = load_plan(repo.parent / "p.yaml")
-    assert not errors
-    index = build_index(repo, plan.roots)
-    modules = QuietModules(index, plan_relocation(plan, index), {"pkg/new.py": "X = 1\n"})
-    found = {m for m in [*quiet, *noisy, "new"] if modules.quiet(f"pkg.{m.replace('q1', 'q9')}")}
-    assert found == {"q1", "q2", "q3", "new"}
+    files = {"pkg/__init__.py": "", "app.py": ""}
+    files.update({f"pkg/{k}.py": v for k, v in {**quiet, **loud}.items()})
+    index = build_index(make_repo(files))
+    model = InitOrder(materialize(ChangeSet(), index))
+    found = {m for m in [*quiet, *loud] if model._info(f"pkg.{m}")[0]}
+    assert found == set(quiet)
+    here = model.of_file("app", False)
+
+    def stmts(*names):
+        return [ast.parse(f"from pkg.{n} import x").body[0] for n in names]
+
+    assert here.quiet(stmts("q4")[0]) and not here.quiet(stmts("n6")[0])
+    assert here.same(stmts("q1", "n2", "q3"), stmts("n2", "q3", "q1"))
+    assert not here.same(stmts("n2", "n3"), stmts("n3", "n2"))

@@ -1,4 +1,4 @@
-"""Nine real projects' own test suites, before and after a plan with symbol moves whose
+"""Ten real projects' own test suites, before and after a plan with symbol moves whose
 callers bind the losing module (`from jmespath import exceptions; exceptions.LexerError`,
 `from . import keys; key=keys.hashkey`, `from . import idnadata; idnadata.scripts[...]`,
 `import cachetools.keys; cachetools.keys.hashkey(...)`) or re-export it by a star import
@@ -6,9 +6,12 @@ callers bind the losing module (`from jmespath import exceptions; exceptions.Lex
 out of the package `__init__` itself (inflection), or bind it relatively and carry private
 helpers (pluggy's `from . import _tracing`, `_PYPY`, `_formatdef`), or move a module bound
 relatively (click's `from . import types`) or named in a string of generated code (jinja2's
-compiler writes `from jinja2.runtime import ...` into every template), plus module and
-package moves (tests/fixtures/real/<name>.yaml). Each suite must give exactly the same counts after
-`migrate apply`, `migrate verify` must pass, and a second run (`fix`) finds nothing.
+compiler writes `from jinja2.runtime import ...` into every template), or imported
+function-locally and patched by a string (platformdirs' `mocker.patch(
+"platformdirs.android._android_folder")`, kept on the module that still reads it), plus
+module and package moves (tests/fixtures/real/<name>.yaml). Each suite must give exactly
+the same counts after `migrate apply`, `migrate verify` must pass, and a second run
+(`fix`) finds nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ PROJECTS = {
     # click's own warning filters make pytest's deprecation of one of its idioms an error
     "click": Project("click", "8.1.7", "click", "src", ("tests", "-W", _CLICK_WARNINGS)),
     "jinja2": Project("jinja2", "3.1.4", "jinja2", "src"),
+    # the suites that need neither pytest-mock nor appdirs (not in this venv)
+    "platformdirs": Project(
+        "platformdirs", "4.3.6", "platformdirs", "src", ("tests/test_api.py", "tests/test_main.py")
+    ),
 }
 # Binding-based rewrites each plan must produce (file -> text it must contain after),
 # and the texts that must be gone (the uses the old spelling-based rewriter left behind).
@@ -175,6 +182,35 @@ EXPECT = {
             '"jinja2.ext.',
             "from .nodes import EvalContext",
             "from .utils import LRUCache",
+        ],
+    ),
+    "platformdirs": (
+        {
+            "src/platformdirs/__init__.py": [
+                "    from platformdirs.platforms.unix import Unix as _Result\n",  # per platform
+                "        from platformdirs._android_probe import _android_folder  # noqa",
+                "            from platformdirs.platforms.android import Android  # noqa: PLC0415\n",
+            ],
+            "src/platformdirs/platforms/android.py": [
+                "from platformdirs._android_probe import _android_folder\n",  # imported back
+            ],
+            "src/platformdirs/platforms/windows.py": [
+                "from platformdirs._winenv import get_win_folder_from_env_vars\n",
+            ],
+            "tests/test_android.py": [
+                # kept on the module that reads it through its own globals
+                'mocker.patch("platformdirs.platforms.android._android_folder", ',
+                "    from platformdirs._android_probe import _android_folder  # noqa: PLC0415\n",
+            ],
+            "tests/test_unix.py": [
+                "from platformdirs.platforms import unix\n",
+                'mocker.patch("platformdirs.platforms.unix._get_user_dirs_folder")',
+            ],
+        },
+        [
+            "from platformdirs.android import",
+            "from platformdirs.unix import",
+            '"platformdirs.unix.',
         ],
     ),
 }

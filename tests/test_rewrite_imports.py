@@ -212,3 +212,37 @@ def test_a_module_moved_to_the_top_level_is_imported_by_import(make_repo, before
     binding becomes `import normlib as norm`; it crashed the dry run (exit 4, libcst:
     "Must have a module specified") writing `from  import normlib` (trial23 T30)."""
     case(make_repo, before, after, moves=[("pkg.old.norm", "normlib")])
+
+
+SHADOW = {
+    "pkg/__init__.py": "from .old.norm import C as norm\n",
+    "pkg/old/__init__.py": "from .norm import C as norm\n",
+}
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "from pkg.old import norm as ppt\nppt.attr\n",
+        "import pkg.old\npkg.old.norm.attr\n",
+        "import pkg\npkg.old.norm.attr\n",
+        "from pkg import old\nold.norm.attr\n",
+    ],
+)
+def test_a_name_the_package_rebinds_over_its_moved_submodule_is_left(make_repo, before):
+    """`pkg/old/__init__.py` imports `C as norm`: once it ran, `pkg.old.norm` is the class,
+    not the submodule (pyparsing's `from .testing import pyparsing_test as testing`), so
+    `from pkg.old import norm` and `pkg.old.norm.X` keep naming what the package binds;
+    respelled to the moved module they named the module (AttributeError; trial24 T45).
+    Only the package's own import follows the module."""
+    prep, cs = case(make_repo, before, before, extra_files=SHADOW)
+    assert new_text(prep, cs, "pkg/old/__init__.py") == "from pkg.new.layernorm import C as norm\n"
+
+
+def test_the_moved_module_itself_is_still_followed_under_a_rebinding_package(make_repo):
+    case(
+        make_repo,
+        "from pkg.old.norm import C\nimport pkg.old.norm as m\nm.C\n",
+        "from pkg.new.layernorm import C\nimport pkg.new.layernorm as m\nm.C\n",
+        extra_files=SHADOW,
+    )

@@ -176,3 +176,23 @@ def test_a_stub_declaration_under_a_condition_is_named_for_review(make_repo):
     assert [(n.pos.line, n.severity) for n in notes] == [(4, "warning"), (6, "warning")]
     assert "a is declared inside a block" in notes[0].message, notes[0].message
     assert "pkg.one" in notes[0].message
+
+
+def test_code_from_a_module_without_a_stub_moving_into_a_stubbed_module_is_named(make_repo):
+    """review23 R8's remainder: `pkg.two` has no stub and moves `b` into `pkg.one`, which
+    has one. The stub is all a type checker reads of pkg.one, so `b` is hidden from it
+    (`from pkg.one import b` an error there): nothing can write its declaration, so a
+    warning at the target's stub names it; the stub is left as it is."""
+    from rewrite_helpers import changes, new_text
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/one.py": "def a():\n    return 1\n",
+        "pkg/one.pyi": "def a() -> int: ...\n",
+        "pkg/two.py": "def b():\n    return 2\n\n\ndef b2():\n    return 2\n",
+        "use.py": "from pkg.two import b\n",
+    }
+    prep, cs = changes(make_repo, files, [("pkg.two:b", "pkg.one")])
+    said = [str(n) for n in cs.notes if n.pos.file == "pkg/one.pyi"]
+    assert len(said) == 1 and "warning" in said[0] and "declare b, which" in said[0], said
+    assert new_text(prep, cs, "pkg/one.pyi") == "def a() -> int: ...\n"

@@ -170,7 +170,8 @@ def test_every_module_level_name_the_moved_code_needs_is_carried(make_repo, tmp_
     assert undefined_names(out) == []
     new = (out / "pkg/new.py").read_text()
     assert "    from pkg.mod import Num, Pair\n" in new  # under TYPE_CHECKING, as at home
-    assert "from pkg.mod import HIGH, LIMIT, LOW, SCALE, codec\n" in new
+    # SCALE, which the star gave, from its own module (trial24 T44)
+    assert "from pkg.consts import SCALE\nfrom pkg.mod import HIGH, LIMIT, LOW, codec\n" in new
 
 
 def test_a_type_checking_alias_of_a_lazy_annotation_comes_along(make_repo, tmp_path):
@@ -339,10 +340,12 @@ def test_an_import_only_the_moved_code_used_still_leaves(make_repo, tmp_path):
 def test_a_star_import_of_own_code_gives_only_its_names(make_repo, tmp_path):
     """review23 R7: the source star-imports two of the repository's own modules, and the
     moved code reads `_` that gettext.install puts into builtins: the new module imports
-    from the source the names a star gives (`base`, `twice`, `__all__` honoured), not `_`
+    the names a star gives (`base`, `twice`, `__all__` honoured; from their modules since
+    trial24 T44), not `_`
     (`from pkg.src import _` raised ImportError; apply exited 0)."""
     _, cs, out, _ = run_golden_case(make_repo, tmp_path, "symbol-star-import-gives-only-its-names")
-    assert (out / "pkg/dst.py").read_text().startswith("from pkg.src import base, twice\n")
+    dst = (out / "pkg/dst.py").read_text()
+    assert dst.startswith("from pkg.common import base\nfrom pkg.more import twice\n"), dst
     said = [d.message for d in cs.notes if "left unimported" in d.message]
     assert len(said) == 1 and "reads _, which pkg.src binds by no statement" in said[0]
 
@@ -406,3 +409,17 @@ def test_a_type_checking_guard_is_spelled_through_the_carried_typing_binding(mak
         )
     )
     assert unused_imports(out) == []
+
+
+def test_names_a_star_gives_are_imported_from_where_they_come_from(make_repo, tmp_path):
+    """trial24 T44 (pyparsing's helpers.py, `from .core import *`): `Enum`, `t`, `P` and
+    `base` reach the moved code through the source's star import of pkg.core; the new
+    module imports them from their origin (the standard library's from it, core's own
+    from core), not from the source's star re-export."""
+    case = "symbol-star-given-names-from-their-origin"
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, case)
+    infix = (out / "pkg/infix.py").read_text()
+    assert infix.startswith(
+        "import typing as t\nfrom enum import Enum\n\nfrom .core import P, base\n"
+    ), infix
+    assert "helpers" not in infix

@@ -13,7 +13,8 @@ from rewrite_helpers import rewrite_and_run
 
 CORE = (
     b"import os\r\nimport sys\r\n\r\n\r\ndef a():\r\n    return os.sep\r\n\r\n\r\n"
-    b'# about b\r\ndef b():\r\n    return """x\r\ny"""\r\n\r\n\r\nclass C:\r\n    pass\r\n'
+    b'# about b\r\ndef b():\r\n    return sys.platform and """x\r\ny"""\r\n\r\n\r\n'
+    b"class C:\r\n    pass\r\n"
 )
 USE = (
     b"from pkg.core import C, a, b\r\n\r\n\r\n"
@@ -33,6 +34,17 @@ def test_new_modules_take_their_sources_line_ending(make_repo, tmp_path):
     for path in ("pkg/one.py", "pkg/two.py", "pkg/core.py"):
         data = (out / path).read_bytes()
         assert _one_ending(data, b"\r\n"), (path, data)
+    # R12's second half: the source does not start with the blank lines that lay between
+    # its removed imports and definitions
+    assert (out / "pkg/core.py").read_bytes() == b"class C:\r\n    pass\r\n"
+
+
+def test_a_source_emptied_at_its_top_starts_with_its_first_kept_statement(make_repo, tmp_path):
+    core = CORE.replace(b"\r\n", b"\n")
+    files = {"pkg/__init__.py": "", "pkg/core.py": core, "use.py": USE.replace(b"\r\n", b"\n")}
+    moves = [("pkg.core:a", "pkg.one"), ("pkg.core:b", "pkg.two")]
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, moves, "use")
+    assert (out / "pkg/core.py").read_text() == "class C:\n    pass\n"
 
 
 def test_code_appended_to_an_lf_module_takes_its_line_ending(make_repo, tmp_path):

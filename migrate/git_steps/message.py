@@ -40,6 +40,10 @@ def summary(step: str, cs: ChangeSet) -> tuple[str, list[str]]:
             "prose": "prose references",
         }[step]
         subject = f"rewrite {len(edits)} {what} in {_files(e.path for e in edits)}"
+        if not edits and (writes or removals):  # no reference edit: say what it does
+            done = [f"write {_files(writes)}"] if writes else []
+            subject = ", ".join(done + ([f"remove {_files(removals)}"] if removals else []))
+            writes, removals = [], []  # said in the subject, not again below
         review = sum(e.applicability == "review" for e in edits)
         if review:
             body.append(f"{_plural(review, 'edit')} marked for review.")

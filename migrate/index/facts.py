@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import ast
 import gc
-import os
 import re
 from dataclasses import dataclass, field
 
@@ -508,10 +507,11 @@ def prefetch_facts(tree, paths, workers: int | None = None, deferred=frozenset()
     """
     cache = tree.__dict__.setdefault("_code_facts", {})
     todo = [p for p in dict.fromkeys(paths) if p.endswith(".py") and p not in cache]
-    workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
+    from migrate.pool import pool_map, usable_cores
+
+    workers = workers if workers is not None else usable_cores()
     if len(todo) < POOL_MIN_FILES or workers <= 1:
         return
-    from migrate.pool import pool_map
 
     jobs, where = [], []
     for path in todo:

@@ -22,7 +22,7 @@ from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Chain, Facts
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.imports import ImportResult
-from migrate.rewrite.names import module_part, relocate
+from migrate.rewrite.names import module_part, relocate, shadowed
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit, note_at
 
 
@@ -84,7 +84,7 @@ def rewrite_chains(
             binding = imports.by_site.get((bound.stmt[0], local), binding)
         rest = chain.dotted[len(local) :]
         full = binding.old + rest
-        new = relocate(full, ctx)
+        new = None if shadowed(full, ctx) else relocate(full, ctx)
         if new is None or new == full:
             continue
         if binding.root and any(full == r or full.startswith(r + ".") for r in imports.refused):

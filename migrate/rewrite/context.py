@@ -36,6 +36,9 @@ class Context:
     package_fallback: dict[str, str] = field(default_factory=dict)
     # `pkg.name` re-exported by a deleted package's `__init__` -> the absolute origin.
     reexports: dict[str, str] = field(default_factory=dict)
+    # `pkg.sub` for a moved submodule whose package rebinds `sub` over it at import time
+    # (`from .sub import thing as sub`): read as an attribute of `pkg`, it is that binding.
+    shadowed: frozenset[str] = frozenset()
     roots: tuple[str, ...] = (".",)
     keep_prose: tuple[str, ...] = ()
     # Files and directories inside deleted packages: a path there that exists is left

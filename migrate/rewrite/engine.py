@@ -12,7 +12,6 @@ the ChangeSet contract. Unparsable files stop the run unless `skip_unparsable`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -23,14 +22,14 @@ from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.repo import RepoIndex
 from migrate.pipeline import Prepared
 from migrate.plan.model import Plan
-from migrate.pool import ignore_stop_signals, pool_map
+from migrate.pool import ignore_stop_signals, pool_map, usable_cores
 from migrate.relocate import Relocation
 from migrate.rewrite import scan
 from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.data_paths import CodeLookup, data_path_problems
 from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.import_cycles import cycle_problems
-from migrate.rewrite.import_layout import kept_blank_lines, relaid
+from migrate.rewrite.import_layout import kept_blank_lines, leading_blank_lines, relaid
 from migrate.rewrite.import_order import Orders
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
@@ -81,7 +80,7 @@ def _run_job(job: FileJob) -> FileResult:
 
 def rewrite_python_files(jobs: list[FileJob], ctx: Context, regex, workers: int | None = None):
     """FileResults in job order; parallel when there are many files."""
-    workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
+    workers = workers if workers is not None else usable_cores()
     progress.phase("parse", total=len(jobs), label="candidate files")
     if not jobs:  # nothing to parse: libcst is not even imported (a pure data move)
         return []
@@ -437,12 +436,12 @@ def _symbols_pass(run: EngineRun) -> Contribution:
 def _layout_pass(run: EngineRun) -> Contribution:
     """Imports the passes before added, split or respelled go where isort/ruff would put
     them (`import_layout.py`); each touched block's edits fold into one edit."""
-    from migrate.rewrite.quiet_modules import QuietModules
+    from migrate.materialize import materialize
+    from migrate.rewrite.quiet_modules import InitOrder
 
     prep = run.prep
     orders = Orders(prep.index, prep.relocation)
-    written = {p: t for p, (_, t) in run.cs.writes.items() if p.endswith(".py")}
-    quiet = QuietModules(prep.index, prep.relocation, written)
+    init = InitOrder(materialize(run.cs, prep.index))  # the tree the edits so far leave
     by_path: dict[str, list[Edit]] = {}
     for e in run.cs.edits:
         if e.path.endswith(".py") and e.path not in run.cs.writes:
@@ -452,10 +451,12 @@ def _layout_pass(run: EngineRun) -> Contribution:
         if not any(e.kind == "code" for e in edits):
             continue
         text = _text_at(prep, path)
-        new, folded = relaid(path, text, edits, orders.of(path), quiet.of_file(path))
+        here = init.of_file(init.module_of(path), path.endswith("__init__.py"))
+        new, folded = relaid(path, text, edits, orders.of(path), here)
         gone = {id(e) for e in folded}
         kept = [e for e in edits if id(e) not in gone] + new
-        out.edits += new + kept_blank_lines(path, text, kept)
+        given = kept_blank_lines(path, text, kept)
+        out.edits += new + given + leading_blank_lines(path, text, kept + given)
         out.withdrawn += folded
     return out
 

@@ -47,11 +47,11 @@ class _Chunk:
 
 
 def relaid(
-    path: str, text: str, edits: list[Edit], order: ImportOrder, quiet: Callable | None = None
+    path: str, text: str, edits: list[Edit], order: ImportOrder, init=None
 ) -> tuple[list[Edit], list[Edit]]:
-    """(the block edits, the edits they fold) for one file's `edits` on `text`; `quiet`:
-    whether an import statement initialises only quiet modules (`quiet_modules.py`), so
-    it may go to its sorted place past imports of the repository's own code."""
+    """(the block edits, the edits they fold) for one file's `edits` on `text`; `init`:
+    the file's init-order model (`quiet_modules.FileOrder`): a placement that keeps the
+    order the repository's own modules initialise in may sort their imports too."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
@@ -61,7 +61,7 @@ def relaid(
     out: list[Edit] = []
     folded: list[Edit] = []
     for block in _blocks(tree):
-        hit = _relay(text, starts, block, edits, order, quiet)
+        hit = _relay(text, starts, block, edits, order, init)
         if hit is not None:
             lo, hi, new, inside = hit
             reasons = dict.fromkeys(e.reason for e in inside)
@@ -168,7 +168,7 @@ def _line_end(text: str, starts: list[int], line: int) -> int:
     return starts[line] if line < len(starts) else len(text)
 
 
-def _relay(text, starts, block, edits: list[Edit], order, quiet=None):
+def _relay(text, starts, block, edits: list[Edit], order, init=None):
     lo = starts[block[0].lineno - 1]
     hi = _line_end(text, starts, block[-1].end_lineno)
     indent = text[lo : lo + block[0].col_offset]
@@ -228,13 +228,24 @@ def _relay(text, starts, block, edits: list[Edit], order, quiet=None):
     merge = combine and _combinable(new_chunks, order)
     if not split and _sorted(new_chunks, order) and not merge:
         return None  # the edits leave it sorted: they stay as they are
-    placed = _place(new_chunks, old_chunks, edited, indent, order, unsorted, combine, quiet=quiet)
+    placed = _placed(new_chunks, old_chunks, edited, indent, order, unsorted, combine, init)
     if placed is None:
         return None
     rebuilt = _render(placed, order) + tail
     if rebuilt == new_region:
         return None  # the edits already leave it sorted: they stay as they are
     return lo, hi, rebuilt, inside
+
+
+def _placed(new_chunks, old_chunks, edited, indent, order, unsorted, combine, init):
+    """Every statement at its sorted place when the init orders of the two placements are
+    one (`init.same`), else `_place`'s placement."""
+    if init is not None:
+        free = _place(new_chunks, old_chunks, edited, indent, order, unsorted, combine, free=True)
+        mine = [c.node for c in new_chunks if _own(c, order)]
+        if free is not None and init.same(mine, [c.node for c in free if _own(c, order)]):
+            return free
+    return _place(new_chunks, old_chunks, edited, indent, order, unsorted, combine, init=init)
 
 
 def _imports_only(new: str, indent: str) -> bool:
@@ -334,7 +345,8 @@ def _place(
     unsorted: set[int],
     combine: bool,
     may=None,
-    quiet=None,
+    init=None,
+    free: bool = False,
 ) -> list[_Chunk] | None:
     """The untouched statements in their order, every other one at its sorted place or
     (`combine`) merged into a statement of the same module; None when one belongs to a
@@ -342,7 +354,8 @@ def _place(
     repository's own code before or after another one than where the edits run it: the
     order a package initialises its modules in is behaviour (a module that reads a name
     its package binds a line earlier), and sorting is only style. Unless the statement
-    initialises only quiet modules (`quiet(node)`): then no module can tell when it ran."""
+    initialises no loud module (`init.quiet(node)`): then no module can tell when it
+    ran; `free`: no such check (the caller compares the init orders itself)."""
     pool = [(i, c.text) for i, c in enumerate(old_chunks) if i not in edited]
     kept: list[_Chunk] = []
     moved: list[tuple[_Chunk, list[int]]] = []  # and the own imports the edits run first
@@ -360,7 +373,7 @@ def _place(
         rank = len(first)
         if c.lead or order.section(c.node) in unsorted:
             return None  # a commented statement, an unsorted section: as the edits put it
-        own = _own(c, order) and not (quiet is not None and quiet(c.node))
+        own = _own(c, order) and not free and not (init is not None and init.quiet(c.node))
         merged = _merge_into(out, c, indent, order, may) if combine else None
         if merged is not None:
             out, k = merged
@@ -530,6 +543,7 @@ def _render(chunks: list[_Chunk], order) -> str:
 
 
 _E302 = "keeps the two blank lines before a top-level definition"
+_TOP = "no blank lines left at the top of the file"
 
 
 def kept_blank_lines(path: str, text: str, edits: list[Edit]) -> list[Edit]:
@@ -580,3 +594,35 @@ def _line(text: str, starts: list[int], n: int) -> str:
     """Line `n` (0-based) stripped."""
     end = starts[n + 1] if n + 1 < len(starts) else len(text)
     return text[starts[n] : end].strip()
+
+
+def leading_blank_lines(path: str, text: str, edits: list[Edit]) -> list[Edit]:
+    """Deletions of the blank lines the edits leave at the top of a file that did not
+    start with one (its imports and first definition moved out: review23 R12): what lay
+    between the removed statements. Only blank lines no edit touches; none when an edit
+    writes whitespace there itself."""
+    if not text or text[:1] in "\r\n":
+        return []  # it started so: not ours
+    spans = [(e.start, e.end, e.new) for e in edits]
+    regions: list[list[int]] = []
+    pos, removed = 0, False
+    while pos < len(text):
+        at = [s for s in spans if s[0] == pos or s[0] < pos < s[1]]
+        if any(new.strip() for _, _, new in at):
+            break  # the file now starts with what an edit writes
+        if any(new for _, _, new in at):
+            return []  # whitespace an edit writes: its business
+        end = max([pos] + [e for _, e, _ in at])
+        if end > pos:
+            removed, pos = True, end
+            continue
+        if text[pos] not in "\r\n":
+            break
+        if regions and regions[-1][1] == pos:
+            regions[-1][1] = pos + 1
+        else:
+            regions.append([pos, pos + 1])
+        pos += 1
+    if not removed:
+        return []
+    return [make_edit(path, text, a, b, "", "code", _TOP) for a, b in regions]

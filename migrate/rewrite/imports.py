@@ -20,7 +20,7 @@ from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts, ImportSite, dotted_of
 from migrate.rewrite.import_split import split_from_import
-from migrate.rewrite.names import is_gone, relocate
+from migrate.rewrite.names import is_gone, relocate, shadowed
 from migrate.rewrite.spans import make_edit, note_at
 
 
@@ -140,9 +140,10 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
         for alias in node.names:
             leaf = _name_of(alias)
             full = f"{base}.{leaf}"
-            new_full = relocate(full, ctx) or full
+            kept = shadowed(full, ctx, len(base.split(".")))
+            new_full = full if kept else relocate(full, ctx) or full
             local = _asname(alias) or leaf
-            if new_full == full and is_gone(full, ctx):
+            if new_full == full and not kept and is_gone(full, ctx):
                 note = _stale(job, facts, alias.name, full)
                 res.notes.append(note)
                 res.stale_bindings[id(note)] = (site.stmt_start, local)

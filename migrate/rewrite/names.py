@@ -53,6 +53,14 @@ def relocate_target(target: str, ctx: Context) -> str | None:
     return None
 
 
+def shadowed(name: str, ctx: Context, start: int = 1) -> bool:
+    """True when `name`, read attribute by attribute past its first `start` parts, reaches
+    a moved submodule that its package rebinds over (`Context.shadowed`): the name is
+    that binding, which does not move."""
+    parts = name.split(".")
+    return any(".".join(parts[:i]) in ctx.shadowed for i in range(start + 1, len(parts) + 1))
+
+
 def is_gone(name: str, ctx: Context) -> bool:
     """True when `name` or a package prefix of it no longer exists after the plan."""
     parts = name.split(".")

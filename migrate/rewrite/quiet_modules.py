@@ -1,26 +1,31 @@
-"""Which modules initialise quietly: importing them binds their own names and nothing else.
+"""When sorting imports of the repository's own code cannot change what runs in what order.
 
 The layout pass keeps an import of the repository's own code where the edits put it,
 because the order a package initialises its modules in is behaviour (a module that reads
-a registry its sibling fills a line earlier). That order cannot be observed when the
-module a respelled statement initialises is quiet: running it earlier or later changes
-nothing another module can see, so the statement may go to its sorted place (trial23
-T21). Quiet, read from the module's text after the plan (a new module's text as the
-symbols pass writes it, a moved module's own text):
+a registry its sibling fills a line earlier). Sorting is safe when the order of every
+initialisation another module could observe stays the same (trial23 T21). Read from the
+tree after the plan's other edits (`materialize`), two notions:
 
-- it imports no code of the repository (which could run anything), only the standard
-  library and third-party packages, `__future__`, and anything under `if TYPE_CHECKING:`;
-- every other top-level statement binds a name of the module and runs nothing of it: a
-  docstring, `def`/`class` (decorators, bases and defaults calling only imported or
-  builtin names), `X = ...`/`X: T = ...` to plain names whose value calls only imported
-  or builtin names (`TypeVar("T")`, `logging.getLogger(__name__)`), `__all__`, `pass`,
-  and the same inside class bodies; `try:`/`if:` holding only imports.
-A statement call (`warnings.filterwarnings(...)`, `sys.path.insert(...)`), a store into
-anything but a plain name (`os.environ["X"] = ...`), or a call of the module's own
-functions or classes at import makes it not quiet. Left: a module that reads a sibling
-through its package's attribute without importing it (`pkg.z` bound by an earlier import)
-sees the sibling's absence; the implicit-submodule form (implicit_submodules.py) reports
-such reads where the plan moves the sibling.
+- a QUIET module's own statements only bind its names: imports (followed: what they
+  initialise is in the model), docstrings, `def`/`class` and plain-name assignments whose
+  decorators, bases, defaults, annotations and values call only builtins and names imported
+  from outside the repository (`TypeVar("T")`, `logging.getLogger(__name__)`,
+  `@dataclass`), import-only `try:`/`if:`. A statement call (`warnings.filterwarnings()`),
+  a store into anything but a name (`os.environ["X"] = ...`), a call of the repository's
+  own code (`@register`, `X = build()`) or a class whose base is imported from it (its
+  `__init_subclass__` may register) make a module LOUD.
+- the INIT ORDER of a run of import statements is the forest of the loud modules they
+  initialise, in order, each with the loud modules its own imports initialise under it
+  (quiet ones are transparent: their imports take their place). Two orders of a block
+  whose init orders are equal run every loud module at the same point relative to every
+  other: no module can tell them apart.
+
+The packages that hold the importing module count as initialised already (they are, or
+are being, when its imports run). Left (not modelled): a module that reads a sibling
+through its package's attribute without importing it (`pkg.z` bound by an earlier
+import) sees when the sibling ran; the implicit-submodule form (implicit_submodules.py)
+reports such reads where the plan moves the sibling. A walk that meets more than
+`_LIMIT` modules gives up: the order is then kept as the edits put it.
 """
 
 from __future__ import annotations
@@ -30,130 +35,153 @@ import builtins
 from functools import lru_cache
 
 from migrate.index.imports import is_type_checking, package_of, resolve_relative
-from migrate.index.repo import RepoIndex
-from migrate.relocate import Relocation
 
 _BUILTINS = frozenset(dir(builtins))
+_LIMIT = 300
 
 
-class QuietModules:
-    """Module name (after the plan) -> whether it initialises quietly; `writes`: the
-    files the rewrite writes whole (new modules), path -> text."""
+class _TooDeep(Exception):
+    pass
 
-    def __init__(self, index: RepoIndex, relocation: Relocation, writes: dict[str, str]):
-        self._texts: dict[str, str] = {}
-        self._own = {m.split(".")[0] for m in index.modules}
-        for old, path in index.modules.items():
-            if path.endswith(".py"):
-                new = relocation.module(old) or old
-                self._texts[new] = path
-        self._index = index
-        self._written = {}
-        for path, text in writes.items():
-            module = _module_of_path(index, path)
-            if module:
-                self._written[module] = text
-                self._own.add(module.split(".")[0])
-        self.quiet = lru_cache(maxsize=None)(self._quiet)
 
-    def text(self, module: str) -> str | None:
-        if module in self._written:
-            return self._written[module]
-        path = self._texts.get(module)
-        return self._index.text(path) if path else None
+class InitOrder:
+    """The init-order model over `tree` (a materialized tree: `.modules`, `.text`)."""
 
-    def known(self, module: str) -> bool:
-        return module in self._written or module in self._texts
+    def __init__(self, tree):
+        self._tree = tree
+        self._modules = tree.modules
+        self._own = {m.split(".")[0] for m in self._modules}
+        self._info = lru_cache(maxsize=None)(self._read)
 
-    def _quiet(self, module: str) -> bool:
-        text = self.text(module)
+    # -- one module -----------------------------------------------------------------------
+    def _read(self, module: str) -> tuple[bool, tuple[tuple[str, ...], ...]] | None:
+        """(quiet, the own modules each import statement run at import initialises);
+        None when its text cannot be read."""
+        path = self._modules.get(module)
+        text = self._tree.text(path) if path else None
         if text is None:
-            return False
+            return None
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError):
-            return False
-        own = self._own
-        imported: set[str] = set()
-        for stmt in tree.body:
-            for node in _run_at_import(stmt):
-                if isinstance(node, ast.ImportFrom):
-                    mine = node.level or (node.module or "").split(".")[0] in own
-                    if mine and not _type_checking_only(tree, node):
-                        return False
-                    imported.update(a.asname or a.name for a in node.names)
-                elif isinstance(node, ast.Import):
-                    for a in node.names:
-                        if a.name.split(".")[0] in own and not _type_checking_only(tree, node):
-                            return False
-                        imported.add(a.asname or a.name.split(".")[0])
-        callable_ok = imported | _BUILTINS
-        return all(_binds_only(s, callable_ok) for s in tree.body)
+            return None
+        package = package_of(module, path.endswith("__init__.py"))
+        imports: list[tuple[str, ...]] = []
+        foreign: set[str] = set()  # names imported from outside the repository
+        for node in _run_at_import(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                targets = self.targets(node, package)
+                imports.append(targets)
+                if not targets and not (isinstance(node, ast.ImportFrom) and node.level):
+                    own = _module_name(node).split(".")[0] in self._own
+                    if not own:
+                        foreign.update(_bound_names(node))
+        ok = foreign | _BUILTINS
+        quiet = all(_binds_only(s, ok) for s in tree.body)
+        return quiet, tuple(imports)
 
-    def of_file(self, path: str):
-        """`statement_quiet` for the import statements of the file now at `path`."""
-        current = _module_of_path(self._index, path)
-        package = path.endswith("__init__.py")
-        return lambda node: self.statement_quiet(node, current, package)
-
-    def statement_quiet(self, node: ast.stmt, current: str | None, is_package: bool) -> bool:
-        """Whether every module the import statement `node` in module `current` may
-        initialise is quiet (the packages that hold `current` are initialised already)."""
-        here = package_of(current, is_package) or ""
-        loaded = {".".join(here.split(".")[:i]) for i in range(1, len(here.split(".")) + 1)}
+    def targets(self, node: ast.Import | ast.ImportFrom, package: str | None) -> tuple[str, ...]:
+        """The repository's modules `node` (in a module of `package`) may initialise, in
+        the order it does: each package on the way, the module, a from-imported submodule."""
         if isinstance(node, ast.ImportFrom):
-            base = resolve_relative(here if current else None, node.level, node.module)
+            base = resolve_relative(package, node.level, node.module)
             if not base:
-                return False
-            targets = [base] + [
-                f"{base}.{a.name}" for a in node.names if self.known(f"{base}.{a.name}")
-            ]
+                return ()
+            names = [base, *(f"{base}.{a.name}" for a in node.names if a.name != "*")]
         else:
-            targets = [a.name for a in node.names]
-        every = set()
-        for t in targets:
-            parts = t.split(".")
-            every.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-        return all(m in loaded or self.quiet(m) for m in every - {""})
+            names = [a.name for a in node.names]
+        out: list[str] = []
+        for name in names:
+            parts = name.split(".")
+            for i in range(1, len(parts) + 1):
+                m = ".".join(parts[:i])
+                if m in self._modules and m not in out:
+                    out.append(m)
+        return tuple(out)
+
+    # -- a run of statements ----------------------------------------------------------------
+    def forest(self, nodes, current: str | None, is_package: bool):
+        """The init order of import statements `nodes` run in module `current`."""
+        package = package_of(current, is_package)
+        loaded = set()
+        if current:
+            parts = current.split(".")
+            loaded = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+        out: list = []
+        for node in nodes:
+            for m in self.targets(node, package):
+                out += self._visit(m, loaded)
+        return tuple(out)
+
+    def _visit(self, module: str, loaded: set[str]) -> list:
+        if module in loaded:
+            return []
+        loaded.add(module)
+        if len(loaded) > _LIMIT:
+            raise _TooDeep
+        info = self._info(module)
+        if info is None:
+            return [(module, ())]  # unreadable: loud, opaque
+        quiet, imports = info
+        children = [x for targets in imports for m in targets for x in self._visit(m, loaded)]
+        return children if quiet else [(module, tuple(children))]
+
+    def module_of(self, path: str) -> str | None:
+        return self._tree.module_of(path)
+
+    def of_file(self, current: str | None, is_package: bool) -> FileOrder:
+        return FileOrder(self, current, is_package)
 
 
-def _run_at_import(stmt: ast.stmt):
-    """The nodes of `stmt` that run when the module does (not the bodies of functions)."""
-    todo = [stmt]
+class FileOrder:
+    """The init-order questions the layout pass asks about one file's imports."""
+
+    def __init__(self, model: InitOrder, current: str | None, is_package: bool):
+        self._model, self._current, self._package = model, current, is_package
+
+    def quiet(self, node: ast.stmt) -> bool:
+        """Whether the statement initialises no loud module: it may go anywhere."""
+        return self.same([node], [])
+
+    def same(self, a: list[ast.stmt], b: list[ast.stmt]) -> bool:
+        """Whether the two runs of import statements have one init order."""
+        try:
+            forest = self._model.forest
+            return forest(a, self._current, self._package) == forest(
+                b, self._current, self._package
+            )
+        except (_TooDeep, RecursionError):
+            return False
+
+
+def _module_name(node: ast.Import | ast.ImportFrom) -> str:
+    return node.module or "" if isinstance(node, ast.ImportFrom) else node.names[0].name
+
+
+def _bound_names(node: ast.Import | ast.ImportFrom) -> set[str]:
+    if isinstance(node, ast.ImportFrom):
+        return {a.asname or a.name for a in node.names}
+    return {a.asname or a.name.split(".")[0] for a in node.names}
+
+
+def _run_at_import(tree: ast.Module):
+    """The import statements a module runs when imported, in order: top level and inside
+    `try:`/`if:` (not under TYPE_CHECKING, not in functions or classes)."""
+    todo = list(reversed(tree.body))
     while todo:
         node = todo.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and child in node.body:
-                continue
-            if isinstance(node, ast.Lambda) and child is node.body:
-                continue
-            todo.append(child)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, ast.If) and not is_type_checking(node.test):
+            todo += reversed(node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            bodies = node.body + [s for h in node.handlers for s in h.body]
+            todo += reversed(bodies + node.orelse + node.finalbody)
 
 
-def _module_of_path(index: RepoIndex, path: str) -> str | None:
-    for root in index.roots:
-        r = "" if root in ("", ".") else root.strip("/") + "/"
-        if path.startswith(r) and path.endswith(".py"):
-            rel = path[len(r) :].removesuffix(".py").removesuffix("/__init__")
-            parts = rel.split("/")
-            if all(p.isidentifier() for p in parts):
-                return ".".join(parts)
-    return None
-
-
-def _type_checking_only(tree: ast.Module, node: ast.stmt) -> bool:
-    """Whether `node` sits inside a top-level `if TYPE_CHECKING:` (never runs)."""
-    for stmt in tree.body:
-        guarded = isinstance(stmt, ast.If) and is_type_checking(stmt.test)
-        if guarded and any(n is node for s in stmt.body for n in ast.walk(s)):
-            return True
-    return False
-
-
-def _calls_only(expr: ast.AST | None, ok: set[str] | frozenset[str]) -> bool:
-    """Every call in `expr` calls a name bound by an import or a builtin (no lambda
-    or comprehension hides one: they run nothing until called)."""
+def _calls_only(expr: ast.AST | None, ok) -> bool:
+    """Every call in `expr` calls a name in `ok` (a lambda runs nothing until called, but
+    its body is read too: strict)."""
     if expr is None:
         return True
     for node in ast.walk(expr):
@@ -169,7 +197,7 @@ def _calls_only(expr: ast.AST | None, ok: set[str] | frozenset[str]) -> bool:
 
 
 def _decorators_ok(decorators: list[ast.expr], ok) -> bool:
-    """A decorator is called: its head too must be an imported or builtin name."""
+    """A decorator is called: its head too must be in `ok`."""
     for dec in decorators:
         head = dec.func if isinstance(dec, ast.Call) else dec
         while isinstance(head, (ast.Attribute, ast.Call, ast.Subscript)):
@@ -179,8 +207,17 @@ def _decorators_ok(decorators: list[ast.expr], ok) -> bool:
     return True
 
 
-def _binds_only(stmt: ast.stmt, ok) -> bool:
+def _base_ok(base: ast.expr, ok, local: set[str]) -> bool:
+    """A base class: builtin, imported from outside the repository, or defined here."""
+    head = base
+    while isinstance(head, (ast.Attribute, ast.Subscript)):
+        head = head.value
+    return isinstance(head, ast.Name) and (head.id in ok or head.id in local)
+
+
+def _binds_only(stmt: ast.stmt, ok, local: set[str] | None = None) -> bool:
     """Whether the top-level (or class-body) statement only binds names of its own."""
+    local = set() if local is None else local
     if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Pass)):
         return True
     if isinstance(stmt, ast.Expr):
@@ -190,23 +227,25 @@ def _binds_only(stmt: ast.stmt, ok) -> bool:
         parts = [*a.defaults, *(d for d in a.kw_defaults if d)]
         every = [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
         parts += [x.annotation for x in every if x is not None] + [stmt.returns]
+        local.add(stmt.name)
         return _decorators_ok(stmt.decorator_list, ok) and all(_calls_only(p, ok) for p in parts)
     if isinstance(stmt, ast.ClassDef):
-        parts = [*stmt.bases, *(k.value for k in stmt.keywords)]
-        ok_head = _decorators_ok(stmt.decorator_list, ok)
-        body = all(_binds_only(s, ok) for s in stmt.body)
-        return ok_head and body and all(_calls_only(p, ok) for p in parts)
+        bases = all(_base_ok(b, ok, local) and _calls_only(b, ok) for b in stmt.bases)
+        keywords = all(_calls_only(k.value, ok) for k in stmt.keywords)
+        body = all(_binds_only(s, ok, set()) for s in stmt.body)
+        local.add(stmt.name)
+        return _decorators_ok(stmt.decorator_list, ok) and bases and keywords and body
     if isinstance(stmt, ast.Assign):
         return all(isinstance(t, ast.Name) for t in stmt.targets) and _calls_only(stmt.value, ok)
     if isinstance(stmt, ast.AnnAssign):
         plain = isinstance(stmt.target, ast.Name)
         return plain and _calls_only(stmt.value, ok) and _calls_only(stmt.annotation, ok)
     if isinstance(stmt, ast.If) and is_type_checking(stmt.test):
-        return all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in stmt.body + stmt.orelse)
+        return True  # never runs
     if isinstance(stmt, (ast.If, ast.Try)):
         if isinstance(stmt, ast.If) and not _calls_only(stmt.test, ok):
             return False
         bodies = [stmt.body, stmt.orelse, getattr(stmt, "finalbody", [])]
         bodies += [h.body for h in getattr(stmt, "handlers", [])]
-        return all(_binds_only(s, ok) for b in bodies for s in b)
+        return all(_binds_only(s, ok, local) for b in bodies for s in b)
     return False

@@ -75,6 +75,34 @@ def reexports(index: RepoIndex, rel: Relocation, gone: set[str]) -> dict[str, st
     return out
 
 
+def shadowed_submodules(index: RepoIndex, rel: Relocation) -> set[str]:
+    """`pkg.sub` for each moved submodule `sub` whose package's `__init__` loads it and then
+    binds `sub` to something else (`from .sub import thing as sub`, `sub = ...`): importing
+    the submodule set the attribute and the rebinding replaced it, so `pkg.sub` and
+    `from pkg import sub` read that binding, not the module (trial24 T45). Where the
+    package does not load it, a later import of the submodule would reset the attribute,
+    unless the submodule is gone already (a second run)."""
+    out = set()
+    for mod in rel.modules:
+        pkg, _, leaf = mod.rpartition(".")
+        path = index.modules.get(pkg)
+        if not pkg or path is None or not path.endswith("__init__.py"):
+            continue
+        facts = index.facts(path)
+        bound = facts.bindings.get(leaf) if facts is not None else None
+        if bound is None or bound.target == mod:
+            continue
+        if bound.kind in ("import", "from") and bound.target is None:
+            continue
+        loads = any(
+            ref.at_import_time and (ref.module == mod or ref.module.startswith(mod + "."))
+            for ref in facts.imports
+        )
+        if loads or mod not in index.modules:  # (gone already: a second run, `fix`)
+            out.add(mod)
+    return out
+
+
 def symbol_callers(index: RepoIndex, rel: Relocation, moving: dict) -> dict:
     """(module, symbol) -> top-level statements left in `module` that still read `symbol`
     (the symbols pass imports it back for them: `module` still binds it after the move).
@@ -179,6 +207,7 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         patch_misses=patch_misses(index, rel, moving or {}, callers),
         package_fallback=package_fallbacks(index, rel, gone),
         reexports=reexports(index, rel, gone),
+        shadowed=frozenset(shadowed_submodules(index, rel)),
         roots=plan.roots,
         keep_prose=plan.keep_prose,
         deleted_paths=frozenset(_deleted_paths(index, plan)),

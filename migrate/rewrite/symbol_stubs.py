@@ -50,6 +50,9 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
         nodes = [n for n in tree.body if sym.node_names(n) & set(mv.syms)] if tree else []
         if tree is not None:
             cs.notes += _nested_declarations(rel.files.get(stub, stub), tree, mv)
+        dst_stub = mv.dst_path[:-3] + ".pyi"
+        if text is None and mv.dst_exists and dst_stub in stubs_after:
+            cs.notes.append(_undeclared(dst_stub, mv))
         if not nodes:
             continue
         starts = line_starts(text)
@@ -66,7 +69,6 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
         for s, e, new, reason in sym._all_edits(text, tree, set(mv.syms)):
             if not any(bs < e and s < be for bs, be in busy):
                 cs.edits.append(make_edit(stub_new, text, s, e, new, "code", reason))
-        dst_stub = mv.dst_path[:-3] + ".pyi"
         if (mv.dst_exists and dst_stub not in stubs_after) or dst_stub in unstubbed:
             continue  # the target's code types it (see the module docstring)
         codes.setdefault(dst_stub, []).append((nl * 3).join(pieces) + nl)
@@ -82,6 +84,21 @@ def move_stub_declarations(plan, cs: ChangeSet, index: RepoIndex, rel: Relocatio
     for path, pieces in codes.items():
         exists = path in stubs_after
         _write(cs, index, rel, path, pieces, needs.get(path, []), exists, newlines[path])
+
+
+def _undeclared(dst_stub: str, mv) -> Diagnostic:
+    """Code from a module without a stub moves into one that has a stub (review23 R8's
+    remainder): there is no declaration to move, and the stub is all a type checker
+    reads of the target, so the moved names are hidden from it: say so."""
+    names = [*mv.syms, *mv.helpers]
+    one = len(names) == 1
+    why = (
+        f"this stub does not declare {', '.join(names)}, which {'moves' if one else 'move'} "
+        f"into {mv.dst} from {mv.mod} (a module without a stub): a type checker reading "
+        f"the stub does not see {'it' if one else 'them'}; declare "
+        f"{'it' if one else 'them'} here by hand"
+    )
+    return Diagnostic(Pos(dst_stub), why, "warning")
 
 
 def _nested_declarations(path: str, tree: ast.Module, mv) -> list[Diagnostic]:

@@ -578,6 +578,9 @@ def _plan_group(
         lines += [f"from {d} import {', '.join(ns)}" for d, ns in sorted(by_dst.items())]
     publics = [n for n in publics if n not in moved_away]
     typing_only = [n for n in typing_only if n not in moved_away]
+    origins = _star_origins(index, rel, facts, stars, [n for n in publics if n not in defs])
+    needed = _merge_from(list(dict.fromkeys([*needed, *origins.values()])))
+    publics = [n for n in publics if n not in origins]
     if publics:
         needed.append(f"from {new_src} import {', '.join(publics)}")
     if typing_only:  # bound under `if TYPE_CHECKING:` only: for the type checker there too
@@ -641,6 +644,40 @@ def _plan_group(
     for sym in syms:
         plan.moving[(mod, sym)] = tuple(sorted(moving - {sym}))
     plan.touched.add(src_path)
+
+
+def _star_origins(index, rel, facts, stars: StarExports, names: list[str]) -> dict[str, str]:
+    """name -> the import that binds it where it comes from, for the `names` the module
+    gets only through star imports whose names the tree knows (`stars.known`): the
+    giver's own definition from the giver (or where the plan moves it), a name the giver
+    imports from where it imports it (trial24 T44: `from enum import Enum`, not the
+    source's star re-export of it). The last star giving a name wins, as in Python."""
+    if facts is None or not names:
+        return {}
+    givers: dict[str, str] = {}
+    for star in facts.star_imports:
+        if stars.known(star):
+            givers.update(stars(star))
+        else:  # it may rebind any name the ones before it gave
+            givers = {}
+    out = {}
+    for name in names:
+        giver = givers.get(name)
+        path = index.modules.get(giver) if giver else None
+        gfacts = index.facts(path) if path else None
+        b = gfacts.bindings.get(name) if gfacts is not None else None
+        if b is None or (b.kind == "from" and not (b.module and b.imported)):
+            continue
+        if b.kind == "import":
+            top = b.module.split(".")[0]
+            out[name] = f"import {b.module}" + ("" if name == top else f" as {name}")
+            continue
+        module, leaf = (b.module, b.imported) if b.kind == "from" else (giver, name)
+        if leaf == "*":
+            continue
+        module = rel.symbols.get((module, leaf)) or rel.module(module) or module
+        out[name] = f"from {module} import {leaf}" + ("" if leaf == name else f" as {name}")
+    return out
 
 
 def _star_read(tree: ast.Module, facts, outside: set[str]) -> set[str]:

@@ -1,13 +1,11 @@
 import json
 
-from pkg.registry import classes as reg
-from pkg import types, utils
-from pkg import datetimes
-from pkg import access
-from pkg.exceptions import E
+from pkg import access, datetimes, types, utils
 from pkg.datetimes import (
     aware,
 )
+from pkg.exceptions import E
+from pkg.registry import classes as reg
 from pkg.utils import (
     keep,
 )

@@ -1,4 +1,2 @@
-
-
 def helper(a, b):
     return a, b

@@ -1,2 +1,5 @@
-class C:
+from pkg.a import A
+
+
+class C(A):
     pass

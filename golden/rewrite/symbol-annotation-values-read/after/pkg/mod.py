@@ -1,4 +1,3 @@
-
 from pkg.checks import Check, Color
 
 

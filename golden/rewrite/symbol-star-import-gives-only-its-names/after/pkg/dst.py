@@ -1,4 +1,5 @@
-from pkg.src import base, twice
+from pkg.common import base
+from pkg.more import twice
 
 
 def greet():

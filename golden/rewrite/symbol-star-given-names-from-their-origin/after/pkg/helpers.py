@@ -1,0 +1,5 @@
+from .core import *
+
+
+def other():
+    return base()
