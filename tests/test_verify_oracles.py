@@ -449,3 +449,27 @@ def test_a_lookup_the_move_respelled_to_name_nothing_fails(make_repo, tmp_path):
     hits = found(result, "data-lookups")
     assert [(line, sev) for _, line, sev, _ in hits] == [(7, "error"), (10, "warning")], hits
     assert "pkg/old/words.txt was found at BASE by the same lookup, spelled words.txt" in hits[0][3]
+
+
+def test_a_module_the_moves_left_inert_need_not_run(make_repo, tmp_path):
+    """Trial24 T47 (platformdirs plan B): `pkg.api:A` moved to `pkg.base`, the package now
+    imports it from there, and `pkg/api.py` keeps only its docstring, `from __future__` and
+    a standard-library import: nothing imports it at HEAD and running it would do nothing,
+    so nothing is lost (it was a false FAIL). If what is left still acts on import (a
+    call), not running it is a loss."""
+    left = '"""API."""\nfrom __future__ import annotations\n\nimport os\n'
+    api = left + "\n\nclass A:\n    X = os.sep\n"
+    repo = make_repo({"pkg/__init__.py": "from .api import A\n", "pkg/api.py": api})
+    head = {
+        "pkg/__init__.py": "from .base import A\n",
+        "pkg/api.py": left,
+        "pkg/base.py": "import os\n\n\nclass A:\n    X = os.sep\n",
+    }
+    moves = [("pkg.api:A", "pkg.base")]
+    assert found(hand_made(repo, tmp_path, moves, head), "import-reach") == []
+
+    repo = make_repo({"pkg/__init__.py": "from .api import A\n", "pkg/api.py": api})
+    head["pkg/api.py"] = left + "os.environ.setdefault('PKG', '1')\n"
+    ((path, _, severity, message),) = found(hand_made(repo, tmp_path, moves, head), "import-reach")
+    assert (path, severity) == ("pkg/api.py", "error")
+    assert "importing pkg no longer runs pkg.api" in message
