@@ -312,3 +312,49 @@ def test_an_old_symbol_name_its_old_module_still_binds_is_a_warning_not_a_failur
     ]
     assert "still binds" in old.findings[0].message
     assert result.ok
+
+
+def test_an_old_module_name_its_package_still_binds_is_a_warning_and_an_import_of_it_fails(
+    make_repo, tmp_path
+):
+    """trial24 T48 (pyparsing 3.2.0): `pkg/__init__` rebinds its submodule's name
+    (`from .testing import helper as testing`); after `pkg.testing -> pkg.tools.testing` the
+    package still binds `testing`, so `from pkg import testing` and `pkg.testing.f` resolve
+    to what they meant (the rewrite keeps them, T45), the suite passes, and verify said FAIL
+    old-names. They are warnings naming the binding. `import pkg.testing` imports the module
+    itself, which is gone: still a failure."""
+    repo = make_repo(
+        {
+            "pkg/__init__.py": "from .testing import helper as testing\n",
+            "pkg/testing.py": "class helper:\n    @staticmethod\n    def f():\n        return 1\n",
+            "tests/test_t.py": (
+                "import pkg\nfrom pkg import testing as ppt\n\n\ndef test_it():\n"
+                "    assert ppt.f() == 1\n    assert pkg.testing.f() == 1\n"
+            ),
+        }
+    )
+    base, plan = _apply(repo, [("pkg.testing", "pkg.tools.testing")], tmp_path)
+    suite = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    assert suite.returncode == 0, suite.stdout
+    result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False)
+    old = next(c for c in result.static_checks if c.name == "old-names")
+    assert old.status == "PASS", old
+    assert [(f.file, f.line, f.severity) for f in old.findings] == [
+        ("tests/test_t.py", 2, "warning"),
+        ("tests/test_t.py", 7, "warning"),
+    ]
+    assert all("pkg still binds testing" in f.message for f in old.findings)
+    assert result.ok
+
+    (repo / "tests/test_i.py").write_text("import pkg.testing\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "an import of the moved module, by hand")
+    result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False, allow_foreign=True)
+    old = next(c for c in result.static_checks if c.name == "old-names")
+    assert ("tests/test_i.py", 1, "error") in [(f.file, f.line, f.severity) for f in old.findings]
+    assert not result.ok
