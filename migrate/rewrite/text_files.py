@@ -142,7 +142,7 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
         frozenset(existing),
         rootless_re,
         rootless,
-        frozenset(shadowed_submodules(index, relocation)),
+        frozenset(shadowed_submodules(index, relocation, deleted_modules)),
     )
 
 
