@@ -473,3 +473,30 @@ def test_a_module_the_moves_left_inert_need_not_run(make_repo, tmp_path):
     ((path, _, severity, message),) = found(hand_made(repo, tmp_path, moves, head), "import-reach")
     assert (path, severity) == ("pkg/api.py", "error")
     assert "importing pkg no longer runs pkg.api" in message
+
+
+def test_a_name_no_star_gave_at_base_is_not_a_new_unbound_read(make_repo, tmp_path):
+    """Trial24 A1: `pkg.src` does `from pkg.common import *` and its `greet` reads gettext's
+    `_` (installed into builtins by `pkg/__init__`); moved to `pkg.dst`, the read is as
+    unbound as it was at BASE, where the star import hid the file's names: a warning (it
+    was a false FAIL). Where the star did give the name at BASE, its loss is an error."""
+    greet = 'def greet():\n    return _("hello") + str(base())\n'
+    tree = {
+        "pkg/__init__.py": 'import gettext\n\ngettext.install("pkg")\n',
+        "pkg/common.py": "def base():\n    return 0\n",
+        "pkg/src.py": "from pkg.common import *\n\n\n" + greet,
+    }
+    head = {
+        "pkg/src.py": "from pkg.common import *\n\n\ndef other():\n    return 1\n",
+        "pkg/dst.py": "from pkg.common import base\n\n\n" + greet,
+    }
+    moves = [("pkg.src:greet", "pkg.dst")]
+    result = hand_made(make_repo(tree), tmp_path, moves, head)
+    ((path, _, severity, message),) = found(result, "deferred-names")
+    assert (path, severity) == ("pkg/dst.py", "warning")
+    assert "already so at BASE" in message
+
+    tree["pkg/common.py"] += '\n\ndef _(s):\n    return s\n\n\n__all__ = ["base", "_"]\n'
+    result = hand_made(make_repo(tree), tmp_path, moves, head)
+    ((path, _, severity, message),) = found(result, "deferred-names")
+    assert (path, severity) == ("pkg/dst.py", "error")
