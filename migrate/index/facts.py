@@ -55,7 +55,7 @@ from migrate.index.attrs import AttrFacts, AttrWalker, walk_attributes
 from migrate.index.bindings import Binding, Bindings, def_scopes, module_bindings
 from migrate.index.bindings import scope_model as walk_scopes
 from migrate.index.data_lookups import MARKER, data_lookups
-from migrate.index.imports import ImportRef, absolute
+from migrate.index.imports import ImportRef, absolute, is_main_test, is_type_checking
 from migrate.index.unbound import unbound_at_import, unbound_later
 
 TARGET = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
@@ -144,23 +144,6 @@ def _targets(t: ast.AST):
                 yield from _targets(e)
 
 
-def _is_type_checking(test: ast.AST) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _is_main_test(test: ast.AST) -> bool:
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-        and len(test.comparators) == 1
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value == "__main__"
-    )
-
-
 def registration_call(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
     """(backend, call) when `stmt` is a top-level `register_<backend>_ci(...)` call."""
     if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
@@ -223,7 +206,7 @@ class _Reader:
                         f.star_imports.append(src)
                     else:
                         f.star_unresolved = True
-            elif isinstance(stmt, ast.If) and _is_main_test(stmt.test) and f.main_line is None:
+            elif isinstance(stmt, ast.If) and is_main_test(stmt.test) and f.main_line is None:
                 f.main_line = stmt.lineno
             elif isinstance(stmt, ast.Expr):
                 hit = registration_call(stmt)
@@ -337,7 +320,7 @@ class _FactsWalk(AttrWalker):
         self.depth -= 1
 
     def visit_If(self, node: ast.If):
-        if _is_type_checking(node.test):
+        if is_type_checking(node.test):
             self.visit(node.test)
             self.tc += 1
             for s in node.body:

@@ -42,7 +42,17 @@ def is_type_checking(test: ast.expr) -> bool:
     )
 
 
-_is_type_checking = is_type_checking
+def is_main_test(test: ast.expr) -> bool:
+    """Whether an `if` test is `__name__ == "__main__"`: a script's block, not run when
+    the module is imported."""
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
 
 
 def resolve_relative(package: str | None, level: int, module: str | None) -> str | None:
@@ -102,7 +112,7 @@ def import_statements(tree: ast.Module) -> Iterator[tuple[ast.Import | ast.Impor
         for node in stmts:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 yield node, local, tc
-            elif isinstance(node, ast.If) and _is_type_checking(node.test):
+            elif isinstance(node, ast.If) and is_type_checking(node.test):
                 yield from visit(node.body, local, True)
                 yield from visit(node.orelse, local, tc)
             else:

@@ -12,6 +12,7 @@ import ast
 import hashlib
 from dataclasses import dataclass
 
+from migrate.index.imports import is_type_checking
 from migrate.rewrite import relative
 
 
@@ -57,12 +58,6 @@ def _catches_import_error(node: ast.Try) -> bool:
     return False
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _walk(body: list[ast.stmt], package: str | None, guarded: bool, out: list[Event]) -> None:
     for node in body:
         if isinstance(node, ast.Import):
@@ -78,7 +73,7 @@ def _walk(body: list[ast.stmt], package: str | None, guarded: bool, out: list[Ev
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             out.append(Event("bind", node.lineno, names=((node.name, node.name),)))
         elif isinstance(node, ast.If):
-            if not _is_type_checking(node.test):
+            if not is_type_checking(node.test):
                 _walk(node.body, package, guarded, out)
             _walk(node.orelse, package, guarded, out)
         elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":

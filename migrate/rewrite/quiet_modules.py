@@ -34,7 +34,7 @@ import ast
 import builtins
 from functools import cached_property, lru_cache
 
-from migrate.index.imports import is_type_checking, package_of, resolve_relative
+from migrate.index.imports import is_main_test, is_type_checking, package_of, resolve_relative
 
 _BUILTINS = frozenset(dir(builtins))
 _LIMIT = 300
@@ -182,23 +182,11 @@ def _run_at_import(tree: ast.Module):
         node = todo.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
-        elif isinstance(node, ast.If) and not (is_type_checking(node.test) or _is_main(node.test)):
+        elif isinstance(node, ast.If) and not _never_runs(node.test):
             todo += reversed(node.body + node.orelse)
         elif isinstance(node, ast.Try):
             bodies = node.body + [s for h in node.handlers for s in h.body]
             todo += reversed(bodies + node.orelse + node.finalbody)
-
-
-def _is_main(test: ast.expr) -> bool:
-    """`__name__ == "__main__"`: a script's block, not run when imported."""
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-        and len(test.comparators) == 1
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value == "__main__"
-    )
 
 
 def _calls_only(expr: ast.AST | None, ok) -> bool:
@@ -262,7 +250,7 @@ def _binds_only(stmt: ast.stmt, ok, local: set[str] | None = None) -> bool:
     if isinstance(stmt, ast.AnnAssign):
         plain = isinstance(stmt.target, ast.Name)
         return plain and _calls_only(stmt.value, ok) and _calls_only(stmt.annotation, ok)
-    if isinstance(stmt, ast.If) and (is_type_checking(stmt.test) or _is_main(stmt.test)):
+    if isinstance(stmt, ast.If) and _never_runs(stmt.test):
         return True  # never runs at import
     if isinstance(stmt, (ast.If, ast.Try)):
         if isinstance(stmt, ast.If) and not _calls_only(stmt.test, ok):
@@ -271,3 +259,8 @@ def _binds_only(stmt: ast.stmt, ok, local: set[str] | None = None) -> bool:
         bodies += [h.body for h in getattr(stmt, "handlers", [])]
         return all(_binds_only(s, ok, local) for b in bodies for s in b)
     return False
+
+
+def _never_runs(test: ast.expr) -> bool:
+    """An `if` whose block never runs on import: `TYPE_CHECKING` or `__main__`."""
+    return is_type_checking(test) or is_main_test(test)

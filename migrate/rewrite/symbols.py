@@ -20,6 +20,7 @@ from migrate.changes import ChangeSet, Edit, apply_edits
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.bindings import module_bindings, name_reads
 from migrate.index.forward_refs import annotation_strings
+from migrate.index.imports import is_type_checking
 from migrate.index.repo import RepoIndex
 from migrate.index.star_exports import StarExports, star_names
 from migrate.index.unbound import BUILTINS
@@ -178,17 +179,11 @@ def _target_path(index: RepoIndex, rel: Relocation, dst: str, src_path: str):
     return module_to_path(dst, root, package=False), False
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _type_checking_imports(tree: ast.Module, package: str, rel: Relocation) -> dict[str, str]:
     """Like `_import_lines`, for imports under a top-level `if TYPE_CHECKING:`."""
     out: dict[str, str] = {}
     for node in tree.body:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
+        if isinstance(node, ast.If) and is_type_checking(node.test):
             out.update(_import_lines(ast.Module(body=node.body, type_ignores=[]), package, rel))
     return out
 
@@ -306,7 +301,7 @@ def _unused_imports(
     removed whole (with no names), and then so is an import that only its test used
     (`from typing import TYPE_CHECKING`). A name another module reads from this one
     (`outside`: `from mod import name`, `m.name`) is a use: its import stays."""
-    blocks = [n for n in staying if isinstance(n, ast.If) and _is_type_checking(n.test) and n.body]
+    blocks = [n for n in staying if isinstance(n, ast.If) and is_type_checking(n.test) and n.body]
     stay_uses: set[str] = set()
     for n in staying:
         if n in blocks:  # its test is counted below, once we know whether it stays
@@ -822,7 +817,7 @@ def _type_checking_ranges(tree: ast.Module, text: str) -> list[tuple[int, int]]:
     starts = line_starts(text)
     out = []
     for node in tree.body:
-        if isinstance(node, ast.If) and _is_type_checking(node.test) and node.body:
+        if isinstance(node, ast.If) and is_type_checking(node.test) and node.body:
             first, last = node.body[0], node.body[-1]
             s = ast_offset(text, starts, first.lineno, first.col_offset)
             out.append((s, ast_offset(text, starts, last.end_lineno, last.end_col_offset)))
