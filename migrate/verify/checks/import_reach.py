@@ -168,11 +168,9 @@ def _acts(tree: CodeTree, module: str) -> bool:
         if isinstance(stmt, ast.Import):
             tops = [a.name.split(".")[0] for a in stmt.names]
         elif isinstance(stmt, ast.ImportFrom):
-            tops = ["__future__" if stmt.module == "__future__" else None]
-            if stmt.level == 0 and stmt.module != "__future__":
-                tops = [stmt.module.split(".")[0]]
-            elif stmt.level:
+            if stmt.level:
                 continue  # a relative import: the repository's own module
+            tops = [stmt.module.split(".")[0]]  # `__future__` is a standard-library name
         elif _binds_a_literal(stmt):
             continue
         else:
