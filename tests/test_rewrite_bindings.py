@@ -537,3 +537,35 @@ def test_a_chain_head_is_resolved_by_its_binding_at_that_place(make_repo, tmp_pa
         "use.py": use,
     }
     rewrite_and_run(make_repo, tmp_path, files, [("pkg.sub.cond", target)], "use")
+
+
+def test_a_star_import_of_a_deleted_package_imports_what_it_gave_from_its_new_place(
+    make_repo, tmp_path
+):
+    """Found by bench/fuzz_bindings.py (package retire): `from pkg.core import *` of a
+    package the plan deletes was left as it was with no note (ModuleNotFoundError, apply
+    0), and `from pkg.core import func`, which its `__init__` gave by `from .mod import
+    *`, was refused ("no move says where it went"). Executed, run twice."""
+    _, cs, out, _ = rewrite_helpers.run_golden_case(
+        make_repo, tmp_path, "retire-star-of-deleted-package"
+    )
+    assert not [n for n in cs.notes if n.severity == "error"]
+    text = (out / "app/use.py").read_text()
+    assert text.startswith(
+        "from pkg.engine.mod import *\nfrom pkg.engine.mod import func as f2\n"
+        "from pkg.engine.impl import Thing, run as go\nfrom pkg.engine.impl import run as run_it\n"
+    ), text
+
+
+def test_a_star_import_of_a_deleted_package_that_defines_names_is_an_error(make_repo):
+    """The deleted `__init__` defines `own` itself: no module gives it after the plan, so
+    `from pkg.core import *` has no spelling: an error note, not a silent stale import."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/core/__init__.py": "from .mod import *\n\n\ndef own():\n    return 1\n",
+        "pkg/core/mod.py": "def func():\n    return 1\n",
+        "use.py": "from pkg.core import *\n\nR = func(), own()\n",
+    }
+    _, cs = changes(make_repo, files, [("pkg.core.mod", "pkg.engine.mod")], "delete: [pkg.core]\n")
+    (note,) = [n for n in cs.notes if n.pos.file == "use.py"]
+    assert note.severity == "error" and "`pkg.core` no longer exists" in note.message
