@@ -569,3 +569,35 @@ def test_a_star_import_of_a_deleted_package_that_defines_names_is_an_error(make_
     _, cs = changes(make_repo, files, [("pkg.core.mod", "pkg.engine.mod")], "delete: [pkg.core]\n")
     (note,) = [n for n in cs.notes if n.pos.file == "use.py"]
     assert note.severity == "error" and "`pkg.core` no longer exists" in note.message
+
+
+T52 = {
+    "pkg/__init__.py": "",
+    "pkg/mod.py": "VALUE = 3\n\n\ndef f():\n    return 1\n",
+    "pkg/user.py": "from pkg import mod\n\n\ndef g():\n    return mod.f()\n",
+    "pkg/other.py": "from pkg import mod as m\n\n\ndef h():\n    return m.f()\n",
+    "main.py": (
+        "from unittest import mock\n\nimport pkg.other\nfrom pkg import user\n\n\n"
+        "def check():\n"
+        "    assert user.g() == 1 and user.mod.f() == 1 and pkg.other.m.f() == 1\n"
+        '    with mock.patch.object(user.mod, "f", return_value=5):\n'
+        "        assert user.mod.f() == 5\n"
+    ),
+    "keeps.py": "from pkg import user\n\n\ndef check():\n    assert user.mod.VALUE == 3\n",
+}
+
+
+def test_a_chain_through_another_modules_binding_of_the_module_follows_the_symbol(
+    make_repo, tmp_path
+):
+    """trial25 T52 (arrow): `user.mod.f()`, where pkg.user did `from pkg import mod`, reads
+    pkg.mod's `f` through user's binding. After `pkg.mod:f -> pkg.new` it was left as is,
+    and user's import, now unused there, was dropped: AttributeError, apply 0. The chain
+    (an alias `as m` too, a patch target too) is respelled to the new module; a binding
+    another file still reads through (`user.mod.VALUE`) stays. Executed, run twice."""
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, T52, [("pkg.mod:f", "pkg.new")], "main")
+    main = (out / "main.py").read_text()
+    assert "user.mod" not in main and "other.m." not in main, main
+    run_check(out, "keeps")
+    assert (out / "pkg/user.py").read_text().startswith("from pkg import mod, new\n")
+    assert not [n for n in cs.notes if n.severity == "error"]

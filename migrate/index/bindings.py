@@ -535,9 +535,16 @@ class _Builder(Visitor):
 class _Uses(Visitor):
     """Pass 2: uses of watched modules, resolved through the scopes of pass 1."""
 
-    def __init__(self, b: _Offsets, watched: frozenset[str], symbols: dict[str, set[str]]):
+    def __init__(
+        self,
+        b: _Offsets,
+        watched: frozenset[str],
+        symbols: dict[str, set[str]],
+        aliases: dict[str, str] | None = None,
+    ):
         self.b = b
         self.watched = watched
+        self.aliases = aliases or {}  # `other.name` -> the module `other` binds as `name`
         self.symbols = symbols  # module -> names that a star import of it may provide
         self.stack: list[int] = []
         self.consumed: set[int] = set()
@@ -636,6 +643,18 @@ class _Uses(Visitor):
             return None
         return binding.value, binding, parts
 
+    def _through_aliases(self, dotted: str, parts: list[str]) -> tuple[str, list[str], int]:
+        """(module, attributes after it, attributes read through) once each leading
+        attribute that another module binds to a watched module is read as that module."""
+        shift, i = 0, 0
+        while i < len(parts) - 1:
+            name = ".".join([dotted, *parts[: i + 1]])
+            if name in self.aliases:  # `pkg.user.mod.f`: user's `mod` is pkg.mod
+                dotted, parts, shift, i = self.aliases[name], parts[i + 1 :], shift + i + 1, 0
+            else:
+                i += 1
+        return dotted, parts, shift
+
     def _chain_prefix_end(self, node: ast.Attribute, keep: int) -> int:
         """End offset of the chain after its first `keep` attributes."""
         chain = []
@@ -664,13 +683,14 @@ class _Uses(Visitor):
         found = self.module_of(node)
         if found is not None:
             dotted, binding, parts = found
+            dotted, parts, shift = self._through_aliases(dotted, parts)
             split = self._watched_split(dotted, parts)
             if split is not None:
                 module, i = split
                 head = node
                 while isinstance(head, ast.Attribute):
                     head = head.value
-                span = (self.b.off(head), self._chain_prefix_end(node, i))
+                span = (self.b.off(head), self._chain_prefix_end(node, i + shift))
                 writes = i == len(parts) - 1 and isinstance(node.ctx, (ast.Store, ast.Del))
                 self._record("attr", module, parts[i], span, binding, patch=writes)
                 return
@@ -683,7 +703,8 @@ class _Uses(Visitor):
         if found is None:
             return False
         dotted, binding, parts = found
-        module = ".".join([dotted, *parts])
+        dotted, parts, _ = self._through_aliases(dotted, [*parts, ""])
+        module = ".".join([dotted, *parts[:-1]])
         if module not in self.watched:
             return False
         span = (self.b.off(target), self.b.end(target))
@@ -887,13 +908,16 @@ def find_uses(
     text: str,
     watched: frozenset[str],
     symbols: dict[str, set[str]] | None = None,
+    aliases: dict[str, str] | None = None,
 ) -> list[ModuleUse]:
     """The uses of `watched` modules in the file `model` describes, resolved through its
     scopes, forward references included (`x: "mod.Cls"`, read where the string is, in
     the module's scope, as `typing.get_type_hints` does: `forward_refs.py`). `symbols`:
     for each watched module, the names a star import of it may provide that the caller
-    cares about."""
-    uses = _Uses(_Offsets(text, model), watched, symbols or {})
+    cares about. `aliases`: `other.name` -> the watched module that another module's
+    top-level import binds as `name` (`user.mod.f` where pkg.user did `from pkg import
+    mod` is a use of `pkg.mod.f`, trial25 T52)."""
+    uses = _Uses(_Offsets(text, model), watched, symbols or {}, aliases or {})
     uses.visit(tree)
     uses.stack.append(0)
     for _, expr in forward_references(tree, text):

@@ -50,6 +50,9 @@ class Context:
     # `module.name` that some file imports by name (`from module import name`), for the
     # modules that bind one losing a symbol: such a binding is never removed as unused.
     imported_names: frozenset[str] = frozenset()
+    # `other.name` -> the module losing a symbol that module `other` binds as `name`
+    # (`scan.module_aliases`): `user.mod.f` elsewhere reads pkg.mod's `f` (trial25 T52).
+    module_aliases: dict[str, str] = field(default_factory=dict)
     # Old spellings without their root package -> the full old name (text_files decides):
     # Python comments and strings naming one get a review note.
     rootless: tuple[tuple[str, str], ...] = ()

@@ -56,7 +56,8 @@ def rewrite_module_uses(job: FileJob, ctx: Context, scratch: ImportScratch) -> U
     """Respell the uses; the imports they need and drop are scheduled on `scratch`."""
     res = UseResult()
     mods = watched(ctx)
-    if not may_bind(job.text, mods):
+    aliases = ctx.module_aliases
+    if not may_bind(job.text, mods | frozenset(aliases)):
         return res
     tree, model = job.ast, job.scopes
     if tree is None or model is None:
@@ -65,7 +66,7 @@ def rewrite_module_uses(job: FileJob, ctx: Context, scratch: ImportScratch) -> U
     stars: dict[str, set[str]] = {}
     for mod, sym in ctx.relocation.symbols:
         stars.setdefault(mod, set()).add(sym)
-    uses = find_uses(model, tree, job.text, mods, stars)
+    uses = find_uses(model, tree, job.text, mods, stars, aliases)
     if not uses and not any(b.value in ctx.star_exports for b in model.scopes[0].stars):
         return res
     facts = dataclasses.replace(model, uses=uses)

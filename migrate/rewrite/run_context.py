@@ -14,6 +14,7 @@ from migrate.rewrite.context import Context
 from migrate.rewrite.import_order import orders_by_dir
 from migrate.rewrite.names import common_prefix
 from migrate.rewrite.patch_targets import patch_misses
+from migrate.rewrite.scan import module_aliases
 from migrate.rewrite.shadowed import shadowed_submodules
 from migrate.rewrite.symbols import node_names
 from migrate.rewrite.text_files import rootless_spellings
@@ -178,10 +179,11 @@ def _deleted_paths(index: RepoIndex, plan: Plan) -> set[str]:
     return out
 
 
-def imported_names(index: RepoIndex, rel: Relocation) -> set[str]:
+def imported_names(index: RepoIndex, rel: Relocation, aliases: dict | None = None) -> set[str]:
     """`module.name` for every `from module import name` in the tree whose module binds
     one that loses a symbol (those bindings may be removed when unused; a name another
-    file imports from them must stay). Empty without symbol moves."""
+    file imports from them must stay), and every `aliases` entry another file reads as
+    an attribute chain (`user.mod.VALUE`, trial25 T52). Empty without symbol moves."""
     from migrate.rewrite.scan import binding_candidates
 
     if not rel.symbols:
@@ -202,6 +204,13 @@ def imported_names(index: RepoIndex, rel: Relocation) -> set[str]:
         for imp in facts.imports if facts is not None else ():
             if imp.module in binders:
                 out.update(f"{imp.module}.{n}" for n in imp.names)
+        for ref in facts.attrs.refs if facts is not None and facts.attrs is not None else ():
+            for i in range(len(ref.attrs)):
+                read = ".".join((ref.target, *ref.attrs[: i + 1]))
+                after = ref.attrs[i + 1] if i + 1 < len(ref.attrs) else None
+                # `user.mod.f` of a moved `f` is respelled (module_uses): no read left
+                if read in (aliases or {}) and (aliases[read], after) not in rel.symbols:
+                    out.add(read)
     return out
 
 
@@ -237,6 +246,7 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
     stars = star_exports(index, rel)
     callers = symbol_callers(index, rel, moving or {})
     reexp = reexports(index, rel, gone)
+    aliases = module_aliases(index, rel)
     return Context(
         relocation=rel,
         op_ids={o.src: o.dst for o in plan.op_ids},
@@ -251,7 +261,8 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         roots=plan.roots,
         keep_prose=plan.keep_prose,
         deleted_paths=frozenset(_deleted_paths(index, plan)),
-        imported_names=frozenset(imported_names(index, rel)),
+        imported_names=frozenset(imported_names(index, rel, aliases)),
+        module_aliases=aliases,
         rootless=tuple(sorted(rootless_spellings(index, rel, plan).items())),
         star_exports=stars,
         star_given=frozenset(star_given(index, rel, stars)),

@@ -89,6 +89,7 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
             out.add(path)
     out |= binding_candidates(index, relocation) | table_candidates(index, relocation)
     out |= parent_binding_candidates(index, relocation, out)
+    out |= alias_candidates(index, module_aliases(index, relocation), out)
     out |= computed_op_id_candidates(index, relocation, plan)
     return out | rootless_candidates(index, relocation, plan)
 
@@ -181,6 +182,50 @@ def binding_candidates(index: RepoIndex, relocation: Relocation) -> set[str]:
         facts = index.facts(path)
         if facts is None or _binds(facts.imports, mods):
             out.add(path)  # an unparsable file: the rewrite reports it
+    return out
+
+
+def module_aliases(index: RepoIndex, relocation: Relocation) -> dict[str, str]:
+    """`other.name` -> a module losing a symbol that module `other` binds as `name` by a
+    top-level import (`from pkg import mod` in pkg.user: `pkg.user.mod` is pkg.mod), so
+    that `user.mod.f` elsewhere is a use of `pkg.mod.f` (trial25 T52). A root binding
+    (`import pkg.mod` binds `pkg`) is no alias of the module."""
+    mods = frozenset(mod for mod, _ in relocation.symbols)
+    out: dict[str, str] = {}
+    for path in binding_candidates(index, relocation):
+        owner, facts = index.module_of(path), index.facts(path)
+        if owner is None or facts is None:
+            continue
+        for name, b in facts.bindings.items():
+            if b.kind not in ("import", "from") or b.target not in mods:
+                continue
+            if b.kind == "import" and name != b.module and name == b.module.split(".")[0]:
+                continue
+            out[f"{owner}.{name}"] = b.target
+    return out
+
+
+def alias_candidates(index: RepoIndex, aliases: dict[str, str], known: set[str]) -> set[str]:
+    """Python files that import a module of `aliases` and spell `.name` of one of its
+    aliases: they may read a moved symbol through it (`user.mod.f`)."""
+    if not aliases:
+        return set()
+    owners = {a.rpartition(".")[0] for a in aliases}
+    names = sorted({a.rpartition(".")[2] for a in aliases})
+    attr = re.compile(r"\.[ \t]*(?:" + "|".join(map(re.escape, names)) + r")\b")
+    out: set[str] = set()
+    for path, info in index.files.items():
+        if not info.is_python or info.is_symlink or path in known:
+            continue
+        text = index.text(path)
+        if text is None or "import" not in text or not attr.search(text):
+            continue
+        facts = index.facts(path)
+        if facts is None or any(
+            imp.module in owners or any(f"{imp.module}.{n}" in owners for n in imp.names)
+            for imp in facts.imports
+        ):
+            out.add(path)
     return out
 
 
