@@ -25,6 +25,7 @@ from migrate.git import (
     plan_ref,
     run_git,
 )
+from migrate.git.objects import TREE
 from migrate.git.plans import keep_chain, keep_plan
 from migrate.git.runner import redirected_by_env
 from migrate.git.trailers import chain_ref
@@ -35,7 +36,7 @@ from migrate.git_steps.message import blame_message, step_message
 from migrate.git_steps.preflight import problems
 from migrate.git_steps.recover import Recovery, lock_path, recover
 from migrate.git_steps.transaction import Refused, SwitchRefused, Transaction
-from migrate.git_steps.trees import step_listings
+from migrate.git_steps.trees import carried, step_listings
 from migrate.interrupts import Interrupted, signals_raise
 from migrate.pipeline import load_chain, plan_paths, prepare
 from migrate.plan import load_plan
@@ -80,11 +81,11 @@ def build_commits(
     objs: GitObjects, base: str, cs: ChangeSet, plan_path: str, plan_sha: str, hook=hooks.checkpoint
 ) -> list[StepCommit]:
     """Create (as objects only) one commit per non-empty step plus the blame-ignore commit."""
-    listing = objs.ls_tree(base)
     commits: list[StepCommit] = []
     parent, parent_tree = base, run_git(objs.dir, "rev-parse", f"{base}^{{tree}}").decode().strip()
+    listing, whole = carried(objs, parent_tree, objs.ls_tree(base), cs)
     progress.phase("commit", label="building step commits")
-    for step, step_listing in step_listings(objs, listing, cs):
+    for step, step_listing in step_listings(objs, listing, whole):
         progress.step(f"step {step}")
         tree = _write_step_tree(objs, listing, parent_tree, step_listing)
         if tree == parent_tree:
@@ -106,10 +107,13 @@ def build_commits(
 
 def _write_step_tree(objs: GitObjects, before: dict, tree: str, after: dict) -> str:
     """The tree of listing `after`: from `before`'s `tree` and the entries that differ
-    when they are few (a step that edits a handful of files), else written whole."""
+    when they are few (a step that edits a handful of files; a directory carried whole is
+    one entry, grafted), else written whole."""
     changes = {p: v for p, v in after.items() if before.get(p) != v}
     changes.update({p: (0, "") for p in before if p not in after})
     if len(changes) * 2 < len(after):
+        if any(TREE in (v[0], before.get(p, (0,))[0]) for p, v in changes.items()):
+            return objs.graft(tree, changes)
         return objs.write_tree_from(tree, changes)
     return objs.write_tree(after)
 
