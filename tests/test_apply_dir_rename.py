@@ -274,3 +274,24 @@ def test_a_data_move_never_imports_libcst(make_repo, tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["applied", "False"], out.stderr
+
+
+def test_the_index_stat_data_is_right_for_every_file_after_the_switch(make_repo, tmp_path):
+    """The switch refreshes only the files renamed one by one (a rename gives them a new
+    ctime); the files of a directory renamed whole keep their stat data as `git mv` keeps
+    it. Either way no entry is stat-dirty afterwards: `git diff-files`, which trusts the
+    index's stat data and hashes nothing, lists none."""
+    import time
+
+    repo, plan = data_repo(make_repo, tmp_path, {"pkg/a.py": "X = 1\n"})
+    plan.write_text(PLAN + "  - from: pkg/a.py\n    to: pkg/sub/a.py\n")
+    old = time.time() - 5
+    for p in git(repo, "ls-files").split():
+        os.utime(repo / p, (old, old))
+    time.sleep(1.1)  # the index is newer than every file: none is racily clean
+    git(repo, "update-index", "--refresh")
+    res = apply(repo, plan)
+    assert res.exit_code == 0, res.output
+    assert "pkg/sub/a.py" in git(repo, "ls-files")
+    assert git(repo, "diff-files", "--name-only") == ""
+    assert git(repo, "status", "--porcelain", "--ignored") == ""

@@ -617,6 +617,26 @@ def _record_whole(m: TreeMove, modes: dict, new_dirs: set, mode_of, left: set, m
             new_dirs.add(d)
 
 
+def _refresh(repo: Path, paths: list[str]) -> None:
+    """Refresh the index's stat data of `paths` only: a file renamed alone has a new ctime.
+    The rest is already right: what `checkout-index -u` wrote it refreshed itself, and the
+    files of a directory renamed whole keep their inodes and times (`rename` of the
+    directory changes neither), whose stat data the index carried, as `git mv` does; a
+    refresh of the whole index would lstat every one of them again."""
+    if paths:
+        query = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+        run_git(
+            repo,
+            "--literal-pathspecs",
+            "add",
+            "--refresh",
+            "--pathspec-from-file=-",
+            "--pathspec-file-nul",
+            input=query,
+            check=False,
+        )
+
+
 class Transaction:
     """Fast-forward the current branch (or a new one) from `base` to a new tip."""
 
@@ -701,7 +721,8 @@ class Transaction:
     def switch(self, tip: str) -> None:
         """Move the ref (compare-and-swap), then the work tree and the index: pure moves are
         renamed, the rest written from the tip (`checkout-index`), removed files go to the
-        journal; the index becomes the tip's (`read-tree -m`, stat data kept) and refreshed."""
+        journal; the index becomes the tip's (`read-tree -m`, stat data kept), the renamed
+        files' stat data refreshed."""
         j = self.journal
         msg = "migrate apply"
         j.set_phase(self.state, "switching")
@@ -733,7 +754,7 @@ class Transaction:
         if written:
             query = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in written)
             run_git(self.dir, "checkout-index", "-f", "-u", "-z", "--stdin", input=query)
-        run_git(self.dir, "update-index", "-q", "--refresh", check=False)  # the renamed ones
+        _refresh(self.dir, [new for _old, new in j.renames])
         _remove_empty_dirs(self.dir, emptied)
         self.hook("checkout")
         j.set_phase(self.state, "switched")
