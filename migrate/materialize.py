@@ -389,14 +389,20 @@ def carry(cs: ChangeSet, dirs: Mapping[str, str]) -> ChangeSet:
 
 
 def _relocate(entries: dict[str, _Entry], moves: dict[str, str]) -> dict[str, _Entry]:
+    """`entries` with every move done at once; the error of the first move (by source)
+    whose source is missing or whose target is a file that stays. Targets are unique
+    (`ChangeSet.check`), so a target clashes only with a staying file: set operations
+    find both kinds of fault without a Python step per move."""
     out = {p: e for p, e in entries.items() if p not in moves}
-    for old in sorted(moves):  # the keys are unique: the items' order, cheaper to sort
-        new = moves[old]
-        if old not in entries:
+    missing = moves.keys() - entries.keys()
+    clash = out.keys() & moves.values()
+    if missing or clash:
+        bad = missing | {old for old, new in moves.items() if new in clash}
+        old = min(bad)
+        if old in missing:
             raise StepError(f"move source {old} is not in the tree")
-        if new in out:
-            raise StepError(f"move {old} -> {new} would overwrite {new}")
-        out[new] = entries[old]
+        raise StepError(f"move {old} -> {moves[old]} would overwrite {moves[old]}")
+    out.update(zip(moves.values(), map(entries.__getitem__, moves), strict=True))
     return out
 
 

@@ -115,6 +115,7 @@ class TreeMove(NamedTuple):
     new: str
     tree: str
     files: list[tuple[str, int, str]]  # (relative path, mode, blob sha)
+    shape: dict | None = None  # `layout()` once worked out: prepare's walk and the switch's
 
     def record(self) -> list[str]:
         return [self.old, self.new, self.tree]
@@ -127,6 +128,8 @@ class TreeMove(NamedTuple):
     def layout(self) -> dict[str, tuple[set[str], set[str]]]:
         """Directory (relative; "" is `old`) -> (names of its files, names of its
         subdirectories), of the move's tree."""
+        if self.shape is not None:
+            return self.shape
         out: dict[str, tuple[set[str], set[str]]] = {"": (set(), set())}
         for rel, _m, _s in self.files:
             d, _, name = rel.rpartition("/")
@@ -245,6 +248,7 @@ def tree_renames(repo: Path, base: str, tip: str, moves: dict[str, str]) -> list
         if not files:
             continue
         move = TreeMove(a, b, at_base[0], files)
+        move = move._replace(shape=move.layout())
         if _holds_exactly(top, a, move):
             chosen.append(move)
     return chosen
