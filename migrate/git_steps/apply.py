@@ -20,6 +20,7 @@ from migrate.git import (
     BLAME_STEP,
     GitError,
     GitObjects,
+    Listing,
     blame_file_text,
     listing_with,
     plan_ref,
@@ -78,12 +79,20 @@ class ApplyFailed(Exception):
 
 
 def build_commits(
-    objs: GitObjects, base: str, cs: ChangeSet, plan_path: str, plan_sha: str, hook=hooks.checkpoint
+    objs: GitObjects,
+    base: str,
+    cs: ChangeSet,
+    plan_path: str,
+    plan_sha: str,
+    hook=hooks.checkpoint,
+    listing: Listing | None = None,
 ) -> list[StepCommit]:
-    """Create (as objects only) one commit per non-empty step plus the blame-ignore commit."""
+    """Create (as objects only) one commit per non-empty step plus the blame-ignore commit.
+    `listing`: base's (`GitObjects.ls_tree`), when the caller has read it."""
     commits: list[StepCommit] = []
     parent, parent_tree = base, run_git(objs.dir, "rev-parse", f"{base}^{{tree}}").decode().strip()
-    listing, whole = carried(objs, parent_tree, objs.ls_tree(base), cs)
+    listing = objs.ls_tree(base) if listing is None else listing
+    listing, whole = carried(objs, parent_tree, listing, cs)
     progress.phase("commit", label="building step commits")
     for step, step_listing in step_listings(objs, listing, whole):
         progress.step(f"step {step}")
@@ -279,7 +288,8 @@ def _apply(
         if errors:  # the dry run shows these and exits non-zero: apply writes nothing
             raise MigrateError(errors)
         ref = chain_ref([plan_ref(p, repo_dir) for p in plan_paths(plan_path)])
-        commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
+        listing = objs.ls_tree(base)  # read once: the commits' base and the switch's
+        commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook, listing)
     except MigrateError:
         raise
     except BaseException as exc:
@@ -289,7 +299,7 @@ def _apply(
     tip = commits[-1].sha
     tx = Transaction(repo_dir, base, branch, hook)
     try:
-        tx.prepare(tip, {**{m.old: m.new for m in cs.moves}, **cs.submodules})
+        tx.prepare(tip, {**{m.old: m.new for m in cs.moves}, **cs.submodules}, listing)
         tx.switch(tip)
     except SwitchRefused as exc:
         tx.rollback()

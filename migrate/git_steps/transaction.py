@@ -221,13 +221,23 @@ def _holds_exactly(top: str, at: str, move: TreeMove) -> bool:
     return seen == len(move.files)
 
 
-def tree_renames(repo: Path, base: str, tip: str, moves: dict[str, str]) -> list[TreeMove]:
+def _files_under(listing: dict, d: str) -> list[tuple[str, int, str]] | None:
+    """`tree_files` of base's directory `d`, from base's whole `listing` (no git call)."""
+    cut, prefix = len(d) + 1, d + "/"
+    out = [(p[cut:], mode, sha) for p, (mode, sha) in listing.items() if p.startswith(prefix)]
+    return None if any(mode == GITLINK for _r, mode, _s in out) else out
+
+
+def tree_renames(
+    repo: Path, base: str, tip: str, moves: dict[str, str], listing: dict | None = None
+) -> list[TreeMove]:
     """The directories the switch renames whole, as `git mv` renames a directory: a
     directory `old` whose tree at base is, as one object, the tip's at `new`, where the
     tip has nothing at `old` and the base nothing at `new`; on disk `old` holds exactly
     that tree's files (no untracked, ignored or staying file, no empty directory, no
     submodule) and `new` does not exist. Candidates come from the plan's `moves`;
-    shallowest first, nothing under a chosen one is chosen again."""
+    shallowest first, nothing under a chosen one is chosen again. `listing`: base's whole
+    listing (path -> (mode, sha)) when the caller has it: the files are taken from it."""
     cands = [c for c in _rename_candidates(moves) if "\n" not in c[0] + c[1]]
     if not cands:
         return []
@@ -244,7 +254,7 @@ def tree_renames(repo: Path, base: str, tip: str, moves: dict[str, str]) -> list
             continue
         if os.path.lexists(os.path.join(top, b)) or _dir_mode(os.path.join(top, a)) is None:
             continue
-        files = tree_files(repo, at_base[0])
+        files = tree_files(repo, at_base[0]) if listing is None else _files_under(listing, a)
         if not files:
             continue
         move = TreeMove(a, b, at_base[0], files)
@@ -657,14 +667,17 @@ class Transaction:
         self.index: Path | None = None  # the index file (`prepare` asks git where)
         self.whole: list[TreeMove] = []  # the directories renamed whole (`prepare`'s)
 
-    def prepare(self, tip: str, moves: dict[str, str] | None = None) -> None:
+    def prepare(
+        self, tip: str, moves: dict[str, str] | None = None, listing: dict | None = None
+    ) -> None:
         """Check the way is free, then record everything the switch will touch.
 
         `moves` (old -> new path) names the plan's moves: those whose blob and mode the tip
         keeps are renamed in place by the switch (the file keeps its inode, like `git mv`),
-        everything else is checked out from the tip."""
+        everything else is checked out from the tip. `listing`: base's whole listing, if
+        the caller has read it (`GitObjects.ls_tree`)."""
         moves = moves or {}
-        whole = tree_renames(self.dir, self.base, tip, moves)
+        whole = tree_renames(self.dir, self.base, tip, moves, listing)
         entries = diff_entries(self.dir, self.base, tip, [p for m in whole for p in m[:2]])
         renames = pure_renames(entries, moves)
         in_place = {p for pair in renames for p in pair}
