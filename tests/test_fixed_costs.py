@@ -5,6 +5,8 @@ answer differently."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 from click.testing import CliRunner
 
@@ -94,3 +96,23 @@ def test_a_target_over_path_max_in_bytes_not_in_characters_is_refused(make_repo,
     res = _dry_run(repo, plan, tmp_path)
     assert res.exit_code == 2, res.output
     assert "the full path is" in res.output and f"allows {path_max - 1})" in res.output
+
+
+def test_the_apply_command_on_a_data_move_loads_no_heavy_dependency(make_repo, tmp_path):
+    """`migrate apply` (the console entry, click and every command included) on a plan
+    with no Python to rewrite loads neither libcst, GitPython nor torch/triton: each is
+    tenths of a second of start-up that only other commands or passes need."""
+    repo = make_repo({"pkg/__init__.py": "", "pkg/data/tables/a.csv": "id\n1\n"})
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("version: 1\nmoves:\n  - from: pkg/data/tables/\n    to: pkg/tables/\n")
+    heavy = ("libcst", "git", "torch", "triton", "numpy")
+    code = (
+        "import atexit, sys\n"
+        f"atexit.register(lambda: print('LOADED', [m for m in {heavy!r} if m in sys.modules]))\n"
+        f"sys.argv = ['migrate', 'apply', {str(plan)!r}, '--repo', {str(repo)!r}]\n"
+        "from migrate.__main__ import main\nmain()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "relocate 1 files" in out.stdout or "relocate 1 file" in out.stdout, out.stdout
+    assert out.stdout.splitlines()[-1] == "LOADED []", out.stdout
