@@ -502,7 +502,6 @@ def _run(args: list[str], cwd: Path, timeout: int = 300) -> subprocess.Completed
     env = dict(
         os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1", MIGRATE_NO_PROGRESS="1"
     )
-    env.pop("PYTHONPATH", None)
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
