@@ -120,9 +120,28 @@ def old_path_spellings(relocation: Relocation, roots: tuple[str, ...]) -> set[st
     return found
 
 
+# The last relocation's moved files and their covering directories (`file_heads`), kept
+# as `_LAST_SPELLINGS` is: the spellings and the text-file pass both need all 30,000.
+_LAST_HEADS: list = []
+
+
+def file_heads(relocation: Relocation) -> dict[str, str | None]:
+    """`relocation.covering_prefixes(relocation.files)`, computed once per relocation
+    (its contents compared whole); the caller must not change the dict."""
+    key = (relocation.path_prefixes, relocation.files)
+    if _LAST_HEADS and _LAST_HEADS[0] == key:
+        return _LAST_HEADS[1]
+    heads = relocation.covering_prefixes(relocation.files)
+    _LAST_HEADS[:] = [(dict(key[0]), dict(key[1])), heads]
+    return heads
+
+
 def _old_path_spellings(relocation: Relocation, roots: tuple[str, ...]) -> set[str]:
     paths: set[str] = set()
-    heads = relocation.covering_prefixes(list(relocation.path_prefixes) + list(relocation.files))
+    # each path's head is its own (the climb is only shared work): files, then the rest
+    heads = dict(file_heads(relocation))
+    rest = [p for p in relocation.path_prefixes if p not in heads]
+    heads.update(relocation.covering_prefixes(rest))
     for old, head in heads.items():
         for form, head_form in _spellings(old, head, roots):
             if head_form is None or "/" not in head_form:  # else the directory's matches it

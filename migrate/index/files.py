@@ -21,17 +21,18 @@ def is_git_work_tree(root: Path) -> bool:
     return bool(top) and Path(top).resolve() == Path(root).resolve()
 
 
-def repo_file_modes(root: Path) -> dict[str, int]:
+def repo_file_modes(root: Path, *, in_git: bool | None = None) -> dict[str, int]:
     """path -> `lstat` mode of every tracked and untracked-but-not-ignored file, sorted.
 
     Outside a git work tree (a scratch copy for a dry run) the same `.gitignore` rules
     are applied by pointing git at a throwaway git dir, so both cases agree exactly.
     Tracked paths that are gone (or are now a directory or a submodule) are left out;
     each path is stat'ed once, with plain strings (this runs over every file).
+    `in_git`: `is_git_work_tree(root)` when the caller has asked already.
     """
     root = Path(root)
     args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]
-    if is_git_work_tree(root):
+    if is_git_work_tree(root) if in_git is None else in_git:
         files = _git_ls(args, root)
     else:
         with tempfile.TemporaryDirectory(prefix="migrate-gitdir-") as gd:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from migrate import progress
 from migrate.git.clean import clean_contents, converted_paths
+from migrate.git.reads import gitlinks
 from migrate.index.files import is_git_work_tree, links_checked_out_as_files, repo_file_modes
 from migrate.index.tree import TreeQueries, import_name
 from migrate.rewrite.globs import repo_glob_match
@@ -183,6 +184,13 @@ class RepoIndex(TreeQueries):
     def python_files(self) -> list[str]:
         return sorted(p for p, f in self.files.items() if f.is_python)
 
+    @cached_property
+    def gitlinks(self) -> dict[str, str]:
+        """path -> commit of every submodule in the index (`git.reads.gitlinks`), listed
+        once per index: plan validation and the submodules pass both ask, and on a big
+        tree each `ls-files -s` reads every entry."""
+        return gitlinks(self.root)
+
 
 def build_index(root: str | Path, roots: tuple[str, ...] | list[str] = (".",)) -> RepoIndex:
     """Index the repository at `root` with import roots `roots` (repo-relative)."""
@@ -191,8 +199,8 @@ def build_index(root: str | Path, roots: tuple[str, ...] | list[str] = (".",)) -
     files: dict[str, FileInfo] = {}
     modules: dict[str, str] = {}
     progress.phase("scan", label="listing files")
-    listed = repo_file_modes(root)
     in_git = is_git_work_tree(root)
+    listed = repo_file_modes(root, in_git=in_git)
     links = links_checked_out_as_files(root) if in_git else set()
     progress.phase("scan", total=len(listed), label="files")
     for path, st_mode in listed.items():

@@ -217,16 +217,16 @@ def validate_plan(plan: Plan, index: RepoIndex) -> tuple[list[Diagnostic], Reloc
 
 
 def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
-    by_target: dict[str, list[str]] = defaultdict(list)
-    for old, new in rel.files.items():
-        by_target[new].append(old)
     out = _file_dir_conflicts(plan, index, rel) + _submodules_in_the_way(plan, index, rel)
-    moved = set(rel.files)
-    clash = [
-        new
-        for new, olds in by_target.items()
-        if len(olds) > 1 or (new in index.files and new not in moved)
-    ]  # sorted below: the few that clash, not the 30,000 targets of a big move
+    targets = set(rel.files.values())
+    shared = len(targets) < len(rel.files)  # else no two files share a target
+    clash = {new for new in targets & index.files.keys() if new not in rel.files}
+    if shared or clash:  # the sources of the few that clash, in the moves' order
+        by_target: dict[str, list[str]] = defaultdict(list)
+        for old, new in rel.files.items():
+            if shared or new in clash:
+                by_target[new].append(old)
+        clash |= {new for new, olds in by_target.items() if len(olds) > 1}
     for new in sorted(clash):
         olds = by_target[new]
         if len(olds) > 1:
@@ -236,7 +236,7 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
                     f"{len(olds)} files would move to {new}: {', '.join(olds)}",
                 )
             )
-        elif new in index.files and new not in moved:
+        elif new in index.files and new not in rel.files:
             out.append(
                 Diagnostic(
                     _move_pos_for(plan, olds[0], index), f"moving {olds[0]} would overwrite {new}"
@@ -247,19 +247,16 @@ def _check_file_collisions(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
 
 def _submodules_at(index: RepoIndex, path: str) -> bool:
     """Is `path` a submodule, or a directory holding one (a path move may name it)?"""
-    from migrate.git.reads import gitlinks
-
-    return any(link == path or link.startswith(path + "/") for link in gitlinks(index.root))
+    return any(link == path or link.startswith(path + "/") for link in index.gitlinks)
 
 
 def _submodules_in_the_way(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
     """Submodules move with their package (the engine's `submodules` pass); refused: a
     file moved into a submodule that stays (its files are another repository's), and a
     submodule whose new path is taken."""
-    from migrate.git.reads import gitlinks
     from migrate.git.submodules import checkout_problems
 
-    links = sorted(gitlinks(index.root))
+    links = sorted(index.gitlinks)
     moving = {link: rel.path(link) for link in links if rel.path(link) not in (None, link)}
     staying = [link for link in links if link not in moving]
     targets = set(rel.files.values())
@@ -372,13 +369,12 @@ def _check_deletes_emptied(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic
     (a file that symbol moves leave with nothing of its own counts as moved), and no
     submodule the plan leaves in it: deleting it would discard another repository's
     checkout, and leaving it would keep the package."""
-    from migrate.git.reads import gitlinks
     from migrate.rewrite.symbols import emptied_by_symbol_moves
 
     split_sources = {sp.file for sp in plan.splits}
     if plan.delete and rel.symbols:
         split_sources |= emptied_by_symbol_moves(index, rel)
-    links = sorted(gitlinks(index.root)) if plan.delete else []
+    links = sorted(index.gitlinks) if plan.delete else []
     out = []
     for name in plan.delete:
         d = index.package_dir(name)
@@ -499,6 +495,12 @@ def _check_name_limits(plan: Plan, index: RepoIndex) -> list[Diagnostic]:
 def _check_target_limits(plan: Plan, index: RepoIndex, rel) -> list[Diagnostic]:
     """Every file a move creates must fit the file system (a deep package under a long root)."""
     limits = _limits(index)
+    name_max, path_max, root_len = limits
+    longest = max(  # in bytes: an ASCII path's length is its size
+        (len(p) if p.isascii() else len(os.fsencode(p)) for p in rel.files.values()), default=0
+    )
+    if longest <= name_max and root_len + 1 + longest < path_max:
+        return []  # no target, nor any name in one, is that long
     out = []
     for old in sorted(rel.files):  # keys: the items' order, cheaper to sort
         new = rel.files[old]

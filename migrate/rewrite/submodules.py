@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 
-from migrate.git.reads import gitlinks
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
 
@@ -28,7 +27,7 @@ _PATH = re.compile(r'^(?P<head>\s*path\s*=\s*)(?P<q>"?)(?P<value>.*?)(?P=q)(?P<t
 def submodule_moves(index: RepoIndex, relocation: Relocation) -> dict[str, str]:
     """old path -> new path of every gitlink inside something the plan moves."""
     out = {}
-    for link in sorted(gitlinks(index.root)):
+    for link in sorted(index.gitlinks):
         new = relocation.path(link)
         if new is not None and new != link:
             out[link] = new

@@ -28,7 +28,7 @@ from migrate.changes import Edit
 from migrate.entry_groups import group_note, group_spans
 from migrate.errors import Diagnostic, Pos
 from migrate.index.repo import RepoIndex
-from migrate.oldnames import alternation, name_spans
+from migrate.oldnames import alternation, file_heads, name_spans
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite.globs import repo_glob_match
@@ -95,9 +95,7 @@ def _compile(index: RepoIndex, relocation: Relocation, plan: Plan) -> _Names:
     roots = tuple(r for r in index.roots if r not in (".", ""))
     splits = {sp.file: tuple(o.path for o in sp.into) for sp in plan.splits}
     # a file its moved directory covers is matched through the directory (and its tail)
-    moved = {
-        f for f, head in relocation.covering_prefixes(relocation.files).items() if head is None
-    }
+    moved = {f for f, head in file_heads(relocation).items() if head is None}
     full = moved | set(relocation.path_prefixes) | set(deleted_dirs)
     full |= set(splits)
     paths = set(full)
