@@ -375,6 +375,79 @@ def test_lines_between_types_keeps_the_blank_line_between_import_and_from():
     )
 
 
+def test_imports_under_type_checking_are_sorted_whatever_they_initialise():
+    """An `if TYPE_CHECKING:` body never runs, so no init order can change there: a
+    respelled own import in it goes to its sorted place even where every module is loud
+    (jinja2's filters.py: `from ._rt.runtime import Context` was kept after
+    `.evalctx`, ruff I001). Outside such a block the same edit keeps its place."""
+    from migrate.changes import apply_edits
+    from migrate.rewrite.import_layout import relaid
+    from migrate.rewrite.import_order import ImportOrder
+    from migrate.rewrite.spans import make_edit
+
+    class Loud:  # every module initialises something another could observe
+        def same(self, a, b):
+            return [id(n) for n in a] == [id(n) for n in b]
+
+        def quiet(self, node):
+            return False
+
+    block = "from .a import A\nfrom .b import B\nfrom .c import C\n"
+    guarded = "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n" + "".join(
+        "    " + ln + "\n" for ln in block.splitlines()
+    )
+    kept = "from .a import A\nfrom .z import B\nfrom .c import C\n"
+    placed_ = "    from .a import A\n    from .c import C\n    from .z import B\n"
+    for text, want in ((guarded, guarded.split("    ")[0] + placed_), (block, kept)):
+        at = text.index("from .b")
+        edit = make_edit("m.py", text, at, at + len("from .b"), "from .z", "code", "respelled")
+        placed, folded = relaid("m.py", text, [edit], ImportOrder(frozenset({"pkg"})), Loud())
+        gone = {id(e) for e in folded}
+        assert apply_edits(text, placed + [e for e in [edit] if id(e) not in gone]) == want
+
+
+def test_an_own_import_passes_loud_ones_when_what_it_initialises_ran_already(make_repo):
+    """When the whole block cannot be sorted (a respelled import of the loud `pkg.a`
+    would run before `pkg.b`), each other respelled own import still goes to its sorted
+    place where the block initialises one order with it at either place: `pkg.q` is
+    quiet but imports the loud `pkg.u`, which `pkg.b` above already initialised (jinja2's
+    environment.py: `.evalctx` and `.caching` were kept below `.lexer` and `.utils` because
+    `._rt.runtime` could not move, ruff I001); `pkg.a` keeps its place after what the
+    edits run before it (and the three `._rt.runtime` imports their order)."""
+    from migrate.changes import ChangeSet, apply_edits
+    from migrate.index import build_index
+    from migrate.materialize import materialize
+    from migrate.rewrite.import_layout import relaid
+    from migrate.rewrite.import_order import ImportOrder
+    from migrate.rewrite.quiet_modules import InitOrder
+    from migrate.rewrite.spans import make_edit
+
+    loud = "import os\n\nos.environ['{0}'] = '1'\n"
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/u.py": loud.format("U"),
+        "pkg/a.py": loud.format("A"),
+        "pkg/b.py": "from pkg import u\n" + loud.format("B"),
+        "pkg/c.py": "C = 1\n",
+        "pkg/d.py": loud.format("D"),
+        "pkg/e.py": "E = 1\n",
+        "pkg/q.py": "from pkg import u\n\nC = 2\n",
+    }
+    text = "from .b import B\nfrom .c import C\nfrom .d import D\nfrom .e import E\n"
+    files["pkg/m.py"] = text
+    model = InitOrder(materialize(ChangeSet(), build_index(make_repo(files))))
+    order = ImportOrder(frozenset({"pkg"}))
+    edits = []
+    for old, new in ((".c ", ".q "), (".e ", ".a ")):
+        at = text.index(old)
+        edits.append(make_edit("pkg/m.py", text, at, at + 3, new, "code", "respelled"))
+    placed, folded = relaid("pkg/m.py", text, edits, order, model.of_file("pkg/m.py"))
+    gone = {id(e) for e in folded}
+    assert apply_edits(text, placed + [e for e in edits if id(e) not in gone]) == (
+        "from .b import B\nfrom .d import D\nfrom .q import C\nfrom .a import E\n"
+    )
+
+
 def test_an_own_import_may_pass_the_plain_import_of_its_package():
     """`import P.sub` runs P's `__init__` before P.sub, so sorting it past a plain
     `import P` initialises the same modules in the same order: allowed; passing any other
@@ -463,6 +536,8 @@ def test_what_makes_a_module_loud_and_when_two_orders_are_one(make_repo):
         "@register\ndef g():\n    pass\n",
         "n6": "from pkg.q1 import f\n\nY = f()\n",
         "n7": "from pkg.q2 import C\n\n\nclass D(C):\n    pass\n",
+        "n8": "import os\n\nfrom pkg import n2\n\nos.environ['Y'] = '2'\n",  # imports first
+        "n9": "import os\n\nos.environ['Y'] = '2'\nfrom pkg import n2\n",  # not so
     }
     files = {"pkg/__init__.py": "", "app.py": ""}
     files.update({f"pkg/{k}.py": v for k, v in {**quiet, **loud}.items()})
@@ -478,3 +553,8 @@ def test_what_makes_a_module_loud_and_when_two_orders_are_one(make_repo):
     assert here.quiet(stmts("q4")[0]) and not here.quiet(stmts("n6")[0])
     assert here.same(stmts("q1", "n2", "q3"), stmts("n2", "q3", "q1"))
     assert not here.same(stmts("n2", "n3"), stmts("n3", "n2"))
+    # n8 imports n2 before its own first loud statement: n2 runs first either way
+    # (jinja2's filters.py: `._rt.runtime` imports `.async_utils`/`.utils` at its top)
+    assert here.same(stmts("n2", "n8"), stmts("n8", "n2"))
+    assert not here.same(stmts("n2", "n9"), stmts("n9", "n2"))
+    assert not here.same(stmts("n3", "n8"), stmts("n8", "n3"))

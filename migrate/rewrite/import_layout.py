@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from migrate.changes import Edit, apply_edits
+from migrate.index.imports import is_type_checking
 from migrate.rewrite.import_order import FIRST_PARTY, LOCAL, ImportOrder
 from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
@@ -60,8 +61,10 @@ def relaid(
     edits = sorted(edits, key=lambda e: (e.start, e.end))
     out: list[Edit] = []
     folded: list[Edit] = []
+    never = _never_run(tree)
     for block in _blocks(tree):
-        hit = _relay(text, starts, block, edits, order, init)
+        here = _NEVER_RUNS if init is not None and id(block[0]) in never else init
+        hit = _relay(text, starts, block, edits, order, here)
         if hit is not None:
             lo, hi, new, inside = hit
             reasons = dict.fromkeys(e.reason for e in inside)
@@ -69,6 +72,30 @@ def relaid(
             out.append(make_edit(path, text, lo, hi, new, "code", why))
             folded += inside
     return out, folded
+
+
+class _NeverRuns:
+    """The init order of imports that never run (an `if TYPE_CHECKING:` body): every
+    placement is one, so they are sorted like any other import."""
+
+    def same(self, a, b) -> bool:
+        return True
+
+    def quiet(self, node) -> bool:
+        return True
+
+
+_NEVER_RUNS = _NeverRuns()
+
+
+def _never_run(tree: ast.Module) -> set[int]:
+    """ids of the statements in the body of an `if TYPE_CHECKING:`."""
+    return {
+        id(s)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and is_type_checking(node.test)
+        for s in node.body
+    }
 
 
 def _blocks(tree: ast.Module):
@@ -255,7 +282,14 @@ def _placed(new_chunks, old_chunks, edited, indent, order, unsorted, combine, in
             [id(n) for n in mine] == [id(n) for n in theirs] or init.same(mine, theirs)
         ):
             return free
-    return _place(new_chunks, old_chunks, edited, indent, order, unsorted, combine, init=init)
+    args = (new_chunks, old_chunks, edited, indent, order, unsorted, combine)
+    placed = _place(*args, init=init)
+    if placed is None or init is None:
+        return placed
+    mine = [c.node for c in new_chunks if _own(c, order)]
+    if init.same(mine, [c.node for c in placed if _own(c, order)]):
+        return placed
+    return _place(*args, init=init, swap=False)  # the swaps together changed it: one by one
 
 
 def _imports_only(new: str, indent: str) -> bool:
@@ -357,6 +391,7 @@ def _place(
     may=None,
     init=None,
     free: bool = False,
+    swap: bool = True,
 ) -> list[_Chunk] | None:
     """The untouched statements in their order, every other one at its sorted place or
     (`combine`) merged into a statement of the same module; None when one belongs to a
@@ -365,7 +400,8 @@ def _place(
     order a package initialises its modules in is behaviour (a module that reads a name
     its package binds a line earlier), and sorting is only style. Unless the statement
     initialises no loud module (`init.quiet(node)`): then no module can tell when it
-    ran; `free`: no such check (the caller compares the init orders itself)."""
+    ran; or (`swap`) the block's own imports initialise one order with it at either
+    place; `free`: no such check (the caller compares the init orders itself)."""
     pool = [(i, c.text) for i, c in enumerate(old_chunks) if i not in edited]
     kept: list[_Chunk] = []
     moved: list[tuple[_Chunk, list[int]]] = []  # and the own imports the edits run first
@@ -379,8 +415,13 @@ def _place(
     if any(b.old < a.old for a, b in zip(kept, kept[1:], strict=False)):
         return None  # the edits reordered untouched statements: not ours to judge
     out = list(kept)
+    done: list[_Chunk] = []  # the moved statements placed so far (the edits run them first)
     for c, first in moved:
         rank = len(first)
+
+        def before(o: _Chunk, first=first) -> bool:
+            return o.old in first or any(o is d for d in done)
+
         if c.lead or order.section(c.node) in unsorted:
             return None  # a commented statement, an unsorted section: as the edits put it
         own = _own(c, order) and not free and not (init is not None and init.quiet(c.node))
@@ -397,10 +438,39 @@ def _place(
         if own:
             now = {o.old for o in out[:at] if o.old >= 0 and _own(o, order)}
             crossed = now.symmetric_difference(first)
-            if any(not _loads_anyway(c.node, old_chunks[i].node) for i in crossed):
-                return None  # sorting it would change which own module initialises first
+            if any(not _loads_anyway(c.node, old_chunks[i].node) for i in crossed) and not (
+                swap and init is not None and _same_either_place(out, at, c, before, order, init)
+            ):
+                if not (swap and init is not None):
+                    return None  # sorting it would change which own module initialises first
+                at = _edits_place(out, before, order)  # it stays where the edits run it
         out.insert(at, c)
+        done.append(c)
     return out
+
+
+def _edits_place(out: list[_Chunk], before: Callable, order) -> int:
+    """Where in `out` a statement runs relative to the own imports when it comes right
+    after the own statements the edits run before it (`before`; before every own import
+    when none)."""
+    own = [k for k, o in enumerate(out) if _own(o, order)]
+    after = [k for k in own if before(out[k])]
+    if after:
+        return max(after) + 1
+    return own[0] if own else len(out)
+
+
+def _same_either_place(out: list[_Chunk], at: int, c: _Chunk, before, order, init) -> bool:
+    """Whether the block's own imports initialise one order with `c` where the edits put
+    it (`_edits_place`) and at `at` (what runs before it counts: a module an earlier
+    statement initialised is not initialised again)."""
+    own = [(k, o) for k, o in enumerate(out) if _own(o, order)]
+    nodes = [o.node for _, o in own]
+    sorted_at = sum(1 for k, _ in own if k < at)
+    edits_at = sum(1 for k, _ in own if k < _edits_place(out, before, order))
+    a = [*nodes[:edits_at], c.node, *nodes[edits_at:]]
+    b = [*nodes[:sorted_at], c.node, *nodes[sorted_at:]]
+    return init.same(a, b)
 
 
 def _loads_anyway(a: ast.stmt, b: ast.stmt) -> bool:

@@ -16,7 +16,10 @@ tree after the plan's other edits (`materialize`), two notions:
   `__init_subclass__` may register) make a module LOUD.
 - the INIT ORDER of a run of import statements is the forest of the loud modules they
   initialise, in order, each with the loud modules its own imports initialise under it
-  (quiet ones are transparent: their imports take their place). Two orders of a block
+  (quiet ones are transparent: their imports take their place). A loud module whose
+  imports all run before its first loud statement initialises them as if they came right
+  before it: they are its preceding siblings, not its children (what it ran before them
+  only bound names). Two orders of a block
   whose init orders are equal run every loud module at the same point relative to every
   other: no module can tell them apart.
 
@@ -60,9 +63,10 @@ class InitOrder:
         return {m.split(".")[0] for m in self._modules}
 
     # -- one module -----------------------------------------------------------------------
-    def _read(self, module: str) -> tuple[bool, tuple[tuple[str, ...], ...]] | None:
-        """(quiet, the own modules each import statement run at import initialises);
-        None when its text cannot be read."""
+    def _read(self, module: str) -> tuple[bool, tuple[tuple[str, ...], ...], bool] | None:
+        """(quiet, the own modules each import statement run at import initialises,
+        whether they all run before its first loud statement); None when its text cannot
+        be read."""
         path = self._modules.get(module)
         text = self._tree.text(path) if path else None
         if text is None:
@@ -84,8 +88,10 @@ class InitOrder:
                         foreign.update(_bound_names(node))
         ok = foreign | _BUILTINS
         local: set[str] = set()  # classes and functions defined above, in order
-        quiet = all(_binds_only(s, ok, local) for s in tree.body)
-        return quiet, tuple(imports)
+        loud = [s.lineno for s in tree.body if not _binds_only(s, ok, local)]
+        runs = [n.lineno for n in _run_at_import(tree)]
+        first = not loud or all(line < loud[0] for line in runs)
+        return not loud, tuple(imports), first
 
     def targets(self, node: ast.Import | ast.ImportFrom, package: str | None) -> tuple[str, ...]:
         """The repository's modules `node` (in a module of `package`) may initialise, in
@@ -129,9 +135,11 @@ class InitOrder:
         info = self._info(module)
         if info is None:
             return [(module, ())]  # unreadable: loud, opaque
-        quiet, imports = info
+        quiet, imports, first = info
         children = [x for targets in imports for m in targets for x in self._visit(m, loaded)]
-        return children if quiet else [(module, tuple(children))]
+        if quiet:
+            return children
+        return [*children, (module, ())] if first else [(module, tuple(children))]
 
     def of_file(self, path: str) -> FileOrder:
         return FileOrder(self, path)
