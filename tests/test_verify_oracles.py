@@ -548,3 +548,33 @@ def test_a_moved_function_reading_globals_sees_its_new_module_namespace(make_rep
     result = hand_made(make_repo(LOCALES), tmp_path, [("pkg.mod:English", "pkg.locale")], stays)
     ((path, line, severity, message),) = found(result, "deferred-names")
     assert (path, line, severity) == ("pkg/mod.py", 2, "error"), message
+
+
+def test_a_module_no_longer_importing_a_source_whose_import_calls_code_fails(make_repo, tmp_path):
+    """Trial25 T53c: `pkg.state` ends with a module-level call `init()`; its `init` and
+    `reset` move to `pkg.resets`, so `main`'s `from pkg import state` became
+    `from pkg import resets` and nothing imports `pkg.state` any more: the call never runs
+    (NameError) and import-reach, which judged packages only, said PASS. A module that
+    stops importing one whose import only defines names is no finding."""
+    state = "import sys\n\n\ndef init():\n    global orig\n    orig = sys.stdout\n\n\n"
+    state += "def reset():\n    return orig is sys.stdout\n"
+    tree = {
+        "pkg/__init__.py": "",
+        "pkg/state.py": state + "\n\ninit()\n",
+        "main.py": "from pkg import state\n\nprint(state.reset())\n",
+    }
+    head = {
+        "pkg/state.py": "from pkg.resets import init\n\ninit()\n",
+        "pkg/resets.py": state,
+        "main.py": "from pkg import resets\n\nprint(resets.reset())\n",
+    }
+    moves = [("pkg.state:init", "pkg.resets"), ("pkg.state:reset", "pkg.resets")]
+    result = hand_made(make_repo(tree), tmp_path, moves, head)
+    ((path, _, severity, message),) = found(result, "import-reach")
+    assert (path, severity) == ("main.py", "error"), message
+    assert "pkg.state" in message and "init()" in message
+    assert not result.ok
+
+    tree["pkg/state.py"] = state
+    head["pkg/state.py"] = ""
+    assert found(hand_made(make_repo(tree), tmp_path, moves, head), "import-reach") == []

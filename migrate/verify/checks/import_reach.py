@@ -10,6 +10,11 @@ definition does something as it is defined (a decorator, a class keyword such as
 `metaclass=`, an own base class whose `__init_subclass__` or metaclass registers each
 subclass); a plain def that nothing imports at import time loses nothing.
 
+A module that is not a package is judged too when the migration edited it, for what it
+no longer runs that does something beyond defining names (a module-level call such as
+`init()`, a write into another object): a symbol move whose callers now import only the
+new module leaves a source whose own import ran that code unimported (trial25 T53c).
+
 The import-time graph is `no-new-cycles`' (`import_graph`: module level, not
 `TYPE_CHECKING`), plus the parent packages every import runs first; what each package
 reaches is one bit set per strongly connected component, so every package is judged in
@@ -197,6 +202,26 @@ def _binds_a_literal(stmt: ast.stmt) -> bool:
     return True
 
 
+def _loud(tree: CodeTree, module: str) -> str | None:
+    """The first top-level statement (inside if/try/with bodies too) of `module` that does
+    more than bind its own names: a call run for its effect (`init()`), an assignment to
+    an attribute or item (`registry["x"] = f`); None for a module that only defines."""
+    path = tree.index.modules.get(module)
+    syntax = tree.ast(path) if path else None
+    body = list(syntax.body) if syntax else []
+    while body:
+        stmt = body.pop(0)
+        if isinstance(stmt, (ast.If, ast.Try, ast.With)):
+            body[:0] = [*stmt.body, *getattr(stmt, "orelse", [])]
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Call, ast.Await)):
+            return ast.unparse(stmt).splitlines()[0]
+        elif isinstance(stmt, (ast.Assign, ast.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in targets):
+                return ast.unparse(stmt).splitlines()[0]
+    return None
+
+
 def _holders(ctx: VerifyContext) -> dict[str, dict[str, str]]:
     """BASE module -> {HEAD module holding code of it that runs on import: why}."""
     head_modules = ctx.head.index.modules
@@ -262,6 +287,36 @@ def _lost(ctx, holders, base_graph, head_bit, head_reach) -> tuple[list[str], di
     return packages, lost
 
 
+def _edited_modules(ctx: VerifyContext, needed_by) -> list[str]:
+    """BASE modules, not packages, whose HEAD file the migration changed."""
+    return [
+        m
+        for m, p in ctx.base.index.modules.items()
+        if not p.endswith("__init__.py") and ctx.head_path(p) in ctx.touched and m in needed_by
+    ]
+
+
+def _quiet_losses(ctx, holders, base_graph, head_bit, head_reach) -> dict[str, tuple[str, str]]:
+    """HEAD module -> (edited BASE module that ran it, what it does) for each module an
+    edited module imported at BASE and no longer runs, whose import does more than define."""
+    seed = {m: sum(head_bit.get(h, 0) for h in held) for m, held in holders.items()}
+    needed = _closure(base_graph, seed)
+    out: dict[str, tuple[str, str]] = {}
+    loud: dict[str, str | None] = {}
+    for module in sorted(_edited_modules(ctx, needed)):
+        now = ctx.dotted_now(module)
+        if now not in head_reach or ctx.head.index.modules[now] in ctx.exclude:
+            continue
+        missing = needed[module] & ~head_reach[now]
+        for gone, bit in head_bit.items():
+            if missing & bit and gone not in out:
+                if gone not in loud:
+                    loud[gone] = _loud(ctx.head, gone)
+                if loud[gone]:
+                    out[gone] = (module, loud[gone])
+    return out
+
+
 def check(ctx: VerifyContext) -> CheckResult:
     if ctx.base is None:
         return CheckResult(NAME, "SKIP", summary="no BASE tree")
@@ -302,6 +357,22 @@ def check(ctx: VerifyContext) -> CheckResult:
                 f"at BASE importing {package} ran {origin}",
                 "import it where its code was imported at BASE (the source module, or "
                 "the package's __init__), or what its code does on import is lost",
+            )
+        )
+    for module, (importer, does) in sorted(
+        _quiet_losses(ctx, holders, base_graph, head_bit, head_reach).items()
+    ):
+        if module in lost:
+            continue
+        now = ctx.dotted_now(importer)
+        findings.append(
+            Finding(
+                ctx.head.index.modules[now],
+                0,
+                NAME,
+                f"{now} no longer imports {module}, whose import runs `{does}`; at BASE "
+                f"importing {importer} ran it",
+                "import it where it was imported at BASE, or what its import does is lost",
             )
         )
     return CheckResult.of(NAME, findings, f"{len(packages)} packages")
