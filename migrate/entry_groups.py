@@ -15,7 +15,11 @@ The spellings of a group, per file:
   `.select(group=G)`, pkg_resources' `iter_entry_points(G)`, `get_entry_map(d, G)`,
   `get_entry_info(d, G, n)`, `load_entry_point(d, G, n)`, the old dict API
   (`entry_points()["G"]`, `entry_points().get("G")`), and the keys of
-  `setup(entry_points={"G": [...]})`.
+  `setup(entry_points={"G": [...]})`. The group may be a module-level string constant
+  (`GROUP = "G"` ... `group=GROUP`: that constant is the group) or computed (an f-string,
+  `+`, `%`, `.format`): the whole expression and the constants it reads are kept, and
+  `computed_groups` gives a pattern of the values it can take (a hole it cannot read is
+  any text), so the rewrite can warn where one can equal a moved module's name.
 """
 
 from __future__ import annotations
@@ -90,41 +94,149 @@ def _ini_keys(text: str, section: str) -> list[tuple[int, int]]:
 
 
 def _python(text: str) -> list[tuple[int, int]]:
+    return [span for span, _ in _python_groups(text)]
+
+
+def computed_groups(path: str, text: str) -> list[tuple[int, int, re.Pattern]]:
+    """(start, end, pattern) of every COMPUTED group expression in Python file `path`:
+    the values it can take (a hole it cannot read matches any text); none for a group
+    with no literal text at all (`group=name`: nothing to tell)."""
+    if not (path.endswith(".py") and _PY_HINT.search(text)):
+        return []
+    return [(a, b, pat) for (a, b), pat in _python_groups(text) if pat is not None]
+
+
+def _python_groups(text: str) -> list[tuple[tuple[int, int], re.Pattern | None]]:
+    """Every span that spells a group, each with its pattern when it is computed."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    out = []
+
+    def span(n: ast.AST) -> tuple[int, int]:
+        a = _offset(text, starts, n.lineno, n.col_offset)
+        return a, _offset(text, starts, n.end_lineno, n.end_col_offset)
+
+    consts = _module_constants(tree)
+    out: list[tuple[tuple[int, int], re.Pattern | None]] = []
     for node in ast.walk(tree):
-        for s in _group_strings(node):
-            out.append(
-                (
-                    _offset(text, starts, s.lineno, s.col_offset),
-                    _offset(text, starts, s.end_lineno, s.end_col_offset),
-                )
-            )
+        for g in _group_args(node):
+            if isinstance(g, ast.Constant) and isinstance(g.value, str):
+                out.append((span(g), None))
+            elif isinstance(g, ast.Name) and g.id in consts:
+                out.append((span(consts[g.id]), None))  # GROUP = "G": that string is the group
+            elif isinstance(g, (ast.JoinedStr, ast.BinOp, ast.Call)):
+                pattern = _pattern(g, consts)
+                if pattern is None:
+                    continue
+                read = [n.id for n in ast.walk(g) if isinstance(n, ast.Name) and n.id in consts]
+                out += [(span(consts[n]), None) for n in read]  # the constants it reads
+                literal = pattern.replace(".*", "")
+                out.append((span(g), re.compile(pattern) if literal else None))
     return out
 
 
-def _group_strings(node: ast.AST):
-    """The string constants that `node` uses as an entry-point group."""
+def _module_constants(tree: ast.Module) -> dict[str, ast.Constant]:
+    """Names bound once in the module, at its top level, to a string constant."""
+    seen: dict[str, int] = {}
+    out: dict[str, ast.Constant] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            seen[node.id] = seen.get(node.id, 0) + 1
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for n in node.names:
+                seen[n] = seen.get(n, 0) + 2  # rebound elsewhere: not a constant
+    for stmt in tree.body:
+        target = value = None
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            target, value = stmt.target, stmt.value
+        if (
+            isinstance(target, ast.Name)
+            and isinstance(value, ast.Constant)
+            and isinstance(value.value, str)
+            and seen.get(target.id) == 1
+        ):
+            out[target.id] = value
+    return out
+
+
+_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]|%%")
+_BRACES = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
+
+
+def _pattern(node: ast.AST, consts: dict[str, ast.Constant]) -> str | None:
+    """A regex of the values the group expression can take; None when it is not text."""
+    if isinstance(node, ast.Constant):
+        return re.escape(node.value) if isinstance(node.value, str) else None
+    if isinstance(node, ast.Name):
+        return re.escape(consts[node.id].value) if node.id in consts else ".*"
+    if isinstance(node, ast.JoinedStr):
+        parts = [
+            _pattern(v, consts) if isinstance(v, ast.Constant) else _hole(v, consts)
+            for v in node.values
+        ]
+        return "".join(p or "" for p in parts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _pattern(node.left, consts), _pattern(node.right, consts)
+        return None if left is None and right is None else (left or ".*") + (right or ".*")
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        if isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+            return _spliced(node.left.value, _PERCENT, "%%", "%")
+        return None
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and isinstance(node.func.value, ast.Constant)
+        and isinstance(node.func.value.value, str)
+    ):
+        return _spliced(node.func.value.value, _BRACES, None, None)
+    return None
+
+
+def _hole(v: ast.FormattedValue, consts: dict[str, ast.Constant]) -> str:
+    plain = v.conversion == -1 and v.format_spec is None
+    if plain and isinstance(v.value, ast.Name) and v.value.id in consts:
+        return re.escape(consts[v.value.id].value)
+    return ".*"
+
+
+def _spliced(template: str, holes: re.Pattern, escaped: str | None, lit: str | None) -> str:
+    out, last = [], 0
+    for m in holes.finditer(template):
+        out.append(re.escape(template[last : m.start()]))
+        if m.group() in ("{{", "}}"):
+            out.append(re.escape(m.group()[0]))
+        elif escaped is not None and m.group() == escaped:
+            out.append(re.escape(lit))
+        else:
+            out.append(".*")
+        last = m.end()
+    out.append(re.escape(template[last:]))
+    return "".join(out)
+
+
+def _group_args(node: ast.AST):
+    """The expressions that `node` passes as an entry-point group."""
     if isinstance(node, ast.Subscript) and _calls(node.value, "entry_points"):
-        yield from _strs([node.slice])  # entry_points()["G"]
+        yield node.slice  # entry_points()["G"]
     if not isinstance(node, ast.Call):
         return
     func = node.func
     callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
     if callee == "get" and isinstance(func, ast.Attribute) and _calls(func.value, "entry_points"):
-        yield from _strs(node.args[:1])  # entry_points().get("G", [])
+        yield from node.args[:1]  # entry_points().get("G", [])
     for kw in node.keywords:
         if kw.arg == "group" and callee in _GROUP_ARG:
-            yield from _strs([kw.value])
+            yield kw.value
         elif kw.arg == "entry_points" and isinstance(kw.value, ast.Dict):
-            yield from _strs(kw.value.keys)  # setup(entry_points={"G": [...]})
+            yield from (k for k in kw.value.keys if k is not None)  # setup(entry_points={...})
     pos = _GROUP_ARG.get(callee or "")
     if pos is not None and len(node.args) > pos:
-        yield from _strs([node.args[pos]])
+        yield node.args[pos]
 
 
 def _calls(node: ast.AST, name: str) -> bool:
@@ -134,14 +246,26 @@ def _calls(node: ast.AST, name: str) -> bool:
     return (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)) == name
 
 
-def _strs(nodes):
-    return (n for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str))
-
-
 def _offset(text: str, starts: list[int], lineno: int, col_bytes: int) -> int:
     start = starts[lineno - 1]
     end = starts[lineno] if lineno < len(starts) else len(text)
     return start + len(text[start:end].encode("utf-8")[:col_bytes].decode("utf-8", "ignore"))
+
+
+def moved_name_in(pattern: re.Pattern, relocation) -> str | None:
+    """The first moved or removed module name (sorted) that a computed group's `pattern`
+    can equal; None when it can equal none."""
+    names = set(relocation.moved_modules) | set(relocation.modules) | set(relocation.retired)
+    return next((n for n in sorted(names) if pattern.fullmatch(n)), None)
+
+
+def computed_group_note(source: str, old: str, new: str) -> str:
+    """The review note at a computed group that can equal a moved module's name."""
+    return (
+        f"`{source}` here is an entry-point group built at run time; it can be `{old}`, "
+        f"which the plan moves to {new}: kept, plugins register under that name (rename "
+        "the group by hand if that is meant)"
+    )
 
 
 def group_note(old: str, new: str) -> str:

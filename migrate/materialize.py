@@ -31,11 +31,21 @@ files the ChangeSet touches are ever decoded.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
 from functools import cached_property
 from typing import NamedTuple
 
-from migrate.changes import EDIT_KINDS, STEPS, ChangeSet, ContractError, Edit, apply_edits
+from migrate.changes import (
+    EDIT_KINDS,
+    STEPS,
+    ChangeSet,
+    ContractError,
+    Edit,
+    FileMove,
+    apply_edits,
+)
 from migrate.index.repo import RepoIndex, choose_encoding
 from migrate.index.tree import TreeQueries, import_name
 
@@ -304,15 +314,95 @@ def content_paths(cs: ChangeSet) -> set[str]:
     return {back.get(p, p) for p in {e.path for e in cs.edits} | set(cs.writes)}
 
 
+def carried_dirs(cs: ChangeSet, paths: Iterable[str]) -> dict[str, str]:
+    """old directory -> new directory for each directory the ChangeSet's moves carry whole,
+    so that it may be materialized as ONE entry (its tree) instead of a file per path.
+
+    A directory `old` (of the base `paths`: files, symlinks, gitlinks) is carried to `new`
+    when every base path under `old/` moves to the same relative path under `new/`, the
+    base has nothing at or under `new`, no other move (nor submodule) ends at or under
+    `new`, no edit, write or removal names a path at or under either, and neither holds
+    the other. Then the tree after every step holds at `new` exactly the tree `old` was:
+    the same files, modes and bytes, nothing else. Shallowest first; none inside another.
+    """
+    moves = move_map(cs)
+    direct = set()
+    for old, new in moves.items():
+        o, _, a = old.rpartition("/")
+        n, _, b = new.rpartition("/")
+        if a == b and o and n:
+            direct.add((o, n))
+    if not direct:
+        return {}
+    cands: set[tuple[str, str]] = set()
+    for o, n in direct:  # climb while the names on both sides agree
+        while (o, n) not in cands:
+            cands.add((o, n))
+            o, _, a = o.rpartition("/")
+            n, _, b = n.rpartition("/")
+            if a != b or not o or not n:
+                break
+    base = sorted(paths)
+    targets = sorted(moves.values())
+    others = [*cs.submodules, *cs.submodules.values(), *cs.writes, *cs.removals]
+    others += {e.path for e in cs.edits}
+    chosen: dict[str, str] = {}
+    for o, n in sorted(cands, key=lambda c: (c[0].count("/"), c)):
+        op, np_ = o + "/", n + "/"
+        if o.startswith(np_) or n.startswith(op) or o == n:
+            continue
+        if any(o.startswith(c + "/") or n.startswith(c + "/") for c in (*chosen, *chosen.values())):
+            continue
+        under = _under(base, op)
+        if not under:
+            continue
+        if _under(base, np_) or _has(base, n) or _has(targets, n):
+            continue
+        if len(_under(targets, np_)) != len(under):
+            continue
+        if any(p in (o, n) or p.startswith((op, np_)) for p in others):
+            continue
+        if all(moves.get(p) == np_ + p[len(op) :] for p in under):
+            chosen[o] = n
+    return chosen
+
+
+def _under(ordered: list[str], prefix: str) -> list[str]:
+    """The strings of sorted `ordered` that start with `prefix` (one contiguous run)."""
+    lo = bisect_left(ordered, prefix)
+    return ordered[lo : bisect_left(ordered, prefix[:-1] + chr(ord(prefix[-1]) + 1), lo)]
+
+
+def _has(ordered: list[str], item: str) -> bool:
+    i = bisect_left(ordered, item)
+    return i < len(ordered) and ordered[i] == item
+
+
+def carry(cs: ChangeSet, dirs: Mapping[str, str]) -> ChangeSet:
+    """`cs` with the moves of each of `carried_dirs` replaced by one move of the
+    directory itself (a base whose entry `old` is the directory's tree materializes it)."""
+    if not dirs:
+        return cs
+    inside = tuple(o + "/" for o in dirs)
+    kept = [m for m in cs.moves if not m.old.startswith(inside)]
+    return replace(cs, moves=kept + [FileMove(o, n) for o, n in sorted(dirs.items())])
+
+
 def _relocate(entries: dict[str, _Entry], moves: dict[str, str]) -> dict[str, _Entry]:
+    """`entries` with every move done at once; the error of the first move (by source)
+    whose source is missing or whose target is a file that stays. Targets are unique
+    (`ChangeSet.check`), so a target clashes only with a staying file: set operations
+    find both kinds of fault without a Python step per move."""
     out = {p: e for p, e in entries.items() if p not in moves}
-    for old in sorted(moves):  # the keys are unique: the items' order, cheaper to sort
-        new = moves[old]
-        if old not in entries:
+    missing = moves.keys() - entries.keys()
+    clash = out.keys() & moves.values()
+    if missing or clash:
+        bad = missing | {old for old, new in moves.items() if new in clash}
+        old = min(bad)
+        if old in missing:
             raise StepError(f"move source {old} is not in the tree")
-        if new in out:
-            raise StepError(f"move {old} -> {new} would overwrite {new}")
-        out[new] = entries[old]
+        raise StepError(f"move {old} -> {moves[old]} would overwrite {moves[old]}")
+    out.update(zip(moves.values(), map(entries.__getitem__, moves), strict=True))
     return out
 
 

@@ -274,3 +274,45 @@ def test_a_data_move_never_imports_libcst(make_repo, tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["applied", "False"], out.stderr
+
+
+def test_the_index_stat_data_is_right_for_every_file_after_the_switch(make_repo, tmp_path):
+    """The switch refreshes only the files renamed one by one (a rename gives them a new
+    ctime); the files of a directory renamed whole keep their stat data as `git mv` keeps
+    it. Either way no entry is stat-dirty afterwards: `git diff-files`, which trusts the
+    index's stat data and hashes nothing, lists none."""
+    import time
+
+    repo, plan = data_repo(make_repo, tmp_path, {"pkg/a.py": "X = 1\n"})
+    plan.write_text(PLAN + "  - from: pkg/a.py\n    to: pkg/sub/a.py\n")
+    old = time.time() - 5
+    for p in git(repo, "ls-files").split():
+        os.utime(repo / p, (old, old))
+    time.sleep(1.1)  # the index is newer than every file: none is racily clean
+    git(repo, "update-index", "--refresh")
+    res = apply(repo, plan)
+    assert res.exit_code == 0, res.output
+    assert "pkg/sub/a.py" in git(repo, "ls-files")
+    assert git(repo, "diff-files", "--name-only") == ""
+    assert git(repo, "status", "--porcelain", "--ignored") == ""
+
+
+def test_the_switch_takes_a_renamed_directory_s_files_from_base_s_listing(make_repo, tmp_path):
+    """`tree_renames` with base's listing (apply reads it once for the commits) finds the
+    same directories with the same files, in the same order, as with `ls-tree` of each."""
+    from migrate.changes import ChangeSet, FileMove
+    from migrate.git.objects import GitObjects
+    from migrate.git_steps.apply import build_commits
+    from migrate.git_steps.transaction import tree_renames
+
+    repo, _plan = data_repo(make_repo, tmp_path, {"pkg/data/tables/é x.csv": "e\n"})
+    objs = GitObjects(repo)
+    base = objs.rev("HEAD")
+    listing = objs.ls_tree(base)
+    moves = {p: "pkg/tables/" + p[len("pkg/data/tables/") :] for p in listing if "/tables/" in p}
+    cs = ChangeSet(moves=[FileMove(o, n) for o, n in moves.items()])
+    tip = build_commits(objs, base, cs, "plan.yaml", "ab" * 32)[-1].sha
+    read = tree_renames(repo, base, tip, moves)
+    given = tree_renames(repo, base, tip, moves, listing)
+    assert [m.old for m in read] == ["pkg/data/tables"] and len(read[0].files) == 10
+    assert [m[:4] for m in given] == [m[:4] for m in read]

@@ -53,3 +53,37 @@ def test_retiring_the_package_is_not_refused_for_its_group_name(tmp_path):
     res = run("run", str(plan), "--dry-run", "--repo", str(repo))
     assert res.exit_code == 0, res.output
     assert "error" not in res.output
+
+
+COMPUTED = "text-entry-point-group-computed-kept"
+
+
+def test_a_constant_or_computed_group_is_kept_with_a_warning(make_repo, tmp_path):
+    """T37's rest: a group passed through a module constant (`group=GROUP`) or computed
+    (f-string, `+`, `%`, `.format`) keeps its value; each one that can equal the moved
+    package's name gets a warning, also in a file that spells no old name (pkg/other.py).
+    Executed (check() asserts every group is still `pkg.plugins`) and run twice. (Before:
+    `GROUP = "pkg.plugins"` became "pkg.ext", and the computed ones passed silently.)"""
+    from rewrite_helpers import run_golden_case
+
+    _, cs, out, _ = run_golden_case(make_repo, tmp_path, COMPUTED)
+    warned = sorted((n.pos.file, n.pos.line) for n in cs.notes if "entry-point group" in n.message)
+    assert warned == [("pkg/loader.py", line) for line in (6, 18, 19, 20, 21, 22)] + [
+        ("pkg/other.py", 11),
+        ("pyproject.toml", 5),
+    ]
+    assert 'GROUP = "pkg.plugins"' in (out / "pkg/loader.py").read_text()
+
+
+def test_kept_computed_groups_pass_verify_and_stale(tmp_path):
+    case = GOLDEN / "rewrite" / COMPUTED
+    repo = tmp_path / "repo"
+    shutil.copytree(case / "before", repo)
+    init_repo(repo)
+    base = git(repo, "rev-parse", "HEAD").strip()
+    res = run("apply", str(case / "plan.yaml"), "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    res = run("verify", f"{base}..HEAD", "--no-wheel", "-q", "--repo", str(repo))
+    assert res.exit_code == 0, res.output
+    res = run("stale", str(case / "plan.yaml"), "--repo", str(repo))
+    assert res.exit_code == 0, res.output

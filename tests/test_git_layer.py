@@ -262,3 +262,50 @@ def test_write_tree_forms_the_same_tree_objects_as_git(make_repo):
         assert mine == _index_way(repo, listing), sorted(listing)
         assert ls_tree(repo, mine) == listing
     git(repo, "fsck", "--no-dangling")
+
+
+def test_a_graft_writes_the_tree_of_the_changed_listing(make_repo):
+    """`graft` rewrites only the trees along the changed paths: the same tree as the whole
+    listing written, for a directory set to an existing tree (one entry), one set and then
+    changed inside, a directory removed whole, a file put where a directory was, the last
+    file of a directory removed (the directory goes), new deep paths, and names sorting
+    around a directory's; a change below a file is refused."""
+    from migrate.git.objects import TREE, GitObjects
+
+    repo = make_repo(
+        {"d/x.txt": "x\n", "d/s/y.txt": "y\n", "d-e.txt": "de\n", "d0": "0\n", "e/only": "o\n"}
+    )
+    objs = GitObjects(repo)
+    tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
+    listing = objs.ls_tree("HEAD")
+    d_tree = objs.entry_ids(tree, ["d", "d/s", "d/x.txt", "nope"])
+    assert set(d_tree) == {"d", "d/s"}  # trees only
+    blob = objs.write_blob(b"new\n")
+    under_d = {p: v for p, v in listing.items() if p.startswith("d/")}
+    cases = [
+        ({"d": (0, ""), "n/d": (TREE, d_tree["d"])}, {f"n/{p}": v for p, v in under_d.items()}),
+        (
+            {"n": (TREE, d_tree["d"]), "n/s/y.txt": (0o100755, blob), "n/z": (0o100644, blob)},
+            {
+                "n/x.txt": listing["d/x.txt"],
+                "n/s/y.txt": (0o100755, blob),
+                "n/z": (0o100644, blob),
+            },
+        ),
+        ({"d": (0, ""), "d.txt": (0o100644, blob)}, {"d.txt": (0o100644, blob)}),
+        ({"d": (0o120000, blob)}, {"d": (0o120000, blob)}),
+        ({"e/only": (0, "")}, {}),
+        ({"a/b/c/d.txt": (0o100644, blob)}, {"a/b/c/d.txt": (0o100644, blob)}),
+    ]
+    for changes, added in cases:
+        removed = {p for p, (mode, _s) in changes.items() if mode in (0, TREE) or p == "d"}
+        expected = {
+            p: v
+            for p, v in listing.items()
+            if not any(p == r or p.startswith(r + "/") for r in removed)
+        }
+        expected.update(added)
+        assert objs.graft(tree, changes) == objs.write_tree(expected), changes
+    with pytest.raises(ValueError, match="not a directory"):
+        objs.graft(tree, {"d0/x": (0o100644, blob)})
+    git(repo, "fsck", "--no-dangling")

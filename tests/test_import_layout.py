@@ -345,6 +345,36 @@ def test_the_finaliser_places_an_added_import_by_the_layout_passs_model():
     )
 
 
+def test_lines_between_types_keeps_the_blank_line_between_import_and_from():
+    """trial24 T50 (attrs' tests): under `lines-between-types = 1` a section's `import`
+    statements and its `from` statements stay a blank line apart when the layout pass
+    re-sorts a respelled import or places an added one (none under
+    force-sort-within-sections, where the two kinds mix). (Before: `import pkg` /
+    `from pkg.b import Y` with the blank line gone, ruff I001.)"""
+    from migrate.rewrite.import_order import ImportOrder
+    from migrate.rewrite.isort_config import ImportStyle
+
+    one = ImportOrder(frozenset(), ImportStyle(lines_between_types=1))
+    text = "import yy\n\nfrom yy import a\nfrom yy.b import Y\n"
+    assert _relaid(text, "from yy import a", "from yy.z import a", order=one) == (
+        "import yy\n\nfrom yy.b import Y\nfrom yy.z import a\n"
+    )
+    # an added `from` import: below the blank line, or a blank line apart from `import yy`
+    assert _scratch_add(text, "from yy.b import Y", "from yy.c import C", order=one) == (
+        text + "from yy.c import C\n"
+    )
+    lone = "import os\n\nimport yy\n"
+    assert _scratch_add(lone, "import yy", "from yy.c import C", order=one) == (
+        lone + "\nfrom yy.c import C\n"
+    )
+    mixed = ImportOrder(
+        frozenset(), ImportStyle(lines_between_types=1, force_sort_within_sections=True)
+    )
+    assert _scratch_add(lone, "import yy", "from yy.c import C", order=mixed) == (
+        lone + "from yy.c import C\n"
+    )
+
+
 def test_an_own_import_may_pass_the_plain_import_of_its_package():
     """`import P.sub` runs P's `__init__` before P.sub, so sorting it past a plain
     `import P` initialises the same modules in the same order: allowed; passing any other

@@ -181,6 +181,29 @@ def test_an_edit_that_does_not_fit_the_base_is_a_step_error():
         materialize(cs, {})
 
 
+def test_a_move_that_does_not_fit_the_base_names_the_first_such_move():
+    """A missing source or a target that is a staying file: the error of the first move
+    by source path, a missing source before a clash for the same move."""
+    from migrate.changes import FileMove
+
+    base = {p: (0o100644, p.encode()) for p in ("a", "b", "c", "keep")}
+    cases = [
+        ([FileMove("b", "keep"), FileMove("z", "y")], "move b -> keep would overwrite keep"),
+        ([FileMove("c", "keep"), FileMove("a0", "y")], "move source a0 is not in the tree"),
+        ([FileMove("zz", "keep"), FileMove("a", "n")], "move source zz is not in the tree"),
+        ([FileMove("a", "b"), FileMove("b", "a"), FileMove("c", "d")], None),
+    ]
+    for moves, message in cases:
+        cs = ChangeSet(moves=moves)
+        if message is None:
+            tree = materialize(cs, base)
+            assert tree.read_bytes("a") == b"b" and tree.paths == ["a", "b", "d", "keep"]
+            continue
+        with pytest.raises(StepError) as err:
+            materialize(cs, base)
+        assert str(err.value) == message
+
+
 def test_the_engine_is_a_declared_list_of_passes(make_repo, tmp_path):
     """Leaving a pass out removes exactly its contribution: the split's writes here."""
     from migrate.rewrite.engine import PASSES

@@ -210,16 +210,46 @@ def test_star_reexports_keep_every_name_the_star_gave(make_repo, tmp_path):
     files, path, moves = golden_case("star-reexport")
     _, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, module_of(path))
     init = (out / "pkg/__init__.py").read_text()
-    assert init.startswith("from .recipes import *\nfrom .partitioning import partitionby\n\n")
+    # a name the module neither reads nor lists in `__all__` is an explicit re-export (T49)
+    assert init.startswith(
+        "from .recipes import *\nfrom .partitioning import partitionby as partitionby\n\n"
+    )
     assert "grow" not in init
     for mid in ("pkg/api/__init__.py", "top/mid.py"):
         text = (out / mid).read_text()
-        assert "from pkg.recipes import *\nfrom pkg.extra import grow\n" in text
-        assert "from pkg.partitioning import partitionby\n" in text
+        assert "from pkg.recipes import *\nfrom pkg.extra import grow as grow\n" in text
+        alias = "" if mid == "pkg/api/__init__.py" else " as partitionby"  # listed in __all__?
+        assert f"from pkg.partitioning import partitionby{alias}\n" in text
     assert (out / "top/__init__.py").read_text() == files["top/__init__.py"]
     assert (out / path).read_text() == files[path]
     assert not any("hidden" in e.new for e in cs.edits if "import" in e.new)
     assert (out / "pkg/recipes.py").read_text().startswith('__all__ = ("countby",)\n')
+
+
+T49 = {
+    "pkg/__init__.py": 'from .util import *\n\n__all__ = ["f", "Listed"]\n',
+    "pkg/util.py": (
+        "def f():\n    return 1\n\n\nclass Memo:\n    pass\n\n\nclass Listed:\n    pass\n"
+    ),
+    "use.py": (
+        "import pkg\nfrom pkg import *\n\n\n"
+        "def check():\n    assert pkg.Memo.__name__ == 'Memo' and Listed.__name__ == 'Listed'\n"
+        "    assert 'Memo' not in globals()\n"
+    ),
+}
+
+
+def test_a_star_reexport_the_export_list_does_not_name_is_an_explicit_reexport(make_repo, tmp_path):
+    """trial24 T49 (pyparsing): `from .util import *` gave the package `Memo`, which its
+    `__all__` does not list. The import that keeps it is `Memo as Memo`, which ruff's
+    F401 reads as a re-export (as the registration case writes it); a name `__all__`
+    lists stays a plain import. Executed: `pkg.Memo` works, `from pkg import *` still
+    gives only what `__all__` lists."""
+    moves = [("pkg.util:Memo", "pkg.caching"), ("pkg.util:Listed", "pkg.caching")]
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, T49, moves, "use")
+    init = (out / "pkg/__init__.py").read_text()
+    assert "from .caching import Listed\nfrom .caching import Memo as Memo\n" in init, init
+    assert rewrite_helpers.unused_imports(out / "pkg") == []
 
 
 STAR_SHADOWED = {
@@ -507,3 +537,35 @@ def test_a_chain_head_is_resolved_by_its_binding_at_that_place(make_repo, tmp_pa
         "use.py": use,
     }
     rewrite_and_run(make_repo, tmp_path, files, [("pkg.sub.cond", target)], "use")
+
+
+def test_a_star_import_of_a_deleted_package_imports_what_it_gave_from_its_new_place(
+    make_repo, tmp_path
+):
+    """Found by bench/fuzz_bindings.py (package retire): `from pkg.core import *` of a
+    package the plan deletes was left as it was with no note (ModuleNotFoundError, apply
+    0), and `from pkg.core import func`, which its `__init__` gave by `from .mod import
+    *`, was refused ("no move says where it went"). Executed, run twice."""
+    _, cs, out, _ = rewrite_helpers.run_golden_case(
+        make_repo, tmp_path, "retire-star-of-deleted-package"
+    )
+    assert not [n for n in cs.notes if n.severity == "error"]
+    text = (out / "app/use.py").read_text()
+    assert text.startswith(
+        "from pkg.engine.mod import *\nfrom pkg.engine.mod import func as f2\n"
+        "from pkg.engine.impl import Thing, run as go\nfrom pkg.engine.impl import run as run_it\n"
+    ), text
+
+
+def test_a_star_import_of_a_deleted_package_that_defines_names_is_an_error(make_repo):
+    """The deleted `__init__` defines `own` itself: no module gives it after the plan, so
+    `from pkg.core import *` has no spelling: an error note, not a silent stale import."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/core/__init__.py": "from .mod import *\n\n\ndef own():\n    return 1\n",
+        "pkg/core/mod.py": "def func():\n    return 1\n",
+        "use.py": "from pkg.core import *\n\nR = func(), own()\n",
+    }
+    _, cs = changes(make_repo, files, [("pkg.core.mod", "pkg.engine.mod")], "delete: [pkg.core]\n")
+    (note,) = [n for n in cs.notes if n.pos.file == "use.py"]
+    assert note.severity == "error" and "`pkg.core` no longer exists" in note.message

@@ -500,3 +500,51 @@ def test_a_name_no_star_gave_at_base_is_not_a_new_unbound_read(make_repo, tmp_pa
     result = hand_made(make_repo(tree), tmp_path, moves, head)
     ((path, _, severity, message),) = found(result, "deferred-names")
     assert (path, severity) == ("pkg/dst.py", "error")
+
+
+LOOKUP = "def by_name(name):\n    return globals()[name]()\n"
+LOCALES = {
+    "pkg/__init__.py": "",
+    "pkg/mod.py": "class English:\n    pass\n\n\n" + LOOKUP,
+    "main.py": 'from pkg import mod\n\nprint(mod.by_name("English"))\n',
+}
+
+
+def test_a_moved_function_reading_globals_sees_its_new_module_namespace(make_repo, tmp_path):
+    """Trial25 T51 (arrow's `get_locale_by_class_name`): a function that looks names up in
+    `globals()`, moved to another module, reads that module's namespace, which lacks the
+    classes it found at BASE: the tree raises KeyError and verify said PASS. A name it
+    reads by a literal key that the new module binds is no finding; the same loss under
+    a function that stays (the class moved out from under it) is an error too."""
+    head = {
+        "pkg/mod.py": "class English:\n    pass\n",
+        "pkg/lookup.py": "def by_name(name):\n    return globals()[name]()\n",
+        "main.py": 'from pkg import lookup\n\nprint(lookup.by_name("English"))\n',
+    }
+    result = hand_made(make_repo(LOCALES), tmp_path, [("pkg.mod:by_name", "pkg.lookup")], head)
+    ((path, line, severity, message),) = found(result, "deferred-names")
+    assert (path, line, severity) == ("pkg/lookup.py", 2, "error"), message
+    assert "globals()" in message and "English" in message
+    assert not result.ok
+
+    tree = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": "def helper():\n    return 1\n\n\ndef f():\n"
+        + '    return globals()["helper"]()\n',
+        "main.py": "from pkg import mod\n\nprint(mod.f())\n",
+    }
+    moved = {
+        "pkg/mod.py": "",
+        "pkg/new.py": tree["pkg/mod.py"],
+        "main.py": "from pkg import new\n\nprint(new.f())\n",
+    }
+    moves = [("pkg.mod:f", "pkg.new"), ("pkg.mod:helper", "pkg.new")]
+    assert found(hand_made(make_repo(tree), tmp_path, moves, moved), "deferred-names") == []
+
+    stays = {
+        "pkg/mod.py": "def by_name(name):\n    return globals()[name]()\n",
+        "pkg/locale.py": "class English:\n    pass\n",
+    }
+    result = hand_made(make_repo(LOCALES), tmp_path, [("pkg.mod:English", "pkg.locale")], stays)
+    ((path, line, severity, message),) = found(result, "deferred-names")
+    assert (path, line, severity) == ("pkg/mod.py", 2, "error"), message

@@ -12,7 +12,7 @@ import tempfile
 from functools import cached_property
 from pathlib import Path
 
-from migrate.git.reads import cat_objects, ls_tree
+from migrate.git.reads import cat_objects, iter_objects, ls_tree
 from migrate.git.runner import null_oid, object_format, run_git
 
 Listing = dict[str, tuple[int, str]]  # path -> (mode, blob sha)
@@ -61,6 +61,17 @@ def tree_objects(listing: Listing) -> tuple[str, dict[str, bytes]]:
         if d:
             kids[parent].append((_path(name), TREE, raw))
     return ids[""].hex(), trees
+
+
+def _tree_entries(body: bytes, size: int) -> dict[bytes, tuple[int, bytes]]:
+    """name -> (mode, binary object id) of a tree object's body (`size`: the id's bytes)."""
+    out, i = {}, 0
+    while i < len(body):
+        sp = body.index(b" ", i)
+        nul = body.index(b"\0", sp)
+        out[body[sp + 1 : nul]] = (int(body[i:sp], 8), body[nul + 1 : nul + 1 + size])
+        i = nul + 1 + size
+    return out
 
 
 def _path(p: str) -> bytes:
@@ -165,6 +176,97 @@ class GitObjects:
             input="".join(s + "\n" for s in shas).encode(),
         )
         return {line for line in out.decode().split("\n") if line in shas}
+
+    def entry_ids(self, tree: str, paths: list[str]) -> dict[str, str]:
+        """path -> object id of each of `paths` that names a directory (a tree) of `tree`,
+        in one git call."""
+        if not paths:
+            return {}
+        specs = "".join(f"{tree}:{p}\n" for p in paths).encode("utf-8", "surrogateescape")
+        out = run_git(
+            self.dir, "cat-file", "--batch-check=%(objectname) %(objecttype)", input=specs
+        )
+        found = {}
+        for p, line in zip(paths, out.decode().split("\n"), strict=False):
+            sha, _, kind = line.partition(" ")
+            if kind == "tree":
+                found[p] = sha
+        return found
+
+    def graft(self, tree: str, changes: Listing) -> str:
+        """`tree` with the entries `changes` set: a file, symlink or gitlink, a directory
+        set to an existing tree (mode 040000, one entry for all it holds), or mode 0: the
+        entry removed, a file or a whole directory. Only the trees along the changed paths
+        are read (one `cat-file`) and written (only those the repository lacks): O(depth)
+        objects, not O(files). A directory left empty is dropped, as git has none."""
+        dirs = {""}
+        for p in changes:
+            d = p.rpartition("/")[0]
+            while d not in dirs:
+                dirs.add(d)
+                d = d.rpartition("/")[0]
+        order = sorted(dirs, key=lambda d: d.count("/") + 1 if d else 0)  # root first
+        specs, empty = [], []
+        for d in order:
+            src = self._graft_source(tree, d, changes)
+            if src is None:
+                empty.append(d)
+            else:
+                specs.append((d, src))
+        read = iter_objects(self.dir, [s for _, s in specs])
+        bodies = dict(zip([d for d, _ in specs], read, strict=True))
+        size = len(tree) // 2
+        entries: dict[str, dict[bytes, tuple[int, bytes]]] = {}
+        for d in order:  # root first: a directory's kind is known before it is parsed
+            if d:
+                parent, _, name = d.rpartition("/")
+                kind = entries[parent].get(_path(name), (TREE, b""))[0]
+                if kind != TREE and d not in changes:
+                    raise ValueError(f"{d}: a file in {tree}, not a directory")
+            entries[d] = _tree_entries(bodies.get(d) or b"", size)
+        for p, (mode, sha) in changes.items():
+            d, _, name = p.rpartition("/")
+            if mode:
+                entries[d][_path(name)] = (mode, bytes.fromhex(sha))
+            else:
+                entries[d].pop(_path(name), None)
+        digest = hashlib.sha1 if size == 20 else hashlib.sha256
+        new: dict[str, bytes] = {}
+        for d in reversed(order):  # deepest first
+            items = sorted(
+                entries[d].items(), key=lambda e: e[0] + b"/" if e[1][0] == TREE else e[0]
+            )
+            body = b"".join(b"%o %s\0%s" % (mode, n, oid) for n, (mode, oid) in items)
+            raw = digest(b"tree %d\0" % len(body) + body).digest()
+            new[raw.hex()] = body
+            if not d:
+                root = raw.hex()
+                break
+            parent, _, name = d.rpartition("/")
+            if items:
+                entries[parent][_path(name)] = (TREE, raw)
+            else:
+                entries[parent].pop(_path(name), None)
+        have = self._present(list(new))
+        self.write_objects("tree", [body for sha, body in new.items() if sha not in have])
+        return root
+
+    @staticmethod
+    def _graft_source(tree: str, d: str, changes: Listing) -> str | None:
+        """Where directory `d`'s entries come from before `changes`: `tree:d`, or the tree
+        a change sets `d` (or a directory above it) to; None when a change removed it."""
+        up = d
+        while up:
+            if up in changes:
+                mode, sha = changes[up]
+                if mode == 0:
+                    return None
+                if mode != TREE:
+                    raise ValueError(f"{up}: set to a file but holds changed entries")
+                rest = d[len(up) + 1 :]
+                return f"{sha}:{rest}" if rest else sha
+            up = up.rpartition("/")[0]
+        return f"{tree}:{d}" if d else tree
 
     def write_tree_from(self, tree: str, changes: Listing) -> str:
         """`tree` with the entries `changes` set (mode 0: removed): git reads the tree

@@ -20,11 +20,13 @@ from migrate.git import (
     BLAME_STEP,
     GitError,
     GitObjects,
+    Listing,
     blame_file_text,
     listing_with,
     plan_ref,
     run_git,
 )
+from migrate.git.objects import TREE
 from migrate.git.plans import keep_chain, keep_plan
 from migrate.git.runner import redirected_by_env
 from migrate.git.trailers import chain_ref
@@ -35,7 +37,7 @@ from migrate.git_steps.message import blame_message, step_message
 from migrate.git_steps.preflight import problems
 from migrate.git_steps.recover import Recovery, lock_path, recover
 from migrate.git_steps.transaction import Refused, SwitchRefused, Transaction
-from migrate.git_steps.trees import step_listings
+from migrate.git_steps.trees import carried, step_listings
 from migrate.interrupts import Interrupted, signals_raise
 from migrate.pipeline import load_chain, plan_paths, prepare
 from migrate.plan import load_plan
@@ -77,14 +79,22 @@ class ApplyFailed(Exception):
 
 
 def build_commits(
-    objs: GitObjects, base: str, cs: ChangeSet, plan_path: str, plan_sha: str, hook=hooks.checkpoint
+    objs: GitObjects,
+    base: str,
+    cs: ChangeSet,
+    plan_path: str,
+    plan_sha: str,
+    hook=hooks.checkpoint,
+    listing: Listing | None = None,
 ) -> list[StepCommit]:
-    """Create (as objects only) one commit per non-empty step plus the blame-ignore commit."""
-    listing = objs.ls_tree(base)
+    """Create (as objects only) one commit per non-empty step plus the blame-ignore commit.
+    `listing`: base's (`GitObjects.ls_tree`), when the caller has read it."""
     commits: list[StepCommit] = []
     parent, parent_tree = base, run_git(objs.dir, "rev-parse", f"{base}^{{tree}}").decode().strip()
+    listing = objs.ls_tree(base) if listing is None else listing
+    listing, whole = carried(objs, parent_tree, listing, cs)
     progress.phase("commit", label="building step commits")
-    for step, step_listing in step_listings(objs, listing, cs):
+    for step, step_listing in step_listings(objs, listing, whole):
         progress.step(f"step {step}")
         tree = _write_step_tree(objs, listing, parent_tree, step_listing)
         if tree == parent_tree:
@@ -106,10 +116,13 @@ def build_commits(
 
 def _write_step_tree(objs: GitObjects, before: dict, tree: str, after: dict) -> str:
     """The tree of listing `after`: from `before`'s `tree` and the entries that differ
-    when they are few (a step that edits a handful of files), else written whole."""
+    when they are few (a step that edits a handful of files; a directory carried whole is
+    one entry, grafted), else written whole."""
     changes = {p: v for p, v in after.items() if before.get(p) != v}
     changes.update({p: (0, "") for p in before if p not in after})
     if len(changes) * 2 < len(after):
+        if any(TREE in (v[0], before.get(p, (0,))[0]) for p, v in changes.items()):
+            return objs.graft(tree, changes)
         return objs.write_tree_from(tree, changes)
     return objs.write_tree(after)
 
@@ -275,7 +288,8 @@ def _apply(
         if errors:  # the dry run shows these and exits non-zero: apply writes nothing
             raise MigrateError(errors)
         ref = chain_ref([plan_ref(p, repo_dir) for p in plan_paths(plan_path)])
-        commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook)
+        listing = objs.ls_tree(base)  # read once: the commits' base and the switch's
+        commits = build_commits(objs, base, cs, ref, prep.plan.sha256, hook, listing)
     except MigrateError:
         raise
     except BaseException as exc:
@@ -285,7 +299,7 @@ def _apply(
     tip = commits[-1].sha
     tx = Transaction(repo_dir, base, branch, hook)
     try:
-        tx.prepare(tip, {**{m.old: m.new for m in cs.moves}, **cs.submodules})
+        tx.prepare(tip, {**{m.old: m.new for m in cs.moves}, **cs.submodules}, listing)
         tx.switch(tip)
     except SwitchRefused as exc:
         tx.rollback()

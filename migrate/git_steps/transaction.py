@@ -115,6 +115,7 @@ class TreeMove(NamedTuple):
     new: str
     tree: str
     files: list[tuple[str, int, str]]  # (relative path, mode, blob sha)
+    shape: dict | None = None  # `layout()` once worked out: prepare's walk and the switch's
 
     def record(self) -> list[str]:
         return [self.old, self.new, self.tree]
@@ -127,6 +128,8 @@ class TreeMove(NamedTuple):
     def layout(self) -> dict[str, tuple[set[str], set[str]]]:
         """Directory (relative; "" is `old`) -> (names of its files, names of its
         subdirectories), of the move's tree."""
+        if self.shape is not None:
+            return self.shape
         out: dict[str, tuple[set[str], set[str]]] = {"": (set(), set())}
         for rel, _m, _s in self.files:
             d, _, name = rel.rpartition("/")
@@ -218,13 +221,23 @@ def _holds_exactly(top: str, at: str, move: TreeMove) -> bool:
     return seen == len(move.files)
 
 
-def tree_renames(repo: Path, base: str, tip: str, moves: dict[str, str]) -> list[TreeMove]:
+def _files_under(listing: dict, d: str) -> list[tuple[str, int, str]] | None:
+    """`tree_files` of base's directory `d`, from base's whole `listing` (no git call)."""
+    cut, prefix = len(d) + 1, d + "/"
+    out = [(p[cut:], mode, sha) for p, (mode, sha) in listing.items() if p.startswith(prefix)]
+    return None if any(mode == GITLINK for _r, mode, _s in out) else out
+
+
+def tree_renames(
+    repo: Path, base: str, tip: str, moves: dict[str, str], listing: dict | None = None
+) -> list[TreeMove]:
     """The directories the switch renames whole, as `git mv` renames a directory: a
     directory `old` whose tree at base is, as one object, the tip's at `new`, where the
     tip has nothing at `old` and the base nothing at `new`; on disk `old` holds exactly
     that tree's files (no untracked, ignored or staying file, no empty directory, no
     submodule) and `new` does not exist. Candidates come from the plan's `moves`;
-    shallowest first, nothing under a chosen one is chosen again."""
+    shallowest first, nothing under a chosen one is chosen again. `listing`: base's whole
+    listing (path -> (mode, sha)) when the caller has it: the files are taken from it."""
     cands = [c for c in _rename_candidates(moves) if "\n" not in c[0] + c[1]]
     if not cands:
         return []
@@ -241,10 +254,11 @@ def tree_renames(repo: Path, base: str, tip: str, moves: dict[str, str]) -> list
             continue
         if os.path.lexists(os.path.join(top, b)) or _dir_mode(os.path.join(top, a)) is None:
             continue
-        files = tree_files(repo, at_base[0])
+        files = tree_files(repo, at_base[0]) if listing is None else _files_under(listing, a)
         if not files:
             continue
         move = TreeMove(a, b, at_base[0], files)
+        move = move._replace(shape=move.layout())
         if _holds_exactly(top, a, move):
             chosen.append(move)
     return chosen
@@ -617,6 +631,26 @@ def _record_whole(m: TreeMove, modes: dict, new_dirs: set, mode_of, left: set, m
             new_dirs.add(d)
 
 
+def _refresh(repo: Path, paths: list[str]) -> None:
+    """Refresh the index's stat data of `paths` only: a file renamed alone has a new ctime.
+    The rest is already right: what `checkout-index -u` wrote it refreshed itself, and the
+    files of a directory renamed whole keep their inodes and times (`rename` of the
+    directory changes neither), whose stat data the index carried, as `git mv` does; a
+    refresh of the whole index would lstat every one of them again."""
+    if paths:
+        query = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+        run_git(
+            repo,
+            "--literal-pathspecs",
+            "add",
+            "--refresh",
+            "--pathspec-from-file=-",
+            "--pathspec-file-nul",
+            input=query,
+            check=False,
+        )
+
+
 class Transaction:
     """Fast-forward the current branch (or a new one) from `base` to a new tip."""
 
@@ -633,14 +667,17 @@ class Transaction:
         self.index: Path | None = None  # the index file (`prepare` asks git where)
         self.whole: list[TreeMove] = []  # the directories renamed whole (`prepare`'s)
 
-    def prepare(self, tip: str, moves: dict[str, str] | None = None) -> None:
+    def prepare(
+        self, tip: str, moves: dict[str, str] | None = None, listing: dict | None = None
+    ) -> None:
         """Check the way is free, then record everything the switch will touch.
 
         `moves` (old -> new path) names the plan's moves: those whose blob and mode the tip
         keeps are renamed in place by the switch (the file keeps its inode, like `git mv`),
-        everything else is checked out from the tip."""
+        everything else is checked out from the tip. `listing`: base's whole listing, if
+        the caller has read it (`GitObjects.ls_tree`)."""
         moves = moves or {}
-        whole = tree_renames(self.dir, self.base, tip, moves)
+        whole = tree_renames(self.dir, self.base, tip, moves, listing)
         entries = diff_entries(self.dir, self.base, tip, [p for m in whole for p in m[:2]])
         renames = pure_renames(entries, moves)
         in_place = {p for pair in renames for p in pair}
@@ -701,7 +738,8 @@ class Transaction:
     def switch(self, tip: str) -> None:
         """Move the ref (compare-and-swap), then the work tree and the index: pure moves are
         renamed, the rest written from the tip (`checkout-index`), removed files go to the
-        journal; the index becomes the tip's (`read-tree -m`, stat data kept) and refreshed."""
+        journal; the index becomes the tip's (`read-tree -m`, stat data kept), the renamed
+        files' stat data refreshed."""
         j = self.journal
         msg = "migrate apply"
         j.set_phase(self.state, "switching")
@@ -733,7 +771,7 @@ class Transaction:
         if written:
             query = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in written)
             run_git(self.dir, "checkout-index", "-f", "-u", "-z", "--stdin", input=query)
-        run_git(self.dir, "update-index", "-q", "--refresh", check=False)  # the renamed ones
+        _refresh(self.dir, [new for _old, new in j.renames])
         _remove_empty_dirs(self.dir, emptied)
         self.hook("checkout")
         j.set_phase(self.state, "switched")

@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from migrate.changes import ChangeSet
-from migrate.git.objects import GitObjects, Listing
+from migrate.git.objects import TREE, GitObjects, Listing
 from migrate.materialize import (
     Files,
     LazyBase,
     StepError,
+    carried_dirs,
+    carry,
     content_paths,
     iter_steps,
     move_map,
@@ -22,6 +24,7 @@ from migrate.materialize import (
 
 __all__ = [
     "Files",
+    "carried",
     "StepError",
     "move_map",
     "moved_gitlinks",
@@ -37,6 +40,25 @@ def step_trees(
 ) -> list[tuple[str, Files]]:
     """[(step, tree)] for every non-empty step, in `STEPS` order; each tree is cumulative."""
     return [(step, tree.files()) for step, tree in iter_steps(cs, base_files)]
+
+
+def carried(
+    objs: GitObjects, tree: str, listing: Listing, cs: ChangeSet
+) -> tuple[Listing, ChangeSet]:
+    """(`listing`, `cs`) with each directory the moves carry whole (`carried_dirs`) as ONE
+    entry: the listing holds the directory's tree (mode 040000, the id it has in `tree`)
+    instead of its files, the ChangeSet one move of it. `step_listings` of the pair gives
+    the same trees as of the originals; a step's tree then differs from its parent's by a
+    few entries, which `GitObjects.graft` writes along their paths only."""
+    dirs = carried_dirs(cs, listing)
+    ids = objs.entry_ids(tree, list(dirs))
+    dirs = {o: n for o, n in dirs.items() if o in ids}
+    if not dirs:
+        return listing, cs
+    inside = tuple(o + "/" for o in dirs)
+    out = {p: v for p, v in listing.items() if not p.startswith(inside)}
+    out.update({o: (TREE, ids[o]) for o in dirs})
+    return out, carry(cs, dirs)
 
 
 def step_listings(objs: GitObjects, listing: Listing, cs: ChangeSet) -> list[tuple[str, Listing]]:

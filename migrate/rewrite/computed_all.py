@@ -39,6 +39,17 @@ def _export_values(tree: ast.Module) -> list[ast.expr]:
     return out
 
 
+def export_list_names(tree: ast.Module) -> set[str]:
+    """The string literals the module's export list is built from (`__all__ = [...]`,
+    `+=`, `.extend`): the names it lists, whatever else the list reads."""
+    return {
+        c.value
+        for value in _export_values(tree)
+        for c in ast.walk(value)
+        if isinstance(c, ast.Constant) and isinstance(c.value, str)
+    }
+
+
 def _bound_module(model: Bindings, name: str) -> str | None:
     events = [e for e in model.scopes[0].events.get(name, []) if not e.fallback]
     last = events[-1].binding if events else None

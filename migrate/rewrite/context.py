@@ -36,6 +36,9 @@ class Context:
     package_fallback: dict[str, str] = field(default_factory=dict)
     # `pkg.name` re-exported by a deleted package's `__init__` -> the absolute origin.
     reexports: dict[str, str] = field(default_factory=dict)
+    # Deleted package -> what `from pkg import *` becomes ([(module, names or None for
+    # `*`)]), None where no spelling exists (`run_context.gone_stars`).
+    gone_stars: dict[str, list | None] = field(default_factory=dict)
     # `pkg.sub` for a moved submodule whose package rebinds `sub` over it at import time
     # (`from .sub import thing as sub`): read as an attribute of `pkg`, it is that binding.
     shadowed: frozenset[str] = frozenset()

@@ -154,14 +154,21 @@ def placed_beside(
     p = next(i for i, c in enumerate(placed) if c.old < 0)
     before = placed[p - 1] if p else None
     after = placed[p + 1] if p + 1 < len(placed) else None
-    if before is not None and order.section(before.node) == order.section(new.node):
+    section = order.section(new.node)
+    gap = 0  # the blank lines lines-between-types wants above it
+    if before is not None and order.section(before.node) == section:
+        gap = _between_types(before, new, order)
+    if gap and after is not None and order.section(after.node) == section:
+        at = starts[block[after.old].lineno - 1 - len(after.lead)]  # below that blank line
+        gap = 0
+    elif before is not None and order.section(before.node) == section:
         at = _line_end(text, starts, block[before.old].end_lineno)
-    elif after is not None and order.section(after.node) == order.section(new.node):
+    elif after is not None and order.section(after.node) == section:
         at = starts[block[after.old].lineno - 1 - len(after.lead)]
     else:
         return None  # a new section: the blank lines are the layout pass's
     lead = "" if text[:at].endswith("\n") or not at else nl
-    return at, at, f"{lead}{indent}{stmt}{nl}"
+    return at, at, f"{lead}{nl * gap}{indent}{stmt}{nl}"
 
 
 def _line_end(text: str, starts: list[int], line: int) -> int:
@@ -539,10 +546,21 @@ def _render(chunks: list[_Chunk], order) -> str:
             sep = c.sep  # neighbours before: their blank lines stay
         else:
             same = order.section(chunks[k - 1].node) == order.section(c.node)
-            sep = 0 if same else 1
+            sep = _between_types(chunks[k - 1], c, order) if same else 1
         nl = "\r\n" if c.lines[-1].endswith("\r\n") else "\n"
         out.append(nl * sep + c.text)
     return "".join(out)
+
+
+def _between_types(prev: _Chunk, c: _Chunk, order) -> int:
+    """The blank lines isort/ruff put between two statements of one section: their
+    `lines-between-types` where the section's `import`s end and its `from`s begin (none
+    under force-sort-within-sections, where the two kinds mix)."""
+    style = order.style
+    if style.force_sort_within_sections:
+        return 0
+    kinds = isinstance(prev.node, ast.Import), isinstance(c.node, ast.ImportFrom)
+    return style.lines_between_types if all(kinds) else 0
 
 
 _E302 = "keeps the two blank lines before a top-level definition"

@@ -134,6 +134,9 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
     star = isinstance(node.names, cst.ImportStar)
     # (new base, new leaf, old leaf, local, alias node)
     entries = []
+    if star and rel.module(base) is None and base in ctx.gone_stars:
+        _gone_star(job, facts, ctx, site, res, base, level)
+        return
     if star:
         entries.append((rel.module(base) or base, "*", "*", None, None))
     else:
@@ -189,6 +192,25 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
         ]
         text = split_from_import(node, parts, trailing, newline, site.indent)
     res.edits.append(make_edit(job.new_path, facts.text, s, e, text, "code", reason))
+
+
+def _gone_star(job, facts, ctx, site: ImportSite, res: ImportResult, base: str, level: int):
+    """`from pkg import *` of a package the plan deletes: the imports of what its star
+    gave, from where each now lives (`Context.gone_stars`), or a stale note."""
+    spec = ctx.gone_stars[base]
+    if spec is None:
+        res.notes.append(_stale(job, facts, site.node, base))
+        return
+    newline = "\r\n" if "\r\n" in facts.text else "\n"
+    stmts = []
+    for module, names in spec:
+        spelled = relative.spell(module, job.new_package, level)
+        listed = ", ".join(a if a == b else f"{a} as {b}" for a, b in names) if names else "*"
+        stmts.append(f"from {spelled} import {listed}")
+    s, e = facts.span(site.node)
+    why = f"{base} is deleted: what its star import gave is imported from where it lives now"
+    text = (newline + site.indent).join(stmts)
+    res.edits.append(make_edit(job.new_path, facts.text, s, e, text, "code", why))
 
 
 def _top_level_edit(job, facts, site: ImportSite, groups: dict, level: int, base: str):

@@ -42,6 +42,7 @@ class ImportStyle:
     force_single_line: bool = False
     combine_as: bool = False
     lines_after_imports: int = -1  # -1: one blank line, two before a def/class
+    lines_between_types: int = 0  # blank lines between a section's `import`s and `from`s
     line_length: int = DEFAULT_LINE
     src: tuple[str, ...] | None = None  # repo-relative first-party roots; None: ruff's default
     source: str = ""  # the file the settings come from ("" for none)
@@ -198,6 +199,7 @@ def _style(table: dict, spell, src, line_length, source: str) -> ImportStyle:
         force_single_line=_flag(get("force_single_line"), False),
         combine_as=_flag(get("combine_as_imports"), False),
         lines_after_imports=_int(get("lines_after_imports"), -1),
+        lines_between_types=max(0, _int(get("lines_between_types"), 0)),
         line_length=_int(line_length, 88),
         src=src,
         source=source,

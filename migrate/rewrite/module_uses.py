@@ -30,7 +30,7 @@ from migrate.errors import Diagnostic, Pos
 from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, find_uses
 from migrate.index.forward_refs import forward_references
 from migrate.rewrite import relative
-from migrate.rewrite.computed_all import computed_all_edits
+from migrate.rewrite.computed_all import computed_all_edits, export_list_names
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.import_scratch import ImportScratch
 from migrate.rewrite.patch_targets import kept_patches, patch_note
@@ -101,6 +101,7 @@ class _Speller:
         }
         # (star statement, new module) -> (its binding, moved names it must import)
         self.star_names: dict[tuple[tuple[int, int], str], tuple[ModuleBinding, set[str]]] = {}
+        self.star_read: set[str] = set()  # of those, the names this module reads itself
         self.tree = tree
         self.starts = line_starts(self.text)
         self.rewritten: set[int] = set()  # offsets of binding names a use edit replaced
@@ -117,15 +118,21 @@ class _Speller:
             if dst is None:
                 continue
             if use.kind == "star":
-                self._star_name(use.binding, dst, use.attr)
+                self._star_name(use.binding, dst, use.attr, read=True)
                 continue
             self._use(use, dst)
         self._star_reexports()
         back: dict[str, set[str]] = {}  # star-imported module -> names imported beside it
         for (_, dst), (b, names) in self.star_names.items():
             spelled = self._from_module(dst, b)
-            stmt = f"from {spelled} import {', '.join(sorted(names))}"
-            self.scratch.add(stmt, b.stmt, b.indent, _STAR, _PLACED, not_before=True)
+            shown = self._exported(b, names)
+            plain = sorted(n for n in names if n in shown)
+            stmts = [f"from {spelled} import {', '.join(plain)}"] if plain else []
+            # a name nothing here reads or lists: `X as X`, the explicit re-export that
+            # ruff's F401 accepts (T49), one statement each as isort writes them
+            stmts += [f"from {spelled} import {n} as {n}" for n in sorted(names - shown)]
+            for stmt in stmts:
+                self.scratch.add(stmt, b.stmt, b.indent, _STAR, _PLACED, not_before=True)
             back.setdefault(b.value, set()).update(names)
         for s, e, new in computed_all_edits(self.tree, self.text, self.facts, back) if back else ():
             why = "the star import's module no longer lists them: the export list names them"
@@ -135,8 +142,19 @@ class _Speller:
             self.res.dropped.update((stmt[0], local) for local in gone)
         self._fallbacks()
 
-    def _star_name(self, b: ModuleBinding, dst: str, name: str) -> None:
+    def _star_name(self, b: ModuleBinding, dst: str, name: str, read: bool = False) -> None:
         self.star_names.setdefault((b.stmt, dst), (b, set()))[1].add(name)
+        if read:
+            self.star_read.add(name)
+
+    def _exported(self, b: ModuleBinding, names: set[str]) -> set[str]:
+        """The `names` this module reads or names in its export list: a literal
+        `__all__`, or a computed one that reads the star-imported module's `__all__`
+        (`computed_all`, which adds them there)."""
+        listed = export_list_names(self.tree)
+        if computed_all_edits(self.tree, self.text, self.facts, {b.value: set(names)}):
+            listed |= names
+        return {n for n in names if n in listed or n in self.star_read}
 
     # -- star re-exports ------------------------------------------------------------
     def _star_reexports(self) -> None:

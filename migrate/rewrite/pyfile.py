@@ -30,7 +30,7 @@ from migrate.rewrite.parent_chains import reads_moved_child
 from migrate.rewrite.python_prose import rewrite_prose
 from migrate.rewrite.python_rootless import rootless_notes
 from migrate.rewrite.registry import has_ancestor_table, rewrite_ancestor_tables, rewrite_tables
-from migrate.rewrite.strings import rewrite_strings
+from migrate.rewrite.strings import computed_group_notes, rewrite_strings
 
 
 def _ast_nodes(job: FileJob):
@@ -166,7 +166,7 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
     uses = rewrite_module_uses(job, ctx, scratch)
     implicit, implicit_notes = implicit_submodule_edits(job, ctx)
     uses.edits += implicit
-    result.notes = [*uses.notes, *implicit_notes]
+    result.notes = [*uses.notes, *implicit_notes, *computed_group_notes(job, job.text, ctx)]
     child_reads = reads_moved_child(job, ctx)
     if not child_reads and not needs_libcst(job, ctx, regex):
         edits = uses.edits if scratch.empty else scratch.finalise(job.ast, uses.edits)

@@ -6,7 +6,7 @@ import ast
 import re
 
 from migrate.index.repo import RepoIndex
-from migrate.index.star_exports import star_gives
+from migrate.index.star_exports import StarExports, star_gives
 from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import relative
@@ -54,8 +54,12 @@ def package_fallbacks(index: RepoIndex, rel: Relocation, gone: set[str]) -> dict
 
 
 def reexports(index: RepoIndex, rel: Relocation, gone: set[str]) -> dict[str, str]:
-    """`pkg.name` -> origin for names a removed package's `__init__` imports."""
+    """`pkg.name` -> origin for names a removed package's `__init__` imports, by name or
+    through a star import of one of the tree's modules (each name that star gives, from
+    the module that binds it: the fuzzer's `from pkg import func` where pkg's `__init__`
+    did `from .mod import *`). A later statement wins, as in Python."""
     out = {}
+    stars = StarExports.of_index(index)
     for pkg in gone:
         path = index.modules.get(pkg)
         if path is None or not path.endswith("__init__.py") or rel.module(pkg) is not None:
@@ -73,7 +77,68 @@ def reexports(index: RepoIndex, rel: Relocation, gone: set[str]) -> dict[str, st
             for alias in node.names:
                 if alias.name != "*":
                     out[f"{pkg}.{alias.asname or alias.name}"] = f"{base}.{alias.name}"
+                    continue
+                for name, giver in stars(base).items():
+                    out[f"{pkg}.{name}"] = f"{giver}.{name}"
     return out
+
+
+def gone_stars(index: RepoIndex, rel: Relocation, gone: set[str], reexp: dict) -> dict:
+    """Deleted package -> what `from pkg import *` becomes: [(new module, names)] in
+    order, names None for `import *` (the `__init__` was only star imports of modules
+    the plan keeps or moves, with no `__all__`: the same star of their new place gives
+    the same names), else each name the star gave, `(leaf, local)`, from where it now
+    lives. None: no spelling (the tree cannot list what the star gave, or the `__init__`
+    defines a name itself): a stale import, reported."""
+    stars = StarExports.of_index(index)
+    out = {}
+    for pkg in sorted(gone):
+        path = index.modules.get(pkg)
+        if path is None or not path.endswith("__init__.py") or rel.module(pkg) is not None:
+            continue
+        out[pkg] = _gone_star(index, rel, gone, pkg, path, stars, reexp)
+    return out
+
+
+def _gone_star(index, rel, gone, pkg, path, stars, reexp) -> list | None:
+    facts = index.facts(path)
+    try:
+        tree = ast.parse(index.text(path) or "")
+    except SyntaxError:
+        return None
+    if facts is None or not stars.known(pkg):
+        return None
+
+    def new_home(module: str) -> str | None:
+        new = rel.module(module) or module
+        parts = new.split(".")
+        if any(".".join(parts[:i]) in gone for i in range(1, len(parts) + 1)):
+            return None  # deleted and moved nowhere
+        return new
+
+    body = [
+        n for n in tree.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
+    ]
+    if (
+        facts.all_names is None
+        and body
+        and all(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in body)
+    ):
+        mods = [relative.resolve(pkg, n.level, n.module) if n.level else n.module for n in body]
+        homes = [new_home(m) if m else None for m in mods]
+        return None if None in homes else [(h, None) for h in homes]
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name, giver in stars(pkg).items():
+        origin = reexp.get(f"{pkg}.{name}") or (f"{giver}.{name}" if giver != pkg else None)
+        if origin is None:
+            return None
+        new = rel.dotted(origin) or origin
+        module, _, leaf = new.rpartition(".")
+        home = new_home(module) if new == origin else module
+        if home is None:
+            return None
+        groups.setdefault(home, []).append((leaf, name))
+    return [(m, sorted(names)) for m, names in groups.items()]
 
 
 def symbol_callers(index: RepoIndex, rel: Relocation, moving: dict) -> dict:
@@ -171,6 +236,7 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
     gone = gone_names(index, rel, plan)
     stars = star_exports(index, rel)
     callers = symbol_callers(index, rel, moving or {})
+    reexp = reexports(index, rel, gone)
     return Context(
         relocation=rel,
         op_ids={o.src: o.dst for o in plan.op_ids},
@@ -179,7 +245,8 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         symbol_callers=callers,
         patch_misses=patch_misses(index, rel, moving or {}, callers),
         package_fallback=package_fallbacks(index, rel, gone),
-        reexports=reexports(index, rel, gone),
+        reexports=reexp,
+        gone_stars=gone_stars(index, rel, gone, reexp),
         shadowed=frozenset(shadowed_submodules(index, rel, plan.delete)),
         roots=plan.roots,
         keep_prose=plan.keep_prose,

@@ -90,7 +90,28 @@ def candidates(index: RepoIndex, relocation: Relocation, plan: Plan | None = Non
     out |= binding_candidates(index, relocation) | table_candidates(index, relocation)
     out |= parent_binding_candidates(index, relocation, out)
     out |= computed_op_id_candidates(index, relocation, plan)
+    out |= computed_group_candidates(index, relocation, out)
     return out | rootless_candidates(index, relocation, plan)
+
+
+_GROUP_CALL = re.compile(rb"entry_(?:points|map|info)|load_entry_point|get_group_")
+
+
+def computed_group_candidates(index: RepoIndex, relocation: Relocation, found: set[str]):
+    """Python files with a computed entry-point group (`f"{PKG}.plugins"`) that can equal
+    a moved module's name: they get the rewrite's warning though they spell no old name."""
+    from migrate.entry_groups import computed_groups, moved_name_in
+
+    out = set()
+    for path, info in index.files.items():
+        if not info.is_python or info.is_symlink or path in found:
+            continue
+        if not _GROUP_CALL.search(index.read_bytes(path)):
+            continue
+        text = index.text(path)
+        if text and any(moved_name_in(p, relocation) for _, _, p in computed_groups(path, text)):
+            out.add(path)
+    return out
 
 
 def computed_op_id_candidates(index: RepoIndex, relocation: Relocation, plan) -> set[str]:

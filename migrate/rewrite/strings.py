@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from migrate.changes import Edit
-from migrate.entry_groups import group_note
+from migrate.entry_groups import computed_group_note, computed_groups, group_note, moved_name_in
 from migrate.errors import Diagnostic
 from migrate.oldnames import name_spans
 from migrate.rewrite.context import Context, FileJob
@@ -144,3 +144,16 @@ def rewrite_strings(
                 at = spans[0][0] if spans else site.start
                 res.notes.append(note_at(job.new_path, facts.text, at, why))
     return res
+
+
+def computed_group_notes(job: FileJob, text: str, ctx: Context) -> list:
+    """A warning at each computed entry-point group (`f"{PKG}.plugins"`) that can equal a
+    moved module's name: it is kept (`entry_groups.py`), and a person decides."""
+    out = []
+    for a, b, pattern in computed_groups(job.old_path, text):
+        old = moved_name_in(pattern, ctx.relocation)
+        if old is not None:
+            new = ctx.relocation.module(old) or "nothing (it is removed)"
+            note = computed_group_note(text[a:b], old, new)
+            out.append(note_at(job.new_path, text, a, note, "warning"))
+    return out

@@ -529,7 +529,9 @@ def _plan_group(
                 f"{dst}.{name} never see; move {users} too",
             )
         )
-    for name, users in _rebound(moving_nodes, staying_names).items():
+    # a global the moved code rebinds that staying code defines or reads (trial25 T53)
+    kept = (staying_names | {u for n in staying for u in _uses(n)}) - moving
+    for name, users in _rebound(moving_nodes, kept).items():
         plan.errors.append(
             Diagnostic(
                 pos,
@@ -554,6 +556,31 @@ def _plan_group(
             )
         )
         needs = {n: how for n, how in needs.items() if how != "unbound"}
+    # a module global the moved code reads while a function rebinds it (`global name`):
+    # imported into dst it is a copy taken once (trial25 T53, colorama's orig_stdout)
+    read = set(needs) - moving - set(_rebound(moving_nodes, kept))
+    for name, users in _rebound(staying, read).items():
+        plan.errors.append(
+            Diagnostic(
+                pos,
+                f"cannot move {what} to {dst}: the moved code reads {name}, which {mod} "
+                f"rebinds at run time (`global {name}` in {users}): {dst} would import a "
+                f"copy of {name} taken once, blind to every later rebinding; move "
+                f"{users} with it, or keep the code that reads {name} in {mod}",
+            )
+        )
+    for name in _rebound(moving_nodes, read - kept):  # the moved code's own global
+        needs.pop(name)
+    for line in _namespace_reads(moving_nodes, facts):
+        plan.errors.append(
+            Diagnostic(
+                Pos(src_path, line, 1),
+                f"cannot move {what} to {dst}: the moved code reads its module's namespace "
+                f"at run time (`globals()` or `sys.modules[__name__]`, line {line}): after "
+                f"the move it would read {dst}'s, where {mod}'s names are not; move the "
+                "module whole, or look the names up in an explicit table",
+            )
+        )
     used = set(needs)
     needed = _merge_from(list(dict.fromkeys(ln for n, ln in imports.items() if n in used)))
     tc_lines = [ln for n, ln in tc_imports.items() if n in used and n not in imports]
@@ -776,6 +803,35 @@ def _rebound(nodes: list[ast.stmt], names: set[str]) -> dict[str, str]:
     return {g: ", ".join(users) for g, users in sorted(out.items())}
 
 
+def _namespace_reads(nodes: list[ast.stmt], facts) -> list[int]:
+    """Lines where `nodes` read their module's namespace as a mapping: `globals()` (where
+    the module does not rebind `globals`) and `sys.modules[__name__]` (trial25 T51:
+    arrow's `globals().get(name)` found the locale classes of the module it was in)."""
+    model = facts.scope_model if facts is not None else None
+    own = set(model.scopes[0].events) if model is not None else set()
+    out = []
+    for n in nodes:
+        for sub in ast.walk(n):
+            if isinstance(sub, ast.Call) and not (sub.args or sub.keywords):
+                func = sub.func
+                if isinstance(func, ast.Name) and func.id == "globals" and "globals" not in own:
+                    out.append(sub.lineno)
+            elif isinstance(sub, ast.Subscript) and _is_sys_modules(sub.value):
+                key = sub.slice
+                if isinstance(key, ast.Name) and key.id == "__name__":
+                    out.append(sub.lineno)
+    return sorted(set(out))
+
+
+def _is_sys_modules(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "modules"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "sys"
+    )
+
+
 def _needs(
     facts, tree: ast.Module, text: str, spans, moving: set[str], stars: StarExports
 ) -> dict[str, str]:
@@ -795,6 +851,8 @@ def _needs(
     unknown = facts.star_unresolved or facts.writes_globals
     unknown = unknown or not all(stars.known(m) for m in facts.star_imports)
     given = {n for m in facts.star_imports for n in stars(m)}
+    # a name only a function binds, by `global name`, is the module's too (trial25 T53)
+    declared = {g for sub in ast.walk(tree) if isinstance(sub, ast.Global) for g in sub.names}
     out: dict[str, str] = {}
     for read in name_reads(model, tree, text):
         name = read.name
@@ -805,7 +863,7 @@ def _needs(
         if read.home == 0:
             inside = all(any(s <= ev.pos < e for s, e in checking) for ev in module[name])
             out[name] = "typing" if inside else "runtime"
-        elif name in given or (unknown and name not in BUILTINS):
+        elif name in given or name in declared or (unknown and name not in BUILTINS):
             out[name] = "runtime"
         elif facts.star_imports and name not in BUILTINS:
             out[name] = "unbound"

@@ -6,6 +6,10 @@ alias its annotations name: humanize's `Num`). Reads at import time are
 `import-time-names`' own. A name already unbound at BASE, in the file's BASE counterpart
 or in a module whose symbols the plan moves into it, is a warning.
 
+Names read through `globals()` count too: such a read that finds fewer names at HEAD than
+at BASE (the function or the names moved to another module) is an error
+(`verify/namespace_reads.py`).
+
 A file whose text BASE holds unchanged (a pure rename) cannot have a new one: only files
 whose text changed are read.
 """
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
+from migrate.verify.namespace_reads import namespace_findings
 from migrate.verify.result import CheckResult
 from migrate.verify.unbound_reads import unbound_findings
 
@@ -45,4 +50,5 @@ def check(ctx: VerifyContext) -> CheckResult:
     where = "(in a function body or an annotation)"
     breaks = "a type checker rejects it; running that code raises NameError"
     findings = unbound_findings(ctx, paths, _unbound, NAME, where, breaks, ctx.symbol_sources())
+    findings += namespace_findings(ctx, paths, NAME)
     return CheckResult.judged(NAME, findings, f"{len(paths)} written or edited files")

@@ -1,5 +1,5 @@
 from .recipes import *
-from .partitioning import partitionby
+from .partitioning import partitionby as partitionby
 
 from .extra import *
 

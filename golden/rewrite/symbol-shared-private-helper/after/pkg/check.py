@@ -1,6 +1,7 @@
 from pkg import keyfuncs
 from pkg.keys import *
-from pkg.keyfuncs import hashkey, typedkey
+from pkg.keyfuncs import hashkey
+from pkg.keyfuncs import typedkey as typedkey
 
 
 def check():

@@ -1,0 +1,3 @@
+from pkg.sub.newmod import func
+
+__all__ = ["func"]

@@ -1,0 +1,5 @@
+import pkg.sub.newmod
+
+
+def run():
+    return pkg.sub.newmod.func() + "-dotted"

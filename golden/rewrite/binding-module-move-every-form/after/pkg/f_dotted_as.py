@@ -1,0 +1,5 @@
+import pkg.sub.newmod as m
+
+
+def run():
+    return m.func() + "-dotted-as"

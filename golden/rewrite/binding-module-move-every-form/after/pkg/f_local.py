@@ -1,0 +1,4 @@
+def run():
+    from pkg.sub import newmod as mod
+
+    return mod.func() + "-local"

@@ -1,0 +1,5 @@
+from pkg import func
+
+
+def run():
+    return func() + "-reexport"

@@ -1,0 +1,5 @@
+from .sub import newmod as mod
+
+
+def run():
+    return mod.func() + "-dot"

@@ -1,0 +1,5 @@
+from pkg.sub.newmod import *  # noqa: F403
+
+
+def run():
+    return func() + "-star"  # noqa: F405

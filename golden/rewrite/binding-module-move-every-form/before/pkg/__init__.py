@@ -1,0 +1,3 @@
+from pkg.mod import func
+
+__all__ = ["func"]

@@ -1,0 +1,5 @@
+import pkg.mod
+
+
+def run():
+    return pkg.mod.func() + "-dotted"

@@ -1,0 +1,5 @@
+import pkg.mod as m
+
+
+def run():
+    return m.func() + "-dotted-as"

@@ -1,0 +1,5 @@
+from pkg import mod as m
+
+
+def run():
+    return m.func() + "-as"

@@ -1,0 +1,4 @@
+def run():
+    from pkg import mod
+
+    return mod.func() + "-local"

@@ -1,0 +1,5 @@
+from .. import mod
+
+
+def run():
+    return mod.func() + "-dotdot"

@@ -1,0 +1,9 @@
+import os
+
+import pkg
+
+from pkg.b import Y, helper
+
+
+def run():
+    return helper() + Y if os and pkg else 0

@@ -1,0 +1,5 @@
+Y = 2
+
+
+def helper():
+    return 1

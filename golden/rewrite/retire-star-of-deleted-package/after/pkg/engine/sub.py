@@ -1,0 +1,5 @@
+from .mod import func
+
+
+def twice():
+    return func() * 2

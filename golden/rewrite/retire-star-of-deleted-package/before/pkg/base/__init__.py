@@ -1,0 +1,3 @@
+from .impl import Thing, run as go
+
+__all__ = ["Thing", "go"]

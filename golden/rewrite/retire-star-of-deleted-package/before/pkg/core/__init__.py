@@ -1,0 +1,3 @@
+"""Core: a star re-export only."""
+
+from .mod import *  # noqa: F403

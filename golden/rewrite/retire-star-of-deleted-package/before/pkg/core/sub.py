@@ -1,0 +1,5 @@
+from . import func
+
+
+def twice():
+    return func() * 2
