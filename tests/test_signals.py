@@ -111,6 +111,51 @@ def test_a_signal_to_the_group_ends_apply_during_the_parallel_rewrite(pooled, si
     assert not (repo / ".git/migrate.lock").exists()
 
 
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def _ignored(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(ln for ln in status.splitlines() if ln.startswith("SigIgn:")).split()[1], 16)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_the_workers_ignore_stop_signals_and_the_parent_ends_them(pooled):
+    """Issue 14: workers ignore SIGINT/SIGTERM (a Ctrl-C reaches the whole group, and a
+    worker must not die or raise mid-task) and are ended by the parent: a signal to a
+    worker alone changes nothing; the parent's signal ends them all, tree as before."""
+    repo, plan, tmp = pooled
+    before = strip_stat(snapshot(repo))
+    proc = run_until_worker(["apply", str(plan), "--repo", str(repo)], tmp)
+    exe = os.readlink(f"/proc/{proc.pid}/exe")
+    workers = [w for w in _children(proc.pid) if os.readlink(f"/proc/{w}/exe") == exe]
+    assert workers, "no pool worker found"
+    for w in workers:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            assert _ignored(w) & (1 << (sig - 1)), (w, sig.name)
+        os.kill(w, signal.SIGINT)
+        os.kill(w, signal.SIGTERM)
+    time.sleep(0.5)
+    assert proc.poll() is None
+    assert all(Path(f"/proc/{w}").exists() for w in workers)
+    elapsed, err = stop_group(proc, signal.SIGTERM)
+    assert elapsed < 5
+    assert proc.returncode == 1, err
+    assert "interrupted by SIGTERM" in err and "Traceback" not in err
+    assert strip_stat(snapshot(repo)) == before
+    assert not any(Path(f"/proc/{w}").exists() for w in workers)
+
+
 def test_a_signal_to_the_group_ends_verify_and_leaves_nothing_registered(pooled):
     repo, plan, tmp = pooled
     env = dict(os.environ)
