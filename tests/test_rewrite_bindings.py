@@ -601,3 +601,43 @@ def test_a_chain_through_another_modules_binding_of_the_module_follows_the_symbo
     run_check(out, "keeps")
     assert (out / "pkg/user.py").read_text().startswith("from pkg import mod, new\n")
     assert not [n for n in cs.notes if n.severity == "error"]
+
+
+RETIRED = {
+    "pkg/__init__.py": "",
+    "pkg/core/__init__.py": "",
+    "pkg/core/inner/__init__.py": "",
+    "pkg/core/mod.py": "def func():\n    return 1\n",
+    "pkg/core/inner/deep.py": "def g():\n    return 2\n",
+    "use.py": (
+        "from pkg import core\nimport pkg.core.mod\nimport pkg.core.inner.deep\n\n\n"
+        "def check():\n    assert (core.mod.func(), core.inner.deep.g()) == (1, 2)\n"
+    ),
+}
+RETIRE = [("pkg.core.mod", "pkg.engine.mod"), ("pkg.core.inner.deep", "pkg.engine.inner.deep")]
+
+
+def test_a_binding_of_a_retired_package_whose_submodules_moved_together_is_rebound(
+    make_repo, tmp_path
+):
+    """Found by bench/fuzz_bindings.py (package retire): `from pkg import core` + reads of
+    `core.mod` / `core.inner.deep`, every submodule moved from pkg.core to pkg.engine
+    under the same name and pkg.core deleted, was refused ("`pkg.core` no longer exists
+    ... no move says where it went"). The binding now names the package they went to
+    under the same local: `from pkg import engine as core`. Executed, run twice."""
+    _, cs, out = rewrite_and_run(
+        make_repo, tmp_path, RETIRED, RETIRE, "use", "delete: [pkg.core]\n"
+    )
+    assert not [n for n in cs.notes if n.severity == "error"], cs.notes
+    assert (out / "use.py").read_text().startswith("from pkg import engine as core\n")
+
+
+def test_a_binding_of_a_retired_package_read_for_its_own_names_is_still_refused(make_repo):
+    """Control: `core.helper` is the deleted `__init__`'s own name, which went nowhere."""
+    files = dict(RETIRED)
+    files["pkg/core/__init__.py"] = "def helper():\n    return 0\n"
+    files["use.py"] += "    assert core.helper() == 0\n"
+    _, cs = changes(make_repo, files, RETIRE, "delete: [pkg.core]\n")
+    assert any(
+        n.pos.file == "use.py" and "`pkg.core` no longer exists" in n.message for n in cs.notes
+    )

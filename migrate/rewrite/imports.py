@@ -10,6 +10,7 @@ Also returns the bindings the statement creates, for attribute chains.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -147,6 +148,8 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
             new_full = full if kept else relocate(full, ctx) or full
             local = _asname(alias) or leaf
             if new_full == full and not kept and is_gone(full, ctx):
+                new_full = _whole_package(job, ctx, full, local) or full
+            if new_full == full and not kept and is_gone(full, ctx):
                 note = _stale(job, facts, alias.name, full)
                 res.notes.append(note)
                 res.stale_bindings[id(note)] = (site.stmt_start, local)
@@ -192,6 +195,41 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
         ]
         text = split_from_import(node, parts, trailing, newline, site.indent)
     res.edits.append(make_edit(job.new_path, facts.text, s, e, text, "code", reason))
+
+
+def _whole_package(job: FileJob, ctx: Context, full: str, local: str) -> str | None:
+    """Where a deleted package went as a whole, for `from pkg import core` whose every
+    use in the file reads a submodule the plan moved into one package under the same
+    name (`core.mod` -> `pkg.engine.mod`): that package, bound under the same local
+    (`from pkg import engine as core`), so no use changes. None otherwise."""
+    new = ctx.package_fallback.get(full)
+    tree = job.ast
+    if new is None or tree is None or new not in ctx.new_modules:
+        return None
+    parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+    seen = False
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Name) and node.id == local):
+            continue
+        if isinstance(node.ctx, ast.Store) and isinstance(parents.get(id(node)), ast.alias):
+            continue
+        attrs, up = [], parents.get(id(node))
+        while isinstance(up, ast.Attribute):
+            attrs.append(up.attr)
+            up = parents.get(id(up))
+        if not attrs or not isinstance(node.ctx, ast.Load):
+            return None
+        for i in range(len(attrs), 0, -1):  # the longest part of the chain the plan moves
+            tail = ".".join(attrs[:i])
+            moved = ctx.relocation.dotted(f"{full}.{tail}")
+            if moved is not None:
+                if moved != f"{new}.{tail}":
+                    return None
+                break
+        else:
+            return None
+        seen = True
+    return new if seen else None
 
 
 def _gone_star(job, facts, ctx, site: ImportSite, res: ImportResult, base: str, level: int):
