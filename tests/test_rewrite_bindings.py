@@ -641,3 +641,34 @@ def test_a_binding_of_a_retired_package_read_for_its_own_names_is_still_refused(
     assert any(
         n.pos.file == "use.py" and "`pkg.core` no longer exists" in n.message for n in cs.notes
     )
+
+
+FORWARD = {
+    "pkg/__init__.py": "",
+    "pkg/core/__init__.py": "from . import mod\n",
+    "pkg/core/mod.py": 'class Klass:\n    kind = "k"\n',
+    "use.py": (
+        "import typing\nfrom typing import TYPE_CHECKING\n\nfrom pkg import core\n\n"
+        "if TYPE_CHECKING:\n    from pkg import core as c2\n\n\n"
+        'def g(a: "core.mod.Klass", b: "c2.mod.Klass") -> int:\n    return 1\n\n\n'
+        "def check():\n"
+        "    from pkg import core as c2\n\n"
+        "    hints = typing.get_type_hints(g, {**globals(), 'c2': c2})\n"
+        "    assert hints['a'].kind == hints['b'].kind == 'k'\n"
+    ),
+}
+
+
+def test_a_forward_reference_through_a_package_binding_to_a_submodule_moved_out(
+    make_repo, tmp_path
+):
+    """Found by bench/fuzz_bindings.py: `"core.mod.Klass"` (a string annotation) through
+    `from pkg import core`, with pkg.core.mod moved out of pkg.core, was left as is while
+    the same chain outside a string was respelled: get_type_hints raised AttributeError
+    (verify FAILed it, apply 0). It is respelled like the unquoted chain, module level
+    and under TYPE_CHECKING. Executed (the hints resolve), run twice."""
+    _, cs, out = rewrite_and_run(
+        make_repo, tmp_path, FORWARD, [("pkg.core.mod", "pkg.fresh.mod")], "use"
+    )
+    text = (out / "use.py").read_text()
+    assert '"pkg.fresh.mod.Klass", b: "pkg.fresh.mod.Klass"' in text, text

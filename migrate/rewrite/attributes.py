@@ -90,9 +90,11 @@ def rewrite_chains(
         if binding.root and any(full == r or full.startswith(r + ".") for r in imports.refused):
             continue
         under = not binding.root and (new == binding.new or new.startswith(binding.new + "."))
-        if chain.quoted and not under:
-            continue  # a forward reference is respelled through its binding only (the
-            # strings pass owns a dotted old name spelled in it)
+        if chain.quoted and not under and binding.root:
+            continue  # a dotted old name spelled in a forward reference: the strings
+            # pass owns it; one through a from-import binding (`"core.mod.Klass"`, whose
+            # `core.mod` moved out of the package) spells nothing old: respelled here,
+            # as the same chain outside a string is
         if under:
             # still reachable through the (rewritten) binding: `sub.cond.X` with `sub`
             # bound to the package whose submodule `cond` became `conditions` reads
