@@ -81,9 +81,10 @@ EXPECT = {
         {
             # the star re-export keeps toolz.partitionby, placed right after the star
             "toolz/__init__.py": [
-                "from .itertoolz import *\nfrom .sequences import interleave, remove\n",
-                "from .dicttoolz import *\nfrom .merging import valmap\n",
-                "from .recipes import *\nfrom .sequences import partitionby\n",
+                "from .itertoolz import *\nfrom .sequences import interleave as interleave\n"
+                "from .sequences import remove as remove\n",
+                "from .dicttoolz import *\nfrom .merging import valmap as valmap\n",
+                "from .recipes import *\nfrom .sequences import partitionby as partitionby\n",
             ],
             "toolz/curried/__init__.py": [
                 "from .dictops import merge, merge_with\n",
@@ -101,7 +102,8 @@ EXPECT = {
     "more-itertools": (
         {
             "more_itertools/__init__.py": [
-                "from .recipes import *  # noqa\nfrom .cycling import dotproduct, ncycles\n",
+                "from .recipes import *  # noqa\nfrom .cycling import dotproduct as dotproduct\n"
+                "from .cycling import ncycles as ncycles\n",
                 "from ._core.more import *  # noqa\n",
             ],
             "more_itertools/cycling.py": ["def ncycles(iterable, n):", "def dotproduct("],
