@@ -369,14 +369,14 @@ class _FactsWalk(AttrWalker):
             self.f.fused.append(item)
 
     def visit_Subscript(self, node: ast.Subscript):
-        if _is_globals_call(node.value) and isinstance(node.ctx, ast.Store):
+        if is_globals_call(node.value) and isinstance(node.ctx, ast.Store):
             self.f.writes_globals = True
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call):
         f = node.func
         writes = ("update", "setdefault", "__setitem__")
-        if isinstance(f, ast.Attribute) and f.attr in writes and _is_globals_call(f.value):
+        if isinstance(f, ast.Attribute) and f.attr in writes and is_globals_call(f.value):
             self.f.writes_globals = True
         name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
         for kw in node.keywords:
@@ -396,12 +396,14 @@ class _FactsWalk(AttrWalker):
         super().visit_Call(node)
 
 
-def _is_globals_call(node: ast.AST) -> bool:
+def is_globals_call(node: ast.AST) -> bool:
+    """`globals()`: the calling module's namespace (it takes no arguments at all)."""
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
         and node.func.id == "globals"
         and not node.args
+        and not node.keywords
     )
 
 

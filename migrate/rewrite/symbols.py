@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from migrate.changes import ChangeSet, Edit, apply_edits
 from migrate.errors import Diagnostic, MigrateError, Pos
 from migrate.index.bindings import module_bindings, name_reads
+from migrate.index.facts import is_globals_call
 from migrate.index.forward_refs import annotation_strings
 from migrate.index.imports import is_type_checking
 from migrate.index.repo import RepoIndex
@@ -531,7 +532,8 @@ def _plan_group(
         )
     # a global the moved code rebinds that staying code defines or reads (trial25 T53)
     kept = (staying_names | {u for n in staying for u in _uses(n)}) - moving
-    for name, users in _rebound(moving_nodes, kept).items():
+    kept_rebound = _rebound(moving_nodes, kept)
+    for name, users in kept_rebound.items():
         plan.errors.append(
             Diagnostic(
                 pos,
@@ -558,7 +560,7 @@ def _plan_group(
         needs = {n: how for n, how in needs.items() if how != "unbound"}
     # a module global the moved code reads while a function rebinds it (`global name`):
     # imported into dst it is a copy taken once (trial25 T53, colorama's orig_stdout)
-    read = set(needs) - moving - set(_rebound(moving_nodes, kept))
+    read = set(needs) - moving - set(kept_rebound)
     for name, users in _rebound(staying, read).items():
         plan.errors.append(
             Diagnostic(
@@ -812,10 +814,8 @@ def _namespace_reads(nodes: list[ast.stmt], facts) -> list[int]:
     out = []
     for n in nodes:
         for sub in ast.walk(n):
-            if isinstance(sub, ast.Call) and not (sub.args or sub.keywords):
-                func = sub.func
-                if isinstance(func, ast.Name) and func.id == "globals" and "globals" not in own:
-                    out.append(sub.lineno)
+            if is_globals_call(sub) and "globals" not in own:
+                out.append(sub.lineno)
             elif isinstance(sub, ast.Subscript) and _is_sys_modules(sub.value):
                 key = sub.slice
                 if isinstance(key, ast.Name) and key.id == "__name__":

@@ -16,21 +16,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 
+from migrate.index.facts import is_globals_call
 from migrate.verify.context import VerifyContext
 from migrate.verify.result import Finding
 
 ANY = None  # a read whose key is computed: it may be any name of the namespace
 SHOWN = 5  # names a finding lists
-
-
-def _is_globals(node: ast.AST) -> bool:
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "globals"
-        and not node.args
-        and not node.keywords
-    )
 
 
 def _literal(node: ast.AST | None) -> str | None:
@@ -60,7 +51,7 @@ def _reads(definition: ast.AST) -> Iterator[tuple[int, str | None]]:
             parents[child] = node
     for node in ast.walk(definition):
         parent = parents.get(node)
-        if not _is_globals(node) or (
+        if not is_globals_call(node) or (
             isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load)
         ):
             continue
