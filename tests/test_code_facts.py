@@ -360,3 +360,26 @@ def test_deferred_unbound_read_in_the_pool_is_the_one_read_in_process(make_repo)
     assert serial.deferred_unbound("pkg/m3.py") == []  # does not parse
     assert serial.deferred_unbound("pkg/m4.py") == []  # `later` is bound by then
     assert serial.deferred_unbound("pkg/m5.py") == [(2, "unknown_at_call")]  # not X's
+
+
+def test_import_effect_is_what_importing_does_beyond_defining_names():
+    """THE predicate verify's import-reach and the rewriter's kept bindings share: a
+    module-level call or a store into an attribute or item (inside if/try/with, a
+    `finally` too); defs, classes, constants, imports, a `__main__` or `TYPE_CHECKING`
+    block and an `except` handler are no effect."""
+    quiet = (
+        '"""Doc."""\nimport os\nfrom typing import TYPE_CHECKING\n\nLIMIT = 3\nNAMES: list = []\n\n'
+        "def f():\n    f.x = 1\n\n\nclass C:\n    pass\n\n\nif TYPE_CHECKING:\n    os.getcwd()\n"
+        "try:\n    import json\nexcept ImportError:\n    print('no json')\n\n"
+        'if __name__ == "__main__":\n    f()\n'
+    )
+    assert code_facts(quiet, "pkg.m", False).import_effect is None
+    for loud, effect in [
+        ("init()\n", "init()"),
+        ("import os\nos.environ['X'] = '1'\n", "os.environ['X'] = '1'"),
+        ("REGISTRY = {}\nREGISTRY['a'] += 1\n", "REGISTRY['a'] += 1"),
+        ("import sys\nsys.flag: int = 1\n", "sys.flag: int = 1"),
+        ("try:\n    pass\nfinally:\n    setup()\n", "setup()"),
+        ("with lock:\n    register(\n        1,\n    )\n", "register(1)"),
+    ]:
+        assert code_facts(loud, "pkg.m", False).import_effect == effect, loud

@@ -672,3 +672,144 @@ def test_a_forward_reference_through_a_package_binding_to_a_submodule_moved_out(
     )
     text = (out / "use.py").read_text()
     assert '"pkg.fresh.mod.Klass", b: "pkg.fresh.mod.Klass"' in text, text
+
+
+# Trial25 T53c: pkg.state's import runs `init()`, which registers its handler; `init` and
+# `reset` move to pkg.newmod. A caller whose every use of its binding moved used to lose
+# the binding, and with it the import of pkg.state: the registration never ran.
+EFFECT = {
+    "pkg/__init__.py": "",
+    "pkg/registry.py": "HANDLERS = {}\n",
+    "pkg/state.py": dedent(
+        """
+        from pkg import registry
+
+
+        def init():
+            registry.HANDLERS["on_reset"] = reset
+
+
+        def reset():
+            return "reset"
+
+
+        init()
+        """
+    ),
+}
+EFFECT_MOVES = [("pkg.state:init", "pkg.newmod"), ("pkg.state:reset", "pkg.newmod")]
+CHECK = '    assert {use}.reset() == "reset"\n    assert HANDLERS["on_reset"]() == "reset"\n'
+EFFECT_FORMS = {
+    "from": ("from pkg import state\n", "state"),
+    "from-as": ("from pkg import state as st\n", "st"),
+    "import-as": ("import pkg.state as st\n", "st"),
+    "relative": ("from . import state\n", "state"),
+    "two-names": ("from pkg import registry, state\n", "state"),
+    "local": ("", "state"),
+}
+
+
+def effect_user(form: str) -> str:
+    top, use = EFFECT_FORMS[form]
+    body = CHECK.format(use=use)
+    if form == "local":
+        body = "    from pkg import state\n\n" + body
+    return f"{top}from pkg.registry import HANDLERS\n\n\ndef check():\n{body}"
+
+
+@pytest.mark.parametrize("form", sorted(EFFECT_FORMS))
+def test_a_binding_whose_import_runs_code_is_kept(make_repo, tmp_path, form):
+    """Every binding form whose uses all moved: the import of pkg.state stays (its
+    `init()` registers the handler; executed), marked for ruff's F401 (whose `--fix`
+    would remove it again), and the dry run says why; a second run changes nothing."""
+    files = {**EFFECT, "pkg/use.py": effect_user(form)}
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, EFFECT_MOVES, "pkg.use")
+    text = (out / "pkg/use.py").read_text()
+    assert "newmod.reset()" in text and "# noqa: F401" in text
+    assert rewrite_helpers.unused_imports(out) == []
+    (note,) = [n for n in cs.notes if n.pos.file == "pkg/use.py"]
+    assert note.severity == "warning" and "runs `init()`" in note.message
+
+
+def test_the_kept_binding_keeps_its_statement_and_layout(make_repo, tmp_path):
+    """Exactly what is written: the new module merges into the kept statement as isort
+    would, the marker at its end; in a parenthesized list the marker goes on the kept
+    name's line, after its comment; an existing `# noqa: E501` gets F401 added (a
+    statement with a comment takes no merged name: the new import goes beside it)."""
+    files = {**EFFECT, "pkg/use.py": effect_user("from")}
+    _, _, out = rewrite_and_run(make_repo, tmp_path / "a", files, EFFECT_MOVES, "pkg.use")
+    assert (
+        (out / "pkg/use.py")
+        .read_text()
+        .startswith(
+            "from pkg import newmod, state  # noqa: F401\nfrom pkg.registry import HANDLERS\n"
+        )
+    )
+    top = "from pkg import (\n    registry,\n    state,  # the state\n)\n"
+    files["pkg/use.py"] = effect_user("two-names").replace("from pkg import registry, state\n", top)
+    _, _, out = rewrite_and_run(make_repo, tmp_path / "b", files, EFFECT_MOVES, "pkg.use")
+    assert "    state,  # the state  # noqa: F401\n" in (out / "pkg/use.py").read_text()
+    files["pkg/use.py"] = effect_user("from").replace("state\n", "state  # noqa: E501\n", 1)
+    _, _, out = rewrite_and_run(make_repo, tmp_path / "c", files, EFFECT_MOVES, "pkg.use")
+    assert "\nfrom pkg import state  # noqa: E501, F401\n" in (out / "pkg/use.py").read_text()
+
+
+def test_a_binding_of_a_module_that_only_defines_is_still_dropped(make_repo, tmp_path):
+    """The control: a source whose import only defines names (defs, a constant, an
+    import, a `__main__` block) loses nothing when no caller imports it: the binding
+    goes as before, no note, no marker."""
+    quiet = EFFECT["pkg/state.py"].replace(
+        "\ninit()\n", '\nLIMIT = 3\n\nif __name__ == "__main__":\n    init()\n'
+    )
+    files = {**EFFECT, "pkg/state.py": quiet, "pkg/use.py": effect_user("from")}
+    files["pkg/use.py"] = files["pkg/use.py"].replace(
+        '    assert HANDLERS["on_reset"]() == "reset"\n', ""
+    )
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, EFFECT_MOVES, "pkg.use")
+    assert (out / "pkg/use.py").read_text().startswith("from pkg import newmod\n")
+    assert not [n for n in cs.notes if n.pos.file == "pkg/use.py"]
+
+
+def test_a_binding_is_dropped_when_another_import_still_runs_the_module(make_repo, tmp_path):
+    """Something else the file imports runs pkg.state anyway (a module importing a name
+    of it that stays): the binding goes as before. A module importing only names that
+    move out of pkg.state is no such path (its import is respelled to pkg.newmod)."""
+    state = EFFECT["pkg/state.py"] + "\n\ndef kept():\n    return 1\n"
+    files = {**EFFECT, "pkg/state.py": state}
+    files["pkg/loader.py"] = "from pkg.state import kept\n"
+    files["pkg/use.py"] = "import pkg.loader  # noqa: F401\n" + effect_user("from")
+    _, cs, out = rewrite_and_run(make_repo, tmp_path / "a", files, EFFECT_MOVES, "pkg.use")
+    assert "import newmod\n" in (out / "pkg/use.py").read_text()
+    assert "state" not in (out / "pkg/use.py").read_text().split("def check")[0]
+    files["pkg/loader.py"] = "from pkg.state import reset\n"  # respelled: no path left
+    _, cs, out = rewrite_and_run(make_repo, tmp_path / "b", files, EFFECT_MOVES, "pkg.use")
+    assert "import newmod, state  # noqa: F401\n" in (out / "pkg/use.py").read_text()
+
+
+def test_apply_keeps_a_caller_importing_a_module_whose_import_runs_code(make_repo, tmp_path):
+    """Trial25 T53c through the CLI, as the user ran it: `main.py` did `from pkg import
+    state` and `state.reset()`; apply rewrote it to `from pkg import newmod` only, so
+    pkg.state's own `init()` never ran (NameError, apply exit 0, verify FAIL since
+    5918575). Now the result runs as BASE did and verify passes."""
+    state = "import sys\n\n\ndef init():\n    global orig\n    orig = sys.stdout\n\n\n"
+    state += "def reset():\n    return orig is sys.stdout\n\n\ninit()\n"
+    repo = make_repo(
+        {
+            "pkg/__init__.py": "",
+            "pkg/state.py": state,
+            "main.py": "from pkg import state\n\nprint(state.reset())\n",
+        }
+    )
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(plan_yaml(EFFECT_MOVES))
+    base = git(repo, "rev-parse", "HEAD").strip()
+    before = subprocess.run([sys.executable, "main.py"], cwd=repo, capture_output=True, text=True)
+    assert before.stdout == "True\n", before.stderr
+    dry = migrate_cli(repo, str(plan), "--dry-run")
+    assert "keeps `state` imported" in dry.stdout, dry.stdout + dry.stderr
+    res = migrate_cli(repo, "apply", str(plan))
+    assert res.returncode == 0, res.stdout + res.stderr
+    after = subprocess.run([sys.executable, "main.py"], cwd=repo, capture_output=True, text=True)
+    assert (after.returncode, after.stdout) == (0, "True\n"), after.stderr
+    checked = migrate_cli(repo, "verify", f"{base}..HEAD", "--no-wheel")
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -578,3 +578,22 @@ def test_a_module_no_longer_importing_a_source_whose_import_calls_code_fails(mak
     tree["pkg/state.py"] = state
     head["pkg/state.py"] = ""
     assert found(hand_made(make_repo(tree), tmp_path, moves, head), "import-reach") == []
+
+
+def test_a_source_whose_effect_runs_only_as_a_script_is_no_loss(make_repo, tmp_path):
+    """The shared predicate (`index.facts.import_effect`): a `__main__` block never runs
+    on import, so a module that stops importing a source whose only call sits there
+    loses nothing (it was a finding while import-reach read every `if` body)."""
+    state = "def init():\n    return 1\n\n\ndef reset():\n    return 2\n"
+    tree = {
+        "pkg/__init__.py": "",
+        "pkg/state.py": state + '\n\nif __name__ == "__main__":\n    init()\n',
+        "main.py": "from pkg import state\n\nprint(state.reset())\n",
+    }
+    head = {
+        "pkg/state.py": 'from pkg.resets import init\n\nif __name__ == "__main__":\n    init()\n',
+        "pkg/resets.py": state,
+        "main.py": "from pkg import resets\n\nprint(resets.reset())\n",
+    }
+    moves = [("pkg.state:init", "pkg.resets"), ("pkg.state:reset", "pkg.resets")]
+    assert found(hand_made(make_repo(tree), tmp_path, moves, head), "import-reach") == []

@@ -42,6 +42,13 @@ The API (stable; verify's attribute resolution and the binding-based rewriter bu
 - `lookups`: (line, path relative to the module's directory) of every literal path the
   module builds from its own location (`index.data_lookups`: `dirname(__file__)`,
   `Path(__file__).with_name(...)`, `files(__package__)`, `get_data(__package__, ...)`).
+- `import_effect`: the first statement the module runs on import that does more than
+  define names (`import_effect`: a call run for its effect, `init()`; a store into an
+  attribute or item, `registry["x"] = f`), as one line of source; None for a module
+  whose import only defines (defs, classes, constants, imports). THE predicate for
+  "importing this module does something": verify's import-reach judges a module that
+  stopped being imported by it, and the rewriter keeps such a module imported where a
+  respelled binding was its file's last import of it (`rewrite/effect_imports.py`).
 """
 
 from __future__ import annotations
@@ -87,6 +94,7 @@ class CodeFacts:
     attrs: AttrFacts | None = None  # attribute chains into other modules (index/attrs.py)
     unbound: list[tuple[int, str]] = field(default_factory=list)  # index/unbound.py
     lookups: list[tuple[int, str]] = field(default_factory=list)  # index/data_lookups.py
+    import_effect: str | None = None  # `import_effect(tree)`: what importing it does
     text: str | None = field(default=None, repr=False, compare=False)  # the source parsed
     _model: Bindings | None = field(default=None, repr=False, compare=False)
 
@@ -407,6 +415,30 @@ def is_globals_call(node: ast.AST) -> bool:
     )
 
 
+def import_effect(tree: ast.Module) -> str | None:
+    """The first statement `tree`'s module runs on import that does more than bind its
+    own names, as its first source line: a call run for its effect (`init()`, `await x`),
+    an assignment to an attribute or item (`os.environ["X"] = "1"`, `registry["x"] = f`);
+    None for a module whose import only defines names (defs, classes, assignments to
+    names, imports, docstrings). Read at top level and inside if/try/with bodies (a
+    `try`'s `finally` too); not in an `if TYPE_CHECKING:` or `if __name__ == "__main__":`
+    block, which never runs on import, nor in an `except` handler."""
+    body = list(tree.body)
+    while body:
+        stmt = body.pop(0)
+        if isinstance(stmt, ast.If) and (is_type_checking(stmt.test) or is_main_test(stmt.test)):
+            continue
+        if isinstance(stmt, (ast.If, ast.Try, ast.With)):
+            body[:0] = [*stmt.body, *getattr(stmt, "orelse", []), *getattr(stmt, "finalbody", [])]
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Call, ast.Await)):
+            return ast.unparse(stmt).splitlines()[0]
+        elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in targets):
+                return ast.unparse(stmt).splitlines()[0]
+    return None
+
+
 def code_facts(text: str, module: str | None, is_package: bool) -> CodeFacts | None:
     """Facts of a module's source (`module` "" or None outside the roots); None when it
     does not parse."""
@@ -431,6 +463,7 @@ def _parsed_facts(
     reader.finish()
     facts.attrs = walk_attributes(tree, model, _FactsWalk, facts)
     facts.unbound = unbound_at_import(tree, module, is_package)
+    facts.import_effect = import_effect(tree)
     if MARKER.search(text):
         facts.lookups = data_lookups(tree)
     return tree, facts

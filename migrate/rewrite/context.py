@@ -62,6 +62,11 @@ class Context:
     star_exports: dict[str, dict[str, str]] = field(default_factory=dict)
     # (new module, symbol) pairs that a star import of the new module gives after the plan.
     star_given: frozenset[tuple[str, str]] = frozenset()
+    # Module losing a symbol -> what its import does beyond defining names (the code fact
+    # `import_effect`), and the modules whose import runs it through imports the plan
+    # keeps (`effect_imports.py`): a binding of it left without uses stays imported.
+    import_effects: dict[str, str] = field(default_factory=dict)
+    effect_reach: dict[str, frozenset[str]] = field(default_factory=dict)
     # Directory -> the import order of its files (the project's isort settings, first
     # party): where the import finaliser sorts what it adds (`import_order.orders_by_dir`).
     import_orders: dict[str, ImportOrder] = field(default_factory=dict)

@@ -21,6 +21,10 @@ form ran. So placement, sorting and layout live here only:
   statement sharing a line with another is left alone). Composed with the other forms'
   edits inside the statement (`finalise(tree, others)`): a respelled or split import
   loses the names from what the import pass wrote (issue 12, Defect A).
+- `keep(stmt, at, text)`: a binding import whose uses all moved stays (its import runs
+  code: `effect_imports.py`); `text` (`  # noqa: F401`) is inserted at `at`, the end of
+  the kept name's line (an addition merged into a one-line statement lands before it,
+  as isort writes `from pkg import new, state  # noqa: F401`).
 - `remove(node, names)`: drop `names` from a top-level import statement, in its layout
   (the same `drop_names` as `drop`); when every name goes, its whole lines go (and the
   blank line after a group that disappears).
@@ -82,6 +86,7 @@ class ImportScratch:
     drops: dict[tuple[int, int], set[str]] = field(default_factory=dict)
     tops: list[_Top] = field(default_factory=list)
     relists: list[tuple[ast.ImportFrom, tuple[str, ...], str]] = field(default_factory=list)
+    keeps: list[tuple[tuple[int, int], int, str, str]] = field(default_factory=list)
     new_module: bool = False  # `text` is empty: the file does not exist yet
     order: ImportOrder = ImportOrder()  # sections and sort order (the project's settings)
     guard: str = "TYPE_CHECKING"  # how the `if ...:` of imports only type checkers need reads
@@ -115,6 +120,11 @@ class ImportScratch:
         (they have no use left)."""
         self.drops.setdefault(stmt, set()).update(names)
 
+    def keep(self, stmt: tuple[int, int], at: int, text: str, reason: str) -> None:
+        """Schedule the marker `text` at offset `at` of the import statement at span
+        `stmt`, which keeps a binding with no use left (its import runs code)."""
+        self.keeps.append((stmt, at, text, reason))
+
     def remove(self, node: ast.stmt, names: list[ast.alias], reason: str) -> None:
         """Schedule dropping `names` from the import `node`; a statement that is no
         import (an `if TYPE_CHECKING:` block whose imports all go) goes whole."""
@@ -143,7 +153,9 @@ class ImportScratch:
     @property
     def empty(self) -> bool:
         """Nothing scheduled: the finaliser has nothing to place (and no tree to read)."""
-        return not (self.adds or self.removals or self.drops or self.tops or self.relists)
+        return not (
+            self.adds or self.removals or self.drops or self.tops or self.relists or self.keeps
+        )
 
     def finalise(self, tree: ast.Module | None, others: Sequence[Edit] = ()) -> list[Edit]:
         """The scheduled changes as edits, composed with `others` (the other forms' edits
@@ -214,6 +226,7 @@ class ImportScratch:
                 out.append((*hit, self._why(hit, reason)))
         for node, names, reason in self.relists:
             out.append((*_relisted(self.text, starts, node, names, self.order), reason))
+        out += [(at, at, text, reason) for _, at, text, reason in self.keeps if text]
         if self.tops:
             out += self._header(nl) if self.new_module else self._top(nl)
         return out

@@ -29,7 +29,7 @@ from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
 from migrate.index.bindings import Bindings, ModuleBinding, ModuleUse, find_uses
 from migrate.index.forward_refs import forward_references
-from migrate.rewrite import relative
+from migrate.rewrite import effect_imports, relative
 from migrate.rewrite.computed_all import computed_all_edits, export_list_names
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.import_scratch import ImportScratch
@@ -106,6 +106,7 @@ class _Speller:
         self.tree = tree
         self.starts = line_starts(self.text)
         self.rewritten: set[int] = set()  # offsets of binding names a use edit replaced
+        self.unused: dict[tuple[tuple[int, int], str], ModuleBinding] = {}  # of _unused_bindings
         self.fresh: dict[ModuleBinding, list[str]] = {}  # binding -> locals imported by it
         # (module, symbol) this file patches on an old module that still binds it: its
         # patches and reads of it there stay (patch_targets.py)
@@ -138,7 +139,7 @@ class _Speller:
         for s, e, new in computed_all_edits(self.tree, self.text, self.facts, back) if back else ():
             why = "the star import's module no longer lists them: the export list names them"
             self.res.edits.append(make_edit(self.job.new_path, self.text, s, e, new, "code", why))
-        for stmt, gone in self._unused_bindings().items():
+        for stmt, gone in self._kept_for_effect(self._unused_bindings()).items():
             self.scratch.drop(stmt, gone)
             self.res.dropped.update((stmt[0], local) for local in gone)
         self._fallbacks()
@@ -372,7 +373,84 @@ class _Speller:
             if left or not self._removable(b):
                 continue
             out.setdefault(b.stmt, set()).add(b.local)
+            self.unused[(b.stmt, b.local)] = b
         return out
+
+    def _kept_for_effect(self, out: dict[tuple[int, int], set[str]]):
+        """`out` less the bindings whose drop would stop the file importing a module
+        whose import does more than define names, when nothing else the file imports
+        before or around them runs it (`effect_imports.py`): those are kept, marked for
+        ruff, and the dry run says why."""
+        effects = self.ctx.import_effects
+        todo = [b for (_, _), b in self.unused.items() if b.value in effects]
+        if not todo:
+            return out
+        imports = effect_imports.scoped_imports(self.tree)
+        at = {
+            ast_offset(self.text, self.starts, n.lineno, n.col_offset): (n, c) for n, c in imports
+        }
+        kept: list[tuple[ModuleBinding, tuple]] = []
+        for b in sorted(todo, key=lambda b: (len(at.get(b.stmt[0], (None, ()))[1]), b.stmt)):
+            node, chain = at.get(b.stmt[0], (None, None))
+            if node is None:
+                continue  # not a statement that runs (`TYPE_CHECKING`): dropped as before
+            gone = {(s, local) for (s, _), locals_ in out.items() for local in locals_}
+            gone -= {(k.stmt[0], k.local) for k, _ in kept}
+            if any(k.value == b.value and chain[: len(c)] == c for k, c in kept):
+                continue  # a binding kept above runs it
+            if not self._runs_otherwise(b.value, chain, imports, gone):
+                kept.append((b, chain))
+                out[b.stmt].discard(b.local)
+                self._keep(b, node)
+        return {stmt: locals_ for stmt, locals_ in out.items() if locals_}
+
+    def _runs_otherwise(self, module: str, chain: tuple, imports, gone) -> bool:
+        """Whether an import that stays, at module level or in a function around `chain`,
+        runs `module` (one the plan keeps importing it, as `effect_imports` judges)."""
+        rel, ctx = self.ctx.relocation, self.ctx
+        reach = ctx.effect_reach.get(module, frozenset())
+        losing = frozenset(m for m, _ in rel.symbols)
+        own = self.job.old_module
+        if own and effect_imports.runs(own, module, reach, rel):
+            return True
+        for node, c in imports:
+            if chain[: len(c)] != c:
+                continue
+            start = ast_offset(self.text, self.starts, node.lineno, node.col_offset)
+            left = [
+                a for a in node.names if (start, effect_imports.alias_local(node, a)) not in gone
+            ]
+            if isinstance(node, ast.ImportFrom):
+                base = node.module
+                if node.level:
+                    base = relative.resolve(self.job.old_package, node.level, node.module)
+                named = [(base, tuple(a.name for a in left))] if base and left else []
+            else:
+                named = [(a.name, ()) for a in left]
+            for mod, names in named:
+                targets = effect_imports.kept_targets(mod, names, rel, losing)
+                if any(effect_imports.runs(t, module, reach, rel) for t in targets):
+                    return True
+        return False
+
+    def _keep(self, b: ModuleBinding, node: ast.Import | ast.ImportFrom) -> None:
+        """Keep binding `b` (its import is what runs its module), marked `# noqa: F401`."""
+        alias = next(
+            (a for a in node.names if effect_imports.alias_local(node, a) == b.local), None
+        )
+        line = alias.lineno if alias is not None else node.lineno
+        start = self.starts[line - 1]
+        end = self.text.find("\n", start)
+        end = len(self.text) if end == -1 else end
+        marker = effect_imports.noqa_marker(self.text[start:end].rstrip("\r"))
+        effect = self.ctx.import_effects[b.value]
+        why = (
+            f"keeps `{b.local}` imported: its uses moved, but importing {b.value} runs "
+            f"`{effect}`, and nothing else this file imports runs it"
+        )
+        if marker is not None and marker[1]:
+            self.scratch.keep(b.stmt, start + marker[0], marker[1], why + " (marked for ruff F401)")
+        self.res.notes.append(note_at(self.job.new_path, self.text, b.stmt[0], why, "warning"))
 
     def _removable(self, b: ModuleBinding) -> bool:
         """The statement holds only plain aliases and is not alone in its body, unless

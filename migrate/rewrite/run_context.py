@@ -11,6 +11,7 @@ from migrate.plan.model import Plan
 from migrate.relocate import Relocation
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context
+from migrate.rewrite.effect_imports import effect_reach, import_effects
 from migrate.rewrite.import_order import orders_by_dir
 from migrate.rewrite.names import common_prefix
 from migrate.rewrite.patch_targets import patch_misses
@@ -247,6 +248,7 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
     callers = symbol_callers(index, rel, moving or {})
     reexp = reexports(index, rel, gone)
     aliases = module_aliases(index, rel)
+    effects = import_effects(index, rel)
     return Context(
         relocation=rel,
         op_ids={o.src: o.dst for o in plan.op_ids},
@@ -267,4 +269,6 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         star_exports=stars,
         star_given=frozenset(star_given(index, rel, stars)),
         import_orders=orders_by_dir(index, rel),
+        import_effects=effects,
+        effect_reach=effect_reach(index, rel, effects),
     )

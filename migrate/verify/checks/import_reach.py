@@ -203,23 +203,12 @@ def _binds_a_literal(stmt: ast.stmt) -> bool:
 
 
 def _loud(tree: CodeTree, module: str) -> str | None:
-    """The first top-level statement (inside if/try/with bodies too) of `module` that does
-    more than bind its own names: a call run for its effect (`init()`), an assignment to
-    an attribute or item (`registry["x"] = f`); None for a module that only defines."""
+    """What importing `module` does beyond defining names (THE predicate, the code fact
+    `import_effect`: a module-level call such as `init()`, a store into an attribute or
+    item); None for a module that only defines."""
     path = tree.index.modules.get(module)
-    syntax = tree.ast(path) if path else None
-    body = list(syntax.body) if syntax else []
-    while body:
-        stmt = body.pop(0)
-        if isinstance(stmt, (ast.If, ast.Try, ast.With)):
-            body[:0] = [*stmt.body, *getattr(stmt, "orelse", [])]
-        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Call, ast.Await)):
-            return ast.unparse(stmt).splitlines()[0]
-        elif isinstance(stmt, (ast.Assign, ast.AugAssign)):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            if any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in targets):
-                return ast.unparse(stmt).splitlines()[0]
-    return None
+    facts = tree.facts(path) if path else None
+    return facts.import_effect if facts is not None else None
 
 
 def _holders(ctx: VerifyContext) -> dict[str, dict[str, str]]:
