@@ -1,0 +1,3 @@
+from pkg.newmod import init
+
+init()
