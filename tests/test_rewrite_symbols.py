@@ -250,3 +250,41 @@ def test_the_overloads_of_a_moved_function_move_with_it(make_repo):
     assert moved.startswith("import typing as t\n")
     left = new_text(prep, cs, "pkg/deco.py")
     assert "command" not in left and "def other():" in left
+
+
+PLUGINS_STATE = {
+    "pkg/__init__.py": "",
+    "pkg/registry.py": "HANDLERS = {}\n",
+    "pkg/plugins.py": 'from pkg import registry\n\nregistry.HANDLERS["plugin"] = len\n',
+    "pkg/state.py": "import pkg.plugins\n\n\ndef init():\n    return pkg.plugins\n\n\n"
+    "def kept():\n    return 1\n",
+    "pkg/use.py": "from pkg import state\nfrom pkg.registry import HANDLERS\n\n\n"
+    "def check():\n    assert state.kept() == 1 and sorted(HANDLERS) == {expected}\n",
+}
+
+
+def test_an_import_only_moved_code_used_stays_when_its_import_runs_code(make_repo, tmp_path):
+    """The source's last import of pkg.plugins, whose import registers a handler, was
+    removed with `init`, the only code reading it: importing pkg.state stopped
+    registering (verify's import-reach FAILed it). It stays, marked for ruff's F401, and
+    the dry run says why (executed; a second run changes nothing). A module whose import
+    only defines names is removed as before (the control)."""
+    from rewrite_helpers import rewrite_and_run
+
+    files = {
+        **PLUGINS_STATE,
+        "pkg/use.py": PLUGINS_STATE["pkg/use.py"].format(expected='["plugin"]'),
+    }
+    moves = [("pkg.state:init", "pkg.newmod")]
+    _, cs, out = rewrite_and_run(make_repo, tmp_path / "a", files, moves, "pkg.use")
+    assert (out / "pkg/state.py").read_text() == (
+        "import pkg.plugins  # noqa: F401\n\n\ndef kept():\n    return 1\n"
+    )
+    (note,) = [n for n in cs.notes if n.pos.file == "pkg/state.py"]
+    assert note.severity == "warning" and "runs `registry.HANDLERS['plugin'] = len`" in note.message
+
+    files["pkg/plugins.py"] = "from pkg import registry\n\nNAME = 'plugin'\n"
+    files["pkg/use.py"] = PLUGINS_STATE["pkg/use.py"].format(expected="[]")
+    _, cs, out = rewrite_and_run(make_repo, tmp_path / "b", files, moves, "pkg.use")
+    assert (out / "pkg/state.py").read_text() == "def kept():\n    return 1\n"
+    assert not [n for n in cs.notes if n.pos.file == "pkg/state.py"]

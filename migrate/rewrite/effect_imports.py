@@ -28,6 +28,8 @@ import re
 from migrate.index.imports import is_type_checking
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
+from migrate.rewrite import relative
+from migrate.rewrite.spans import ast_offset, line_starts
 
 _LIMIT = 500
 
@@ -69,11 +71,12 @@ def runs(target: str, module: str, reach: frozenset[str] | set[str], rel: Reloca
 
 
 def importers_running(
-    index: RepoIndex, rel: Relocation, module: str, losing: frozenset[str]
+    index: RepoIndex, rel: Relocation, module: str, losing: frozenset[str], skip: str | None = None
 ) -> frozenset[str]:
     """The modules of the tree whose import runs `module` through import-time imports the
     plan keeps (a fixpoint over importers, found by the leaves of the modules they may
-    name: a file naming none of them imports none)."""
+    name: a file naming none of them imports none); the imports of module `skip` (the
+    one whose imports are being judged) are not counted."""
     reach: set[str] = set()
     frontier = {module}
     texts = [(p, i) for p, i in index.files.items() if i.is_python and not i.is_symlink]
@@ -83,7 +86,7 @@ def importers_running(
         found: set[str] = set()
         for path, info in texts:
             mod = info.module
-            if not mod or mod == module or mod in reach:
+            if not mod or mod in (module, skip) or mod in reach:
                 continue
             text = index.text(path)
             if not text or "import" not in text or not word.search(text):
@@ -134,6 +137,54 @@ def scoped_imports(tree: ast.Module) -> list[tuple[ast.Import | ast.ImportFrom, 
     return out
 
 
+def runs_otherwise(
+    module: str,
+    chain: tuple,
+    imports,
+    gone: set[tuple[int, str]],
+    *,
+    text,
+    package,
+    own,
+    reach,
+    rel,
+) -> bool:
+    """Whether an import of `imports` (`scoped_imports` of `text`) that stays, at module
+    level or in a function around `chain`, runs `module` through imports the plan keeps
+    (`reach`: `importers_running`), or the file's own module `own` (of package
+    `package`) is inside it. `gone`: (statement offset, local) of the names that go."""
+    losing = frozenset(m for m, _ in rel.symbols)
+    if own and runs(own, module, reach, rel):
+        return True
+    starts = line_starts(text)
+    for node, c in imports:
+        if chain[: len(c)] != c:
+            continue
+        start = ast_offset(text, starts, node.lineno, node.col_offset)
+        left = [a for a in node.names if (start, alias_local(node, a)) not in gone]
+        if isinstance(node, ast.ImportFrom):
+            base = node.module
+            if node.level:
+                base = relative.resolve(package, node.level, node.module)
+            named = [(base, tuple(a.name for a in left))] if base and left else []
+        else:
+            named = [(a.name, ()) for a in left]
+        for mod, names in named:
+            if any(runs(t, module, reach, rel) for t in kept_targets(mod, names, rel, losing)):
+                return True
+    return False
+
+
+def marker_at(text: str, line: int) -> tuple[int, str] | None:
+    """(offset, text) of the `# noqa: F401` marker for source line `line` (1-based) of
+    `text`; None when none is needed or none can be added (`noqa_marker`)."""
+    start = line_starts(text)[line - 1]
+    end = text.find("\n", start)
+    end = len(text) if end == -1 else end
+    hit = noqa_marker(text[start:end].rstrip("\r"))
+    return (start + hit[0], hit[1]) if hit is not None and hit[1] else None
+
+
 def alias_local(node: ast.Import | ast.ImportFrom, alias: ast.alias) -> str:
     if alias.asname:
         return alias.asname
@@ -159,3 +210,75 @@ def noqa_marker(line: str) -> tuple[int, str] | None:
     if not codes or "F401" in codes.upper():
         return 0, ""
     return hit.start("codes") + len(codes.rstrip(" ,")), ", F401"
+
+
+def effect_of(index: RepoIndex, module: str) -> str | None:
+    """What importing own module `module` does beyond defining names (the code fact)."""
+    path = index.modules.get(module)
+    facts = index.facts(path) if path else None
+    return facts.import_effect if facts is not None else None
+
+
+def alias_modules(
+    node: ast.Import | ast.ImportFrom, alias: ast.alias, package: str | None, index: RepoIndex
+) -> list[str]:
+    """The repository's modules one name of an import statement runs: each package on
+    the way, the module, a from-imported submodule."""
+    if isinstance(node, ast.ImportFrom):
+        base = relative.resolve(package, node.level, node.module) if node.level else node.module
+        if not base:
+            return []
+        names = [base, f"{base}.{alias.name}"]
+    else:
+        names = [alias.name]
+    out: list[str] = []
+    for name in names:
+        parts = name.split(".")
+        out += [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    return [m for m in dict.fromkeys(out) if m in index.modules]
+
+
+def kept_in_source(index: RepoIndex, rel: Relocation, path: str, text: str, syntax, removed):
+    """Of the import names only moved code used (`removed`: [(statement, aliases)] the
+    symbols pass would drop from the source at `path`), those whose drop would stop the
+    source importing a module whose import does more than define names, when nothing
+    else the source still imports runs it: {(id(statement), id(alias)): (line, marker
+    offset or None, marker or None, why)}; they stay."""
+    info = index.files[path]
+    own = info.module
+    package = own if info.is_package_init else (own or "").rpartition(".")[0] or None
+    imports = scoped_imports(syntax)
+    toplevel = {(n.lineno, n.col_offset) for n, chain in imports if not chain}
+    starts = line_starts(text)
+    gone: set[tuple[int, str]] = set()
+    todo = []
+    for node, aliases in removed:
+        if not isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue  # a whole `if TYPE_CHECKING:` block: never runs
+        if (node.lineno, node.col_offset) not in toplevel:
+            continue
+        start = ast_offset(text, starts, node.lineno, node.col_offset)
+        for a in aliases:
+            gone.add((start, alias_local(node, a)))
+            todo.append((node, a, start))
+    losing = frozenset(m for m, _ in rel.symbols)
+    out = {}
+    for node, a, start in todo:
+        for module in alias_modules(node, a, package, index):
+            effect = effect_of(index, module)
+            if not effect:
+                continue
+            reach = importers_running(index, rel, module, losing, own)
+            if runs_otherwise(
+                module, (), imports, gone, text=text, package=package, own=own, reach=reach, rel=rel
+            ):
+                continue
+            gone.discard((start, alias_local(node, a)))  # kept: it runs the module
+            marker = marker_at(text, a.lineno)
+            why = (
+                f"keeps `{ast.unparse(node)}`: only the moved code used it, but importing "
+                f"{module} runs `{effect}`, and nothing else {own} imports runs it"
+            )
+            out[(id(node), id(a))] = (a.lineno, *(marker or (None, None)), why)
+            break
+    return out

@@ -405,51 +405,31 @@ class _Speller:
         return {stmt: locals_ for stmt, locals_ in out.items() if locals_}
 
     def _runs_otherwise(self, module: str, chain: tuple, imports, gone) -> bool:
-        """Whether an import that stays, at module level or in a function around `chain`,
-        runs `module` (one the plan keeps importing it, as `effect_imports` judges)."""
-        rel, ctx = self.ctx.relocation, self.ctx
-        reach = ctx.effect_reach.get(module, frozenset())
-        losing = frozenset(m for m, _ in rel.symbols)
-        own = self.job.old_module
-        if own and effect_imports.runs(own, module, reach, rel):
-            return True
-        for node, c in imports:
-            if chain[: len(c)] != c:
-                continue
-            start = ast_offset(self.text, self.starts, node.lineno, node.col_offset)
-            left = [
-                a for a in node.names if (start, effect_imports.alias_local(node, a)) not in gone
-            ]
-            if isinstance(node, ast.ImportFrom):
-                base = node.module
-                if node.level:
-                    base = relative.resolve(self.job.old_package, node.level, node.module)
-                named = [(base, tuple(a.name for a in left))] if base and left else []
-            else:
-                named = [(a.name, ()) for a in left]
-            for mod, names in named:
-                targets = effect_imports.kept_targets(mod, names, rel, losing)
-                if any(effect_imports.runs(t, module, reach, rel) for t in targets):
-                    return True
-        return False
+        return effect_imports.runs_otherwise(
+            module,
+            chain,
+            imports,
+            gone,
+            text=self.text,
+            package=self.job.old_package,
+            own=self.job.old_module,
+            reach=self.ctx.effect_reach.get(module, frozenset()),
+            rel=self.ctx.relocation,
+        )
 
     def _keep(self, b: ModuleBinding, node: ast.Import | ast.ImportFrom) -> None:
         """Keep binding `b` (its import is what runs its module), marked `# noqa: F401`."""
         alias = next(
             (a for a in node.names if effect_imports.alias_local(node, a) == b.local), None
         )
-        line = alias.lineno if alias is not None else node.lineno
-        start = self.starts[line - 1]
-        end = self.text.find("\n", start)
-        end = len(self.text) if end == -1 else end
-        marker = effect_imports.noqa_marker(self.text[start:end].rstrip("\r"))
         effect = self.ctx.import_effects[b.value]
         why = (
             f"keeps `{b.local}` imported: its uses moved, but importing {b.value} runs "
             f"`{effect}`, and nothing else this file imports runs it"
         )
-        if marker is not None and marker[1]:
-            self.scratch.keep(b.stmt, start + marker[0], marker[1], why + " (marked for ruff F401)")
+        marker = effect_imports.marker_at(self.text, alias.lineno if alias else node.lineno)
+        if marker is not None:
+            self.scratch.keep(b.stmt, *marker, why + " (marked for ruff F401)")
         self.res.notes.append(note_at(self.job.new_path, self.text, b.stmt[0], why, "warning"))
 
     def _removable(self, b: ModuleBinding) -> bool:

@@ -26,7 +26,7 @@ from migrate.index.repo import RepoIndex
 from migrate.index.star_exports import StarExports, star_names
 from migrate.index.unbound import BUILTINS
 from migrate.relocate import Relocation, module_to_path
-from migrate.rewrite import relative
+from migrate.rewrite import effect_imports, relative
 from migrate.rewrite.decorator_effects import class_effects, import_time_decorators
 from migrate.rewrite.import_order import Orders
 from migrate.rewrite.import_scratch import ImportScratch
@@ -1056,12 +1056,20 @@ def _remove_unused_imports(plan: SymbolPlan, cs: ChangeSet, index: RepoIndex, re
                 names = {(a.name, a.asname) for a in aliases}
                 every = getattr(first, "names", ())  # a whole `if TYPE_CHECKING:` has none
                 kept += [a for a in every if (a.name, a.asname) in names and a not in kept]
+        syntax = ast.parse(text)
+        kept = effect_imports.kept_in_source(index, rel, path, text, syntax, list(gone.values()))
         for node, aliases in gone.values():
-            scratch.remove(node, aliases, why)
+            left = [a for a in aliases if (id(node), id(a)) not in kept]
+            if left or not aliases:
+                scratch.remove(node, left, why)
+        for line, at, marker, note in kept.values():
+            if marker is not None:
+                scratch.keep((at, at), at, marker, note + " (marked for ruff F401)")
+            cs.notes.append(Diagnostic(Pos(src_new, line, 1), note, "warning"))
         cuts = sorted(s for mv in moves for s, _ in mv.spans)
         mine = [e for e in cs.edits if e.path == src_new]
         composed = []
-        for e in scratch.finalise(ast.parse(text), mine):
+        for e in scratch.finalise(syntax, mine):
             if e.reason == why and not e.new:  # a deletion may end where a cut begins
                 end = min([e.end] + [c for c in cuts if e.start < c < e.end])
                 e = make_edit(src_new, text, e.start, end, "", "code", why)
