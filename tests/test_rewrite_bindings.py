@@ -813,3 +813,17 @@ def test_apply_keeps_a_caller_importing_a_module_whose_import_runs_code(make_rep
     assert (after.returncode, after.stdout) == (0, "True\n"), after.stderr
     checked = migrate_cli(repo, "verify", f"{base}..HEAD", "--no-wheel")
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_a_plain_dotted_import_of_the_module_runs_it_for_the_binding(make_repo, tmp_path):
+    """`import pkg.state` binds `pkg` and is never dropped: with it beside `from pkg import
+    state`, the binding whose uses moved goes as before (pkg.state still runs)."""
+    user = "import pkg.state\n" + effect_user("from").replace(
+        '    assert HANDLERS["on_reset"]() == "reset"\n',
+        '    assert HANDLERS["on_reset"]() == "reset" and pkg.state.__name__\n',
+    )
+    files = {**EFFECT, "pkg/use.py": user}
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, EFFECT_MOVES, "pkg.use")
+    text = (out / "pkg/use.py").read_text()
+    assert text.startswith("import pkg.state\nfrom pkg import newmod\n"), text
+    assert not [n for n in cs.notes if n.pos.file == "pkg/use.py"]

@@ -167,8 +167,10 @@ def runs_otherwise(
             if node.level:
                 base = relative.resolve(package, node.level, node.module)
             named = [(base, tuple(a.name for a in left))] if base and left else []
-        else:
-            named = [(a.name, ()) for a in left]
+        else:  # `import a.b` binds `a` and stays; `import a.b as m` may go like a binding
+            named = [(a.name, ()) for a in left if a.asname]
+            if any(runs(a.name, module, reach, rel) for a in left if not a.asname):
+                return True
         for mod, names in named:
             if any(runs(t, module, reach, rel) for t in kept_targets(mod, names, rel, losing)):
                 return True
