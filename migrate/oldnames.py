@@ -11,6 +11,11 @@ Old spellings: moved modules and packages, moved symbols (`mod.sym`), the plan's
 packages (dotted, and as directories under every root), old paths of moved files and
 directories (repo- and root-relative), op ids as whole quoted strings, and
 `from parent import` for parents of moved modules (there the imported names decide).
+
+Text search finds candidates; bindings decide: verify, `stale` and the leftovers read a
+dotted chain in code as an old name only where its head may be bound to it
+(`OldNames.references`, through the one binding walk); strings, comments and docstrings
+are read as text.
 """
 
 from __future__ import annotations
