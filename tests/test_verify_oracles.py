@@ -748,13 +748,28 @@ def restore():
 restore()
 R = pkg.core.mod.func()  # left
 """
+# A module imported at run time may be the package: the file does not show which.
+LEFTOVERS_RUNTIME = """\
+import importlib
+import sys
+
+
+def by_import_module():
+    pkg = importlib.import_module("pkg")
+    return pkg.core.mod.func()  # left
+
+
+pkg = sys.modules["pkg"]
+R = pkg.core.mod.func()  # left
+"""
 
 
 def test_a_chain_whose_head_may_be_the_package_is_still_an_old_name(make_repo, tmp_path):
     """The controls of the binding reading: a chain whose head is bound to the package
     (at module level, read from a function, a comprehension, through a re-export), bound
-    by nothing the file shows, or rebound only on some ways to the read (an `if` branch,
-    a class body's branch, a loop's later pass, a function declaring it `global`) may be
+    by nothing the file shows, rebound only on some ways to the read (an `if` branch,
+    a class body's branch, a loop's later pass, a function declaring it `global`) or to
+    a module imported at run time (`importlib.import_module`, `sys.modules[...]`) may be
     the moved module, so it stays an old name left behind; so does every spelling in a
     docstring or an import statement. Not one false PASS."""
     repo, base, plan = _applied(
@@ -762,13 +777,18 @@ def test_a_chain_whose_head_may_be_the_package_is_still_an_old_name(make_repo, t
     )
     (repo / "users/left.py").write_text(LEFTOVERS)
     (repo / "users/left_global.py").write_text(LEFTOVERS_GLOBAL)
+    (repo / "users/left_runtime.py").write_text(LEFTOVERS_RUNTIME)
     (repo / "reexport.py").write_text("import pkg.engine.mod  # noqa: F401\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "a branch written against the old layout")
     result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False, allow_foreign=True)
     expected = [
         (f"users/{name}.py", i)
-        for name, text in (("left", LEFTOVERS), ("left_global", LEFTOVERS_GLOBAL))
+        for name, text in (
+            ("left", LEFTOVERS),
+            ("left_global", LEFTOVERS_GLOBAL),
+            ("left_runtime", LEFTOVERS_RUNTIME),
+        )
         for i, line in enumerate(text.splitlines(), 1)
         if line.endswith("# left")
     ]

@@ -99,6 +99,9 @@ class _Event:
     fact: Binding | None = None  # the binding as the code facts count it (None: they do not)
     contained: bool = False  # inside an `except` handler or a `match` case of its scope
     param: bool = False  # a parameter of the function the scope is
+    # an assignment of a module imported at run time (`importlib.import_module(...)`,
+    # `__import__(...)`, `sys.modules[...]`): what it binds the file does not show
+    runtime_import: bool = False
 
 
 @dataclass
@@ -291,6 +294,7 @@ class _Builder(Visitor):
         self.assigning: int | None = None  # line of the assignment whose targets are visited
         self.match_depth = 0  # > 0 inside a `match` (module-level facts do not look there)
         self.contained: dict[int, int] = {}  # scope -> depth of handlers/cases open in it
+        self.runtime_import = False  # the targets being visited get a run-time import
 
     def off(self, node: ast.AST) -> int:
         return self._offset(node.lineno, node.col_offset)
@@ -343,7 +347,7 @@ class _Builder(Visitor):
         if fact is not None and self.match_depth and scope.kind == "module":
             fact = None  # module-level facts do not descend into `match` cases
         contained = self.contained.get(self.stack[-1], 0) > 0
-        event = _Event(pos, binding, fallback, fact, contained, param)
+        event = _Event(pos, binding, fallback, fact, contained, param, self.runtime_import)
         scope.events.setdefault(name, []).append(event)
 
     def _contained(self, node: ast.AST) -> None:
@@ -361,9 +365,10 @@ class _Builder(Visitor):
     def _assigned(self, node, targets: list[ast.AST], rest: list[ast.AST]) -> None:
         """An assignment: its target names are facts (`assign`), visited in field order."""
         saved, self.assigning = self.assigning, node.lineno
+        self.runtime_import = _runtime_import(getattr(node, "value", None))
         for t in targets:
             self.visit(t)
-        self.assigning = saved
+        self.assigning, self.runtime_import = saved, False
         for r in rest:
             if r is not None:
                 self.visit(r)
@@ -485,6 +490,12 @@ class _Builder(Visitor):
 
     visit_AsyncWith = visit_With
 
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.runtime_import = _runtime_import(node.value)
+        self.visit(node.target)
+        self.runtime_import = False
+        self.visit(node.value)
+
     def visit_Match(self, node) -> None:
         self.match_depth += 1
         self.generic_visit(node)
@@ -575,6 +586,21 @@ class _Builder(Visitor):
             value = f"{base}.{a.name}" if base else None
             b = self._stmt_binding(node, local, value, form, node.level) if value else None
             self.bind(local, self.off(node), b, Binding(local, "from", node.lineno, base, a.name))
+
+
+_IMPORTERS = frozenset(("import_module", "__import__", "reload"))
+
+
+def _runtime_import(value: ast.AST | None) -> bool:
+    """`value` is a module imported at run time: `importlib.import_module(name)`,
+    `__import__(name)`, `importlib.reload(m)`, `sys.modules[name]`."""
+    if isinstance(value, ast.Call):
+        f = value.func
+        return (f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)) in _IMPORTERS
+    if isinstance(value, ast.Subscript):
+        v = value.value
+        return (v.id if isinstance(v, ast.Name) else getattr(v, "attr", None)) == "modules"
+    return False
 
 
 class _Uses(Visitor):
@@ -943,8 +969,9 @@ class _Reaching(_Uses):
     def reaching(self, name: str, pos: int) -> Reach | None:
         """Every binding of `name` that a read at `pos` may see, by `lookup`'s scope rules
         but without its choice of one (the textually latest): None when the read may
-        reach a binding the file does not show (nothing in it binds the name, or no
-        binding of it certainly ran before the read in a module or class body)."""
+        reach a binding the file does not show (nothing in it binds the name, no binding
+        of it certainly ran before the read in a module or class body, or one binds it
+        to a module imported at run time)."""
         scopes = self.b.out.scopes
         idx: int | None = self.stack[-1]
         first = True
@@ -954,31 +981,32 @@ class _Reaching(_Uses):
                 idx = scope.parent  # nested scopes do not see class bodies
                 continue
             events = scope.events.get(name, [])
+            if any(e.runtime_import for e in events):
+                return None  # a module imported at run time: the file does not show which
             if name in scope.globals and scope.kind != "module":
                 own = _dominating(scope, events, pos) if first else None
-                return None if own is None else own + self._rebound_globally(name)
+                return None if own is None else self._with_global_rebinding(name, own)
             if events:
                 if scope.kind == "function":  # local in the whole function: only its own
                     return tuple(e.binding for e in events)
                 if not first:  # a module global read later, at call time: any of them
-                    return tuple(e.binding for e in events) + self._rebound_globally(name)
+                    return self._with_global_rebinding(name, tuple(e.binding for e in events))
                 own = _dominating(scope, events, pos)
                 if own is None:  # the module's (class: the enclosing) binding may be read
                     return None
-                return own + (self._rebound_globally(name) if scope.kind == "module" else ())
+                return own if scope.kind == "class" else self._with_global_rebinding(name, own)
             first = False
             idx = scope.parent
         return None
 
-    def _rebound_globally(self, name: str) -> Reach:
-        """The imports by which functions declaring `name` global rebind the module's."""
-        return tuple(
-            e.binding
-            for scope in self.b.out.scopes
-            if name in scope.globals
-            for e in scope.events.get(name, [])
-            if e.binding is not None
-        )
+    def _with_global_rebinding(self, name: str, found: Reach) -> Reach | None:
+        """`found`, and the imports by which functions declaring `name` global rebind the
+        module's name (None when one imports it at run time)."""
+        scopes = [s for s in self.b.out.scopes if name in s.globals]
+        events = [e for scope in scopes for e in scope.events.get(name, [])]
+        if any(e.runtime_import for e in events):
+            return None
+        return found + tuple(e.binding for e in events if e.binding is not None)
 
 
 def _dominating(scope: Scope, events: list[_Event], pos: int) -> Reach | None:
