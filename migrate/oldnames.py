@@ -11,6 +11,11 @@ Old spellings: moved modules and packages, moved symbols (`mod.sym`), the plan's
 packages (dotted, and as directories under every root), old paths of moved files and
 directories (repo- and root-relative), op ids as whole quoted strings, and
 `from parent import` for parents of moved modules (there the imported names decide).
+
+Text search finds candidates; bindings decide: verify, `stale` and the leftovers read a
+dotted chain in code as an old name only where its head may be bound to it
+(`OldNames.references`, through the one binding walk); strings, comments and docstrings
+are read as text.
 """
 
 from __future__ import annotations
@@ -316,6 +321,46 @@ class OldNames:
         hits = self.find(text)
         spans = name_spans(path, text) if hits else []
         return [h for h in hits if not any(a <= h.start < b for a, b in spans)]
+
+    def references(self, path: str, text: str, tree=None) -> list[OldName]:
+        """`find_at`, less the code spellings that are not references, read by binding:
+        in a Python file of `tree` (a `CodeTree`: its cached parse and binding walk), a
+        dotted chain read in code is the old name only where its head may be bound to
+        it: by an import of it (or of a name that is its head: `import pkg.core.mod`,
+        `from x import pkg`), by nothing the file shows (a builtin, a star import), or
+        by no binding that certainly ran (`index.bindings.reaching_bindings`). A head
+        rebound by a parameter, an assignment, a for/with/except/walrus target, a class
+        body or an import of another thing reads that binding, not the moved module
+        (lesson 2). Strings, comments, docstrings and import statements are read as
+        text, as `find_at` reads them; without `tree`, or where the file does not
+        parse, every hit is kept."""
+        hits = self.find_at(path, text)
+        if not hits or tree is None or not path.endswith(".py"):
+            return hits
+        parsed, facts = tree.ast(path), tree.facts(path)
+        model = facts.scope_model_from(parsed) if parsed is not None and facts else None
+        if model is None:
+            return hits
+        from migrate.index.bindings import reaching_bindings
+
+        reach = reaching_bindings(model, parsed, text, {h.start for h in hits})
+        return [h for h in hits if h.start not in reach or self._may_reach(h.old, reach[h.start])]
+
+    def _may_reach(self, old: str, bindings) -> bool:
+        """Whether a chain spelled `old` read through one of `bindings` (None: unknown)
+        may be the old name: through an import binding its head to a thing of that name
+        (the package itself, or a re-export of it) or to something whose chain is old."""
+        if bindings is None:
+            return True
+        head, _, rest = old.partition(".")
+        for b in bindings:
+            if b is None:
+                continue  # not an import: the chain reads that value, not a module
+            if b.value is None or b.value.rpartition(".")[2] == head:
+                return True
+            if self.now_dotted(f"{b.value}.{rest}" if rest else b.value) is not None:
+                return True
+        return False
 
     # -- what it is called now -----------------------------------------------------------
     def now_dotted(self, name: str) -> str | None:

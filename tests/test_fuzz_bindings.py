@@ -64,12 +64,9 @@ def test_verify_never_passes_a_changed_tree(outcomes):
     assert not [o for o in outcomes if o.verdict == "wrong-tree" and o.verify_rc == 0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="trial25 A3 (t12): verify old-names reads a chain whose head a parameter, an "
-    "assignment, a later import or `global` rebinds by spelling (a false FAIL)",
-)
 def test_verify_passes_every_tree_whose_behaviour_is_the_same(outcomes):
+    """Trial25 A3: old-names read a chain whose head a parameter, an assignment, a later
+    import or `global` rebinds by its spelling (a false FAIL); it reads bindings now."""
     same = [o for o in outcomes if o.verdict in ("same", "verify-false-fail")]
     assert same and all(o.verify_rc == 0 for o in same), _report(outcomes)
 

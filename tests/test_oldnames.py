@@ -159,3 +159,56 @@ def test_path_spellings_follow_a_relocation_changed_after_they_were_built():
     rel.path_prefixes["pkg"] = "lib"
     assert old_path_spellings(rel, (".",)) == _old_path_spellings(rel, (".",))
     assert old_path_spellings(rel, ("pkg",)) == _old_path_spellings(rel, ("pkg",))
+
+
+REBOUND_PLAN = "version: 1\nmoves:\n  - from: pkg.old\n    to: pkg.new\n"
+REBOUND_USER = """\
+import pkg.new.mod
+from pkg.new.mod import f
+
+DOC = "pkg.old.mod.f is now pkg.new.mod.f"  # a string keeps the text reading
+
+
+def by_parameter(pkg):
+    return pkg.old.mod.f()
+
+
+def by_with():
+    with open(__file__) as pkg:
+        return pkg.old.mod
+
+
+LEFT = pkg.old.mod.f()
+"""
+
+
+def test_every_consumer_reads_code_chains_by_the_one_binding_model(make_repo, tmp_path):
+    """verify's old-names, `migrate stale`, the report's leftovers and `migrate fix` agree
+    on a file whose chains are rebound (trial25 A3): the string and the chain through
+    `import pkg.new.mod` are old names, the parameter's and the `with` target's are not;
+    fix edits exactly the old names it can respell and nothing else."""
+    plan_path = tmp_path / "plan.yaml"
+    plan_path.write_text(REBOUND_PLAN)
+    plan, errors = load_plan(plan_path)
+    assert not errors
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/new/__init__.py": "",
+        "pkg/new/mod.py": "def f():\n    return 1\n",
+        "pkg/user.py": REBOUND_USER,
+    }
+    repo = make_repo(files)
+    index = build_index(repo, plan.roots)
+    rel = plan_relocation(plan)
+    names = OldNames(rel, plan)
+    path, text = "pkg/user.py", REBOUND_USER
+    lines = text.splitlines()
+    want = [(path, lines.index(x) + 1) for x in lines if x.startswith(("DOC =", "LEFT ="))]
+    assert [(f.file, f.line) for f in stale_references(repo, [plan])] == want
+    assert [(f.file, f.line) for f in scan_text(path, text, names, "old-names", index)] == want
+    leftovers = scan_leftovers([path], index.text, rel, plan, tree=index)
+    assert [(x.file, x.line) for x in leftovers] == want
+    # without the tree (a text alone) every spelling is kept: the text reading
+    assert len(scan_text(path, text, names, "old-names")) == 4
+    cs = fix_changes(plan, index)
+    assert {(e.path, e.line) for e in cs.edits} == set(want), cs.edits

@@ -90,3 +90,46 @@ def test_pre_commit_hook_runs_migrate_stale():
     hooks = YAML(typ="safe").load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
     hook = next(h for h in hooks if h["id"] == "migrate-stale")
     assert hook["entry"] == "migrate stale" and hook["language"] == "python"
+
+
+REBOUND = """\
+import pkg.new.mod
+
+
+def by_parameter(pkg):
+    return pkg.old.mod.f()
+
+
+def by_assignment():
+    pkg = object()
+    return pkg.old.mod
+
+
+class Holder:
+    pkg = None
+    KIND = pkg.old.mod
+
+
+R = [pkg.old.mod.f() for pkg in ()]
+LEFT = pkg.old.mod.f()  # a branch's leftover: pkg is the package here
+"""
+
+
+def test_a_chain_whose_head_is_rebound_is_not_stale(make_repo):
+    """`migrate stale` reads code chains by binding, as verify's old-names does (trial25
+    A3): `pkg.old.mod` where `pkg` is a parameter, an assignment, a class-body name or a
+    comprehension target is not the package's module; the same chain through `import
+    pkg.new.mod` is."""
+    repo = make_repo(
+        {
+            "plans/p.yaml": PLAN,
+            "pkg/__init__.py": "",
+            "pkg/new/__init__.py": "",
+            "pkg/new/mod.py": "def f():\n    return 1\n",
+            "pkg/user.py": REBOUND,
+        }
+    )
+    res = run(repo, str(repo / "plans/p.yaml"))
+    lines = [ln for ln in res.output.splitlines() if ln.startswith("pkg/")]
+    assert lines == ["pkg/user.py:19: old name pkg.old.mod.f (now pkg.new.mod.f)"], res.output
+    assert res.exit_code == 1

@@ -6,8 +6,11 @@ the oracle is tested apart from the engine."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from helpers import git
 from rewrite_helpers import dedent, plan_yaml
 
@@ -597,3 +600,217 @@ def test_a_source_whose_effect_runs_only_as_a_script_is_no_loss(make_repo, tmp_p
     }
     moves = [("pkg.state:init", "pkg.resets"), ("pkg.state:reset", "pkg.resets")]
     assert found(hand_made(make_repo(tree), tmp_path, moves, head), "import-reach") == []
+
+
+# -- old names by binding: a chain whose head is rebound is not the moved module -------
+
+REBOUND_TREE = {
+    "pkg/__init__.py": "",
+    "pkg/core/__init__.py": "",
+    "pkg/core/mod.py": "def func():\n    return 'mod'\n",
+    "users/__init__.py": "",
+    "other.py": dedent(
+        """\
+        import contextlib
+
+
+        class Fake(Exception):
+            \"\"\"Stands for whatever a rebound name is: every attribute is itself.\"\"\"
+
+            def __getattr__(self, name):
+                if name.startswith("__"):
+                    raise AttributeError(name)
+                return self
+
+            def __call__(self):
+                return "fake"
+
+
+        FAKE = Fake()
+        pkg = None  # a module-level name `pkg` that is not the package
+
+
+        @contextlib.contextmanager
+        def ctx():
+            yield FAKE
+        """
+    ),
+    "main.py": "from users import u\n\nprint(u.R, u.R2)\n",
+}
+REBOUND_HEAD = (
+    "import pkg.core.mod\nfrom other import FAKE, Fake, ctx\n\nR = pkg.core.mod.func()\n\n\n"
+)
+
+# Each form rebinds `pkg` where `pkg.core.mod.func()` is read: Python reads the chain
+# from that binding, never from the package, so the move must leave it (the engine does:
+# its uses are found by binding) and verify must not call it an old name left behind.
+REBINDINGS = {
+    "parameter": "def f(pkg):\n    return pkg.core.mod.func()\n\n\nR2 = f(FAKE)\n",
+    "assignment": "def f():\n    pkg = FAKE\n    return pkg.core.mod.func()\n\n\nR2 = f()\n",
+    "later-import": "from other import FAKE as pkg\n\nR2 = pkg.core.mod.func()\n",
+    "later-import-in-function": (
+        "def f():\n    from other import FAKE as pkg\n\n    return pkg.core.mod.func()\n\n\n"
+        "R2 = f()\n"
+    ),
+    "global": (
+        "def f():\n    global pkg\n    saved = pkg\n    pkg = FAKE\n    try:\n"
+        "        return pkg.core.mod.func()\n    finally:\n        pkg = saved\n\n\nR2 = f()\n"
+    ),
+    "comprehension": "R2 = [pkg.core.mod.func() for pkg in (FAKE,)][0]\n",
+    "lambda": "R2 = (lambda pkg: pkg.core.mod.func())(FAKE)\n",
+    "class-body": "class C:\n    pkg = FAKE\n    R2 = pkg.core.mod.func()\n\n\nR2 = C.R2\n",
+    "except-as": "try:\n    raise Fake()\nexcept Fake as pkg:\n    R2 = pkg.core.mod.func()\n",
+    "with-as": "with ctx() as pkg:\n    R2 = pkg.core.mod.func()\n",
+    "walrus": "if (pkg := FAKE) is not None:\n    R2 = pkg.core.mod.func()\n",
+    "for-target": "for pkg in (FAKE,):\n    R2 = pkg.core.mod.func()\n",
+}
+REBOUND_MOVE = [("pkg.core.mod", "pkg.engine.mod")]
+
+
+def _run_main(repo: Path) -> str:
+    out = subprocess.run(
+        [sys.executable, "-B", "main.py"], cwd=repo, capture_output=True, text=True, check=True
+    )
+    return out.stdout
+
+
+def _applied(make_repo, tmp_path, files: dict[str, str]) -> tuple[Path, str, Path]:
+    from migrate.git_steps import apply_plan
+
+    repo = make_repo(files)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(plan_yaml(REBOUND_MOVE))
+    base = git(repo, "rev-parse", "HEAD").strip()
+    before = _run_main(repo)
+    apply_plan(plan, repo)
+    assert _run_main(repo) == before, "the move changed what the program does"
+    return repo, base, plan
+
+
+@pytest.mark.parametrize("form", sorted(REBINDINGS))
+def test_a_chain_whose_head_is_rebound_is_no_old_name(make_repo, tmp_path, form):
+    """Trial25 A3 (bench/fuzz_bindings.py): old-names read `pkg.core.mod.func()` by its
+    spelling, so a chain whose head a parameter, an assignment, a later import, `global`,
+    a comprehension or lambda parameter, a class-body name, `except ... as`, `with ... as`,
+    a walrus or a for-target rebinds was an old name left behind: verify FAILed a correct
+    tree. It is a reference only when the head is bound to the package there."""
+    repo, base, plan = _applied(
+        make_repo, tmp_path, {**REBOUND_TREE, "users/u.py": REBOUND_HEAD + REBINDINGS[form]}
+    )
+    assert _run_main(repo) == "mod fake\n"  # the rebound chain is not the module
+    text = (repo / "users/u.py").read_text()
+    assert "R = pkg.engine.mod.func()" in text and REBINDINGS[form] in text, text
+    result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False)
+    assert found(result, "old-names") == []
+    assert result.ok, [(c.name, c.status) for c in result.static_checks if c.status != "PASS"]
+
+
+LEFTOVERS = '''\
+"""Chains that do reach the package: each still names the old module (pkg.core.mod)."""  # left
+
+import pkg.engine.mod
+import pkg.core.mod  # left
+from other import FAKE
+
+R = pkg.core.mod.func()  # left
+
+
+def f(x):
+    return pkg.core.mod.func()  # left
+
+
+def g():
+    return [pkg.core.mod.func() for x in (1,)]  # left
+
+
+def h():
+    from reexport import pkg
+
+    return pkg.core.mod.func()  # left
+
+
+def unbound_here():
+    import other
+
+    return other, pkg.core.mod  # left
+
+
+if FAKE is None:
+    pkg = FAKE
+R2 = pkg.core.mod.func()  # left
+
+
+class C:
+    if FAKE is None:
+        pkg = FAKE
+    R = pkg.core.mod.func()  # left
+
+
+pkg = FAKE
+for _ in range(2):
+    R3 = pkg.core.mod.func()  # left
+    import pkg.engine.mod
+'''
+# Apart: a function that rebinds the module's `pkg` by an import makes every module-level
+# read of it a possible reference, whatever the module's own code bound it to.
+LEFTOVERS_GLOBAL = """\
+from other import FAKE
+
+pkg = FAKE
+
+
+def restore():
+    global pkg
+    import pkg.engine.mod
+
+
+restore()
+R = pkg.core.mod.func()  # left
+"""
+# A module imported at run time may be the package: the file does not show which.
+LEFTOVERS_RUNTIME = """\
+import importlib
+import sys
+
+
+def by_import_module():
+    pkg = importlib.import_module("pkg")
+    return pkg.core.mod.func()  # left
+
+
+pkg = sys.modules["pkg"]
+R = pkg.core.mod.func()  # left
+"""
+
+
+def test_a_chain_whose_head_may_be_the_package_is_still_an_old_name(make_repo, tmp_path):
+    """The controls of the binding reading: a chain whose head is bound to the package
+    (at module level, read from a function, a comprehension, through a re-export), bound
+    by nothing the file shows, rebound only on some ways to the read (an `if` branch,
+    a class body's branch, a loop's later pass, a function declaring it `global`) or to
+    a module imported at run time (`importlib.import_module`, `sys.modules[...]`) may be
+    the moved module, so it stays an old name left behind; so does every spelling in a
+    docstring or an import statement. Not one false PASS."""
+    repo, base, plan = _applied(
+        make_repo, tmp_path, {**REBOUND_TREE, "users/u.py": REBOUND_HEAD + "R2 = None\n"}
+    )
+    (repo / "users/left.py").write_text(LEFTOVERS)
+    (repo / "users/left_global.py").write_text(LEFTOVERS_GLOBAL)
+    (repo / "users/left_runtime.py").write_text(LEFTOVERS_RUNTIME)
+    (repo / "reexport.py").write_text("import pkg.engine.mod  # noqa: F401\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a branch written against the old layout")
+    result = verify(repo, f"{base}..HEAD", str(plan), wheel_check=False, allow_foreign=True)
+    expected = [
+        (f"users/{name}.py", i)
+        for name, text in (
+            ("left", LEFTOVERS),
+            ("left_global", LEFTOVERS_GLOBAL),
+            ("left_runtime", LEFTOVERS_RUNTIME),
+        )
+        for i, line in enumerate(text.splitlines(), 1)
+        if line.endswith("# left")
+    ]
+    hits = found(result, "old-names")
+    assert sorted((f, line) for f, line, *_ in hits) == expected
+    assert {sev for _, _, sev, _ in hits} == {"error"} and not result.ok

@@ -99,6 +99,9 @@ class _Event:
     fact: Binding | None = None  # the binding as the code facts count it (None: they do not)
     contained: bool = False  # inside an `except` handler or a `match` case of its scope
     param: bool = False  # a parameter of the function the scope is
+    # an assignment of a module imported at run time (`importlib.import_module(...)`,
+    # `__import__(...)`, `sys.modules[...]`): what it binds the file does not show
+    runtime_import: bool = False
 
 
 @dataclass
@@ -112,6 +115,10 @@ class Scope:
     events: dict[str, list[_Event]] = field(default_factory=dict)
     globals: set[str] = field(default_factory=set)
     stars: list[ModuleBinding] = field(default_factory=list)
+    # [start, end) of each part of the scope's own code that may not run, or may run
+    # again, where the code before it ran (an `if` branch, a loop, a `try` body, a
+    # handler, a `with` body, a `match` case, a conditional operand): is_loop for a loop
+    blocks: list[tuple[int, int, bool]] = field(default_factory=list)
 
 
 @dataclass
@@ -287,6 +294,7 @@ class _Builder(Visitor):
         self.assigning: int | None = None  # line of the assignment whose targets are visited
         self.match_depth = 0  # > 0 inside a `match` (module-level facts do not look there)
         self.contained: dict[int, int] = {}  # scope -> depth of handlers/cases open in it
+        self.runtime_import = False  # the targets being visited get a run-time import
 
     def off(self, node: ast.AST) -> int:
         return self._offset(node.lineno, node.col_offset)
@@ -339,12 +347,14 @@ class _Builder(Visitor):
         if fact is not None and self.match_depth and scope.kind == "module":
             fact = None  # module-level facts do not descend into `match` cases
         contained = self.contained.get(self.stack[-1], 0) > 0
-        event = _Event(pos, binding, fallback, fact, contained, param)
+        event = _Event(pos, binding, fallback, fact, contained, param, self.runtime_import)
         scope.events.setdefault(name, []).append(event)
 
     def _contained(self, node: ast.AST) -> None:
         """An `except` handler or a `match` case: its events are marked `contained`."""
         idx = self.stack[-1]
+        first = node if isinstance(node, ast.ExceptHandler) else node.pattern
+        self._block(first, node.body[-1])
         self.contained[idx] = self.contained.get(idx, 0) + 1
         if isinstance(node, ast.ExceptHandler):
             self._handler(node)
@@ -355,9 +365,10 @@ class _Builder(Visitor):
     def _assigned(self, node, targets: list[ast.AST], rest: list[ast.AST]) -> None:
         """An assignment: its target names are facts (`assign`), visited in field order."""
         saved, self.assigning = self.assigning, node.lineno
+        self.runtime_import = _runtime_import(getattr(node, "value", None))
         for t in targets:
             self.visit(t)
-        self.assigning = saved
+        self.assigning, self.runtime_import = saved, False
         for r in rest:
             if r is not None:
                 self.visit(r)
@@ -438,9 +449,52 @@ class _Builder(Visitor):
         self._assigned(node, [node.target], [node.annotation, node.value])
 
     def visit_For(self, node) -> None:
+        # the target is bound only when the loop runs once: it is part of the loop's block
+        self._block(node.target, node.body[-1], True)
+        self._blocks(node.orelse)
         self._assigned(node, [node.target], [node.iter, *node.body, *node.orelse])
 
     visit_AsyncFor = visit_For
+
+    def _block(self, first: ast.AST, last: ast.AST, loop: bool = False) -> None:
+        """[first, last] is a block of the scope being walked (`Scope.blocks`)."""
+        span = (self.off(first), self.end(last), loop)
+        self.out.scopes[self.stack[-1]].blocks.append(span)
+
+    def _blocks(self, body: list, loop: bool = False) -> None:
+        if body:
+            self._block(body[0], body[-1], loop)
+
+    def visit_While(self, node: ast.While) -> None:
+        self._blocks(node.body, True)
+        self._blocks(node.orelse)
+        self.generic_visit(node)
+
+    def visit_If(self, node: ast.If) -> None:
+        self._blocks(node.body)
+        self._blocks(node.orelse)
+        self.generic_visit(node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self._block(node.body, node.body)
+        self._block(node.orelse, node.orelse)
+        self.generic_visit(node)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        self._block(node.values[1], node.values[-1])
+        self.generic_visit(node)
+
+    def visit_With(self, node) -> None:
+        self._blocks(node.body)  # its targets are bound before the body runs
+        self.generic_visit(node)
+
+    visit_AsyncWith = visit_With
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.runtime_import = _runtime_import(node.value)
+        self.visit(node.target)
+        self.runtime_import = False
+        self.visit(node.value)
 
     def visit_Match(self, node) -> None:
         self.match_depth += 1
@@ -464,6 +518,8 @@ class _Builder(Visitor):
             self.visit(stmt)
 
     def visit_Try(self, node) -> None:
+        self._blocks(node.body)  # the handlers are blocks of their own (`_contained`)
+        self._blocks(node.orelse)  # `finally` runs whenever the code after it does
         imported: set[str] = set()
         for stmt in node.body:
             for sub in ast.walk(stmt):
@@ -530,6 +586,21 @@ class _Builder(Visitor):
             value = f"{base}.{a.name}" if base else None
             b = self._stmt_binding(node, local, value, form, node.level) if value else None
             self.bind(local, self.off(node), b, Binding(local, "from", node.lineno, base, a.name))
+
+
+_IMPORTERS = frozenset(("import_module", "__import__", "reload"))
+
+
+def _runtime_import(value: ast.AST | None) -> bool:
+    """`value` is a module imported at run time: `importlib.import_module(name)`,
+    `__import__(name)`, `importlib.reload(m)`, `sys.modules[name]`."""
+    if isinstance(value, ast.Call):
+        f = value.func
+        return (f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)) in _IMPORTERS
+    if isinstance(value, ast.Subscript):
+        v = value.value
+        return (v.id if isinstance(v, ast.Name) else getattr(v, "attr", None)) == "modules"
+    return False
 
 
 class _Uses(Visitor):
@@ -871,6 +942,104 @@ def name_reads(model: Bindings, tree: ast.Module, text: str) -> list[NameRead]:
     reads = _Reads(_Offsets(text, model))
     reads.visit(tree)
     return reads.reads
+
+
+# Every binding that may be in effect at a read (None: one that is not an import).
+Reach = tuple[ModuleBinding | None, ...]
+
+
+class _Reaching(_Uses):
+    """What the bare names read at given offsets may be bound to (`reaching_bindings`)."""
+
+    def __init__(self, b: _Offsets, positions: set[int]):
+        super().__init__(b, frozenset(), {})
+        self.positions = positions
+        self.found: dict[int, Reach | None] = {}
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        self.generic_visit(node)
+
+    visit_Call = visit_Subscript = visit_Attribute
+
+    def visit_Name(self, node: ast.Name) -> None:
+        pos = self.b.off(node)
+        if pos in self.positions and isinstance(node.ctx, ast.Load):
+            self.found[pos] = self.reaching(node.id, pos)
+
+    def reaching(self, name: str, pos: int) -> Reach | None:
+        """Every binding of `name` that a read at `pos` may see, by `lookup`'s scope rules
+        but without its choice of one (the textually latest): None when the read may
+        reach a binding the file does not show (nothing in it binds the name, no binding
+        of it certainly ran before the read in a module or class body, or one binds it
+        to a module imported at run time)."""
+        scopes = self.b.out.scopes
+        idx: int | None = self.stack[-1]
+        first = True
+        while idx is not None:
+            scope = scopes[idx]
+            if scope.kind == "class" and not first:
+                idx = scope.parent  # nested scopes do not see class bodies
+                continue
+            events = scope.events.get(name, [])
+            if any(e.runtime_import for e in events):
+                return None  # a module imported at run time: the file does not show which
+            if name in scope.globals and scope.kind != "module":
+                own = _dominating(scope, events, pos) if first else None
+                return None if own is None else self._with_global_rebinding(name, own)
+            if events:
+                if scope.kind == "function":  # local in the whole function: only its own
+                    return tuple(e.binding for e in events)
+                if not first:  # a module global read later, at call time: any of them
+                    return self._with_global_rebinding(name, tuple(e.binding for e in events))
+                own = _dominating(scope, events, pos)
+                if own is None:  # the module's (class: the enclosing) binding may be read
+                    return None
+                return own if scope.kind == "class" else self._with_global_rebinding(name, own)
+            first = False
+            idx = scope.parent
+        return None
+
+    def _with_global_rebinding(self, name: str, found: Reach) -> Reach | None:
+        """`found`, and the imports by which functions declaring `name` global rebind the
+        module's name (None when one imports it at run time)."""
+        scopes = [s for s in self.b.out.scopes if name in s.globals]
+        events = [e for scope in scopes for e in scope.events.get(name, [])]
+        if any(e.runtime_import for e in events):
+            return None
+        return found + tuple(e.binding for e in events if e.binding is not None)
+
+
+def _dominating(scope: Scope, events: list[_Event], pos: int) -> Reach | None:
+    """The bindings a read at `pos` in `scope`'s own code may see: the latest binding
+    before it that ran on every way to it (each block holding the binding holds the
+    read), those after that one in blocks that may have run, and, in a loop holding the
+    read but not that binding, every binding in the loop (a later pass sees them). None
+    when no binding before it certainly ran."""
+    before = [e for e in events if e.pos < pos]
+    for k in range(len(before) - 1, -1, -1):
+        at = before[k].pos
+        if all(a <= pos < b for a, b, _ in scope.blocks if a <= at < b):
+            seen = before[k:]
+            for a, b, loop in scope.blocks:
+                if loop and a <= pos < b and not a <= at < b:
+                    seen += [e for e in events if a <= e.pos < b and e.pos >= pos]
+            return tuple(e.binding for e in seen)
+    return None
+
+
+def reaching_bindings(
+    model: Bindings, tree: ast.Module, text: str, positions: set[int]
+) -> dict[int, Reach | None]:
+    """offset -> every binding that may be in effect where code reads a bare name there
+    (a ModuleBinding for an import, None for any other binding: a parameter, an
+    assignment, a def, a for/with/except target, a walrus), or None when the read may
+    see a binding the file does not show. Offsets of `positions` that no name read in
+    code starts (a string, a comment, an import statement) are left out. The reading
+    of verify's old-names (`oldnames.OldNames.references`): a chain is a reference to a
+    moved module only when its head may be bound to an import of it there."""
+    reach = _Reaching(_Offsets(text, model), positions)
+    reach.visit(tree)
+    return reach.found
 
 
 def _pick(events: list[_Event], pos: int | None) -> ModuleBinding | None | bool:

@@ -90,7 +90,7 @@ def collect_preview(
         lambda: _inventory_of([p for p in tree.paths if p.endswith(".py")], tree.text),
     )
     skip = {_display_path(prep.index.root, prep.plan.path)}
-    items = scan_leftovers(tree.paths, tree.text, prep.relocation, prep.plan, skip=skip)
+    items = scan_leftovers(tree.paths, tree.text, prep.relocation, prep.plan, skip=skip, tree=tree)
     noted = {(r.file, r.line) for r in data.review if r.kind == "note"}
     for item in items:
         item.flagged = (item.file, item.line) in noted
@@ -212,14 +212,14 @@ def _collect_range(
     if prep is not None and not plan and recorded:  # as the trailer names it, not a copy
         data.meta.plan_path = recorded
     read_head = RevReader(repo, head)
+    roots = prep.plan.roots if prep is not None else (".",)
+    tree = text_tree(ls_names(repo, head), read_head, roots)
     if prep is not None:
         needles = OldNames(prep.relocation, prep.plan).needles()
         files = grep_files(repo, head, needles)
         skip = set(chain_refs(data.meta.plan_path))
-        items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip)
+        items = scan_leftovers(files, read_head, prep.relocation, prep.plan, skip=skip, tree=tree)
         data.leftovers = LeftoverSection(OK, items, f"HEAD {head[:10]}")
-    roots = prep.plan.roots if prep is not None else (".",)
-    tree = text_tree(ls_names(repo, head), read_head, roots)
     data.rules = _rules(tree, given.rules)
     data.inventory = _inventory(
         given.inventory, prep, lambda: _inventory_at(repo, base), lambda: _inventory_at(repo, head)

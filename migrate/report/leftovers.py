@@ -15,9 +15,11 @@ from migrate.report.data import Leftover
 from migrate.rewrite.globs import repo_glob_match
 
 
-def scan_text(path: str, text: str, names: OldNames) -> list[Leftover]:
+def scan_text(path: str, text: str, names: OldNames, tree=None) -> list[Leftover]:
+    """The old names `text` (file `path`) still spells; with `tree` (the tree the file is
+    in), code chains are read by binding (`OldNames.references`), as verify reads them."""
     out = []
-    for hit in names.find_at(path, text):
+    for hit in names.references(path, text, tree):
         start = text.rfind("\n", 0, hit.start) + 1
         end = text.find("\n", hit.start)
         line = text[start : end if end >= 0 else len(text)]
@@ -33,8 +35,10 @@ def scan_leftovers(
     plan,
     *,
     skip: Iterable[str] = (),
+    tree=None,
 ) -> list[Leftover]:
-    """Every stale spelling in the files `paths` (text from `read`), sorted by position."""
+    """Every stale spelling in the files `paths` (text from `read`), sorted by position;
+    `tree` (a `CodeTree` holding them) reads code chains by binding."""
     names = OldNames(relocation, plan)
     keep = tuple(getattr(plan, "keep_prose", ()))
     skip = set(skip)
@@ -44,5 +48,5 @@ def scan_leftovers(
             continue
         text = read(path)
         if text is not None:
-            out.extend(scan_text(path, text, names))
+            out.extend(scan_text(path, text, names, tree))
     return out

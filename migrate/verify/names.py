@@ -22,9 +22,11 @@ def excluded(path: str, exclude: set[str], globs: Iterable[str]) -> bool:
     return path in exclude or any(repo_glob_match(g, path) for g in globs)
 
 
-def scan_text(path: str, text: str, names: OldNames, check: str) -> list[Finding]:
+def scan_text(path: str, text: str, names: OldNames, check: str, tree=None) -> list[Finding]:
+    """The old names `text` (file `path`) still spells, as `check` findings; with `tree`
+    (the tree the file is in), code chains are read by binding (`OldNames.references`)."""
     out = []
-    for hit in names.find_at(path, text):
+    for hit in names.references(path, text, tree):
         line = text.count("\n", 0, hit.start) + 1
         if hit.deleted is not None:
             fix = f"the plan deletes {hit.deleted}: no single new name, fix by hand"

@@ -48,5 +48,5 @@ def stale_references(
                 continue
             text = index.text(path)
             if text is not None:
-                findings += scan_text(path, text, names, CHECK)
+                findings += scan_text(path, text, names, CHECK, index)
     return sorted(set(findings), key=lambda f: (f.file, f.line, f.message))

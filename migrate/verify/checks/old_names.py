@@ -30,7 +30,8 @@ def check(ctx: VerifyContext) -> CheckResult:
                 continue
             text = index.text(path)
             if text is not None:
-                findings += [_judged(ctx, rel, f, text) for f in scan_text(path, text, names, NAME)]
+                hits = scan_text(path, text, names, NAME, index)
+                findings += [_judged(ctx, rel, f, text) for f in hits]
     return CheckResult.judged(NAME, findings, f"{len(index.files)} files scanned")
 
 
