@@ -276,3 +276,75 @@ def test_every_write_form_to_a_moved_value_through_the_old_module_stays_there(ma
     notes = [n for n in cs.notes if n.pos.file == "pkg/runner.py"]
     assert sorted(n.pos.line for n in notes) == [6, 7, 11, 18, 20, 22, 24, 25]
     assert all("patch of pkg.conf.WIDTH kept on pkg.conf" in n.message for n in notes)
+
+
+# colorama 0.4.6's shape (t12 T57): winterm binds `from . import win32` and reads
+# `win32.STDOUT`; its tests replace that binding whole (`@patch('colorama.winterm.win32')`)
+# and assert the mock's STDOUT was passed on. STDOUT moving to a new module, with win32
+# still reading it (imported back), the read respelled `handles.STDOUT` escaped the patch:
+# two tests failed, apply 0, verify PASS.
+WIN32 = """
+STDOUT = -11
+
+
+def write(handle=STDOUT):
+    return handle
+"""
+TERM = """
+from . import win32
+
+
+def out():
+    return win32.write(win32.STDOUT)
+"""
+PATCHED_BINDING = """
+from unittest import mock
+
+from pkg import term
+
+
+def check():
+    assert term.out() == -11
+    with mock.patch("pkg.term.win32") as fake:
+        term.out()
+        fake.write.assert_called_with(fake.STDOUT)
+"""
+
+
+def test_reads_through_a_patched_module_binding_stay_on_the_module_that_still_binds(
+    make_repo, tmp_path
+):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/win32.py": WIN32,
+        "pkg/term.py": TERM,
+        "app/__init__.py": "",
+        "app/t.py": PATCHED_BINDING,
+    }
+    prep, cs, out = rewrite_and_run(
+        make_repo, tmp_path, files, [("pkg.win32:STDOUT", "pkg.handles")], "app.t"
+    )
+    assert (out / "pkg/term.py").read_text() == dedent(TERM)
+    assert "from pkg.handles import STDOUT" in (out / "pkg/win32.py").read_text()
+    (note,) = [n for n in cs.notes if n.pos.file == "pkg/term.py"]
+    assert note.severity == "warning" and "pkg.term.win32" in note.message, note.message
+
+
+def test_a_read_through_a_patched_module_binding_follows_when_the_old_module_lets_go(
+    make_repo, tmp_path
+):
+    """The same binding patched whole, but win32 no longer reads STDOUT: the read must
+    follow it to its new module, and the warning says the patch no longer reaches it."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/win32.py": "STDOUT = -11\n\n\ndef write(handle):\n    return handle\n",
+        "pkg/term.py": TERM,
+        "app/__init__.py": "",
+        "app/t.py": PATCHED_BINDING.replace("fake.STDOUT", "-11"),
+    }
+    prep, cs, out = rewrite_and_run(
+        make_repo, tmp_path, files, [("pkg.win32:STDOUT", "pkg.handles")], "app.t"
+    )
+    assert "win32.write(handles.STDOUT)" in (out / "pkg/term.py").read_text()
+    (note,) = [n for n in cs.notes if n.pos.file == "pkg/term.py"]
+    assert note.severity == "warning" and "no longer reaches" in note.message, note.message

@@ -219,3 +219,53 @@ def test_cold_statements_are_not_parsed_but_spans_stay_exact(make_repo):
     src = '"""Doc."""\n' + body + "import pkg.old.norm\n\n\ndef g():\n    pkg.old.norm.rmsnorm(1)\n"
     text, _ = run(make_repo, src)
     assert text == src.replace("pkg.old.norm", "pkg.ops.layernorm.norm")
+
+
+def test_a_from_import_of_a_moved_symbol_in_prose_follows_each_name(make_repo):
+    """packaging 24.1's `.. testsetup::` block in the specifiers docstring (t12 T56):
+    `from packaging.specifiers import Specifier, SpecifierSet, InvalidSpecifier` in a
+    docstring, with InvalidSpecifier moved to packaging.errors, was left as it was (apply
+    0, a second run found nothing) and verify's old-names failed it. A docstring's or a
+    comment's import follows each name, as in a text file: one new module is a respelling,
+    several split the line (a doctest prompt repeats on each)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/spec.py": '''
+            """
+            .. testsetup::
+
+                from pkg.spec import InvalidSpec
+                from pkg.spec import Spec, InvalidSpec
+
+            >>> from pkg.spec import Spec, InvalidSpec as Bad
+            """
+
+
+            class InvalidSpec(ValueError):
+                pass
+
+
+            class Spec:
+                pass
+            ''',
+        "app.py": "# from pkg.spec import InvalidSpec is where it came from\nX = 1\n",
+    }
+    prep, cs = changes(make_repo, files, [("pkg.spec:InvalidSpec", "pkg.errors")])
+    assert new_text(prep, cs, "pkg/spec.py").startswith(
+        dedent(
+            '''
+            """
+            .. testsetup::
+
+                from pkg.errors import InvalidSpec
+                from pkg.spec import Spec
+                from pkg.errors import InvalidSpec
+
+            >>> from pkg.spec import Spec
+            >>> from pkg.errors import InvalidSpec as Bad
+            """
+            '''
+        )
+    )
+    assert new_text(prep, cs, "app.py").startswith("# from pkg.errors import InvalidSpec is")
+    assert {e.kind for e in cs.edits if e.path in ("pkg/spec.py", "app.py")} >= {"prose"}

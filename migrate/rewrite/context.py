@@ -32,6 +32,10 @@ class Context:
     # stays there; these read it from the new module instead and do not see that patch
     # (`run_context.patch_misses`).
     patch_misses: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    # (module, name) -> where a patch string replaces that name of that module whole: a
+    # binding of an old module patched so keeps its reads of moved symbols the old module
+    # still binds (`patch_targets.patched_bindings`).
+    patched_bindings: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     # Deleted package -> common prefix of where its modules went (prose fallback only).
     package_fallback: dict[str, str] = field(default_factory=dict)
     # `pkg.name` re-exported by a deleted package's `__init__` -> the absolute origin.

@@ -113,6 +113,7 @@ class _Speller:
         self.kept = (
             kept_patches(tree, facts.uses, ctx.symbol_callers) if ctx.symbol_callers else set()
         )
+        self.patched_said: set[tuple[str, str]] = set()  # (local, symbol) kept and noted
 
     def run(self) -> None:
         for use in self.facts.uses:
@@ -204,6 +205,11 @@ class _Speller:
             else:  # read from the namespace this file patches: it sees the patch there
                 self.res.handled.update(x for x in (use.span[0], use.key) if x >= 0)
             return
+        patched = self.ctx.patched_bindings.get((self.job.old_module, use.binding.local))
+        if patched and use.kind == "attr":
+            self._patched_binding(use, dst, patched, kept=bool(callers))
+            if callers:
+                return
         if dst == self.job.new_module and use.kind == "attr" and self.text[e : e + 1] == ".":
             self._edit(s, e + 1, "", use, f"{what}, defined in this module")
             return
@@ -220,6 +226,36 @@ class _Speller:
                 f"in {', '.join(callers)}, which patching {dst} does not reach"
             )
         self._edit(s, e, spelling, use, reason, applicability)
+
+    def _patched_binding(
+        self, use: ModuleUse, dst: str, patched: tuple[str, ...], kept: bool
+    ) -> None:
+        """A read `local.sym` through this module's binding of the old module, which a
+        patch string replaces whole (`mock.patch("pkg.term.win32")`): the patch reaches
+        the read only while it goes through that binding. When the old module still binds
+        `sym` (imported back), the read stays as it is; otherwise it must follow `sym`,
+        and a person is told that the patch no longer reaches it."""
+        local, here = use.binding.local, self.job.old_module
+        if kept:
+            self.res.handled.update(x for x in (use.span[0], use.key) if x >= 0)
+        if (local, use.attr) in self.patched_said:
+            return  # one note for each name read through the binding
+        self.patched_said.add((local, use.attr))
+        shown = ", ".join(patched[:3]) + (
+            f" and {len(patched) - 3} more" if len(patched) > 3 else ""
+        )
+        if kept:
+            why = (
+                f"{local}.{use.attr} kept: {use.attr} moves to {dst}, but {here}.{local} is "
+                f"patched whole ({shown}) and {use.module} still binds {use.attr} (imported "
+                f"back); read from {dst}, it would escape that patch"
+            )
+        else:
+            why = (
+                f"{local}.{use.attr} is now read from {dst}: {here}.{local} is patched whole "
+                f"({shown}), and that patch no longer reaches this read of {use.attr}"
+            )
+        self.res.notes.append(note_at(self.job.new_path, self.text, use.span[0], why, "warning"))
 
     def _kept_patch(self, use: ModuleUse, dst: str, callers: tuple[str, ...]) -> None:
         """A patch of a moved symbol that its old module still binds (it imports it back

@@ -12,6 +12,7 @@ module no longer binds the name, the patch follows the symbol to its new module.
 from __future__ import annotations
 
 import ast
+import re
 
 from migrate.index.bindings import ModuleUse, find_uses
 from migrate.index.repo import RepoIndex
@@ -109,3 +110,30 @@ def patch_misses(index: RepoIndex, rel: Relocation, moving: dict, callers: dict)
                 if where not in out[key]:
                     out[key].append(where)
     return {k: tuple(v) for k, v in out.items() if v}
+
+
+_BINDING_PATCH = re.compile(
+    r"\b(?:patch|setattr)\(\s*(?:target\s*=\s*)?([\"'])([A-Za-z_][\w.]*)\.([A-Za-z_]\w*)\1"
+)
+
+
+def patched_bindings(index: RepoIndex, rel: Relocation) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(module, name) -> where a patch string replaces that name of that module whole
+    (`mock.patch("pkg.term.win32")`, `monkeypatch.setattr("pkg.term.win32", m)`), for
+    a plan with symbol moves. When `name` is the module's binding of a module losing a
+    symbol, its reads `win32.STDOUT` go through the patch (colorama's
+    `@patch('colorama.winterm.win32')`, t12 T57)."""
+    if not rel.symbols:
+        return {}
+    out: dict[tuple[str, str], list[str]] = {}
+    for path, info in sorted(index.files.items()):
+        if not info.is_python or info.is_symlink:
+            continue
+        text = index.text(path) or ""
+        if "patch" not in text and "setattr" not in text:
+            continue
+        for m in _BINDING_PATCH.finditer(text):
+            if m[2] in index.modules:
+                where = f"{path}:{line_col(text, m.start(2))[0]}"
+                out.setdefault((m[2], m[3]), []).append(where)
+    return {k: tuple(v) for k, v in out.items()}

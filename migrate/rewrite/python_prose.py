@@ -16,6 +16,8 @@ from migrate.rewrite.cstfacts import Facts
 from migrate.rewrite.globs import repo_glob_match
 from migrate.rewrite.literals import Literal, Piece, literal_of
 from migrate.rewrite.refs import Ref, find_refs, literal_edits
+from migrate.rewrite.spans import make_edit
+from migrate.rewrite.text_imports import from_import_changes
 
 
 def keeps_prose(path: str, ctx: Context) -> bool:
@@ -69,9 +71,27 @@ def _prose_rewrite(ref: Ref, ctx: Context, where: str) -> tuple[str, str, str] |
     )
 
 
+def _import_edits(path: str, text: str, lit: Literal, ctx: Context):
+    """(edits, claimed virtual spans) for `from X import a, b` written in the literal: each
+    name follows its own move, as in a text file (`text_imports`); one that spans several
+    pieces of the literal (an escape inside it) is left to the dotted rewrite and verify."""
+    if "import" not in lit.virtual:
+        return [], []
+    found, _, claimed = from_import_changes(ctx.relocation, lit.virtual, path, "prose", path)
+    edits = []
+    for e in found:
+        spans = lit.source_spans(e.start, e.end)
+        if len(spans) != 1 or spans[0][2:] != (e.start, e.end):
+            continue
+        edits.append(make_edit(path, text, spans[0][0], spans[0][1], e.new, "prose", e.reason))
+    return edits, claimed
+
+
 def prose_edits(path: str, text: str, lit: Literal, regex: re.Pattern, ctx: Context, where: str):
-    edits: list[Edit] = []
+    edits, claimed = _import_edits(path, text, lit, ctx)
     for ref in find_refs(lit.virtual, regex, ctx):
+        if any(ref.start < c_end and c_start < ref.end for c_start, c_end in claimed):
+            continue
         rewrite = _prose_rewrite(ref, ctx, where)
         if rewrite is not None:
             new, reason, applicability = rewrite

@@ -14,7 +14,7 @@ from migrate.rewrite.context import Context
 from migrate.rewrite.effect_imports import effect_reach, import_effects
 from migrate.rewrite.import_order import orders_by_dir
 from migrate.rewrite.names import common_prefix
-from migrate.rewrite.patch_targets import patch_misses
+from migrate.rewrite.patch_targets import patch_misses, patched_bindings
 from migrate.rewrite.scan import module_aliases
 from migrate.rewrite.shadowed import shadowed_submodules
 from migrate.rewrite.symbols import node_names
@@ -256,6 +256,7 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         new_modules=frozenset(new_module_names(index, rel)),
         symbol_callers=callers,
         patch_misses=patch_misses(index, rel, moving or {}, callers),
+        patched_bindings=patched_bindings(index, rel),
         package_fallback=package_fallbacks(index, rel, gone),
         reexports=reexp,
         gone_stars=gone_stars(index, rel, gone, reexp),
