@@ -179,6 +179,11 @@ def unused_imports(root) -> list[str]:
     return _ruff(root, "F401")
 
 
+def unsorted_imports(root) -> list[str]:
+    """ruff's I001 (an import block isort/ruff would sort differently) on a tree."""
+    return _ruff(root, "I001")
+
+
 def _ruff(root, code: str) -> list[str]:
     ruff = Path(sys.executable).with_name("ruff")
     res = subprocess.run(

@@ -135,6 +135,29 @@ def test_attribute_chains_through_every_import_form_resolve_or_fail(make_repo, t
     }
 
 
+def test_a_patch_of_a_missing_attribute_passed_by_keyword_fails(make_repo, tmp_path):
+    """d12 D2: `patch.object(target=m, attribute="g")`, `monkeypatch.setattr(m, name="g",
+    value=v)`: the object and the name passed by keyword are read as the positional
+    forms are (`index.bindings.named_call`, which the rewrite reads them by too)."""
+    head = {
+        "pkg/new/__init__.py": "",
+        "pkg/new/mod.py": "def f():\n    return 1\n",  # g is gone
+        "pkg/uses.py": (
+            "from unittest import mock\n\nfrom pkg.new import mod as m\n\n"
+            "mock.patch.object(target=m, attribute='g')\n"  # 5 broken
+            "mock.patch.object(m, attribute='f')\n"  # 6 ok
+            "def t(monkeypatch):\n"
+            "    monkeypatch.setattr(m, name='g', value=1)\n"  # 8 broken
+            "    monkeypatch.setattr(target=m, name='f', value=1)\n"  # 9 ok
+        ),
+    }
+    repo, base, plan = hand_migration(make_repo, tmp_path, BASE_TREE, head, gone=["pkg/old"])
+    assert findings(repo, base, plan, "attributes-resolve") == {
+        ("pkg/uses.py", 5): "error",
+        ("pkg/uses.py", 8): "error",
+    }
+
+
 def test_an_attribute_already_missing_at_base_is_a_warning(make_repo, tmp_path):
     base_tree = {**BASE_TREE, "pkg/user.py": "from pkg.old import mod\n\nmod.h()\n"}
     head = {

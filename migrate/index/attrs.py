@@ -23,7 +23,14 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from migrate.index.bindings import Bindings, Visitor, import_only, name_chain, node_key
+from migrate.index.bindings import (
+    Bindings,
+    Visitor,
+    import_only,
+    name_chain,
+    named_call,
+    node_key,
+)
 from migrate.index.forward_refs import reference_strings
 from migrate.index.imports import absolute
 
@@ -208,10 +215,12 @@ class AttrWalker(Visitor):
             return
         fname = ".".join([func[0], *func[1]])
         args = node.args
-        getter = fname == "getattr" and len(args) == 2
-        patcher = func[1] and func[1][-1] in _OBJECT_PATCHERS and len(args) >= 2
-        if getter or patcher:
-            self._object_ref(node, args[0], args[1])
+        named = named_call(node)
+        if named is not None:
+            callee, obj, attr = named
+            getter = fname == "getattr" and len(args) == 2  # no default: it must exist
+            if getter or (func[1] and callee in _OBJECT_PATCHERS):
+                self._object_ref(node, obj, attr)
         if (fname in _PATCHERS or fname.endswith(".setattr")) and args:
             value = _literal(args[0])
             if value and "." in value and all(p.isidentifier() for p in value.split(".")):

@@ -37,6 +37,33 @@ _NAMED_BUILTINS = {"getattr", "hasattr", "setattr", "delattr"}
 _NAMED_METHODS = {"object", "setattr", "delattr"}  # mock.patch.object, monkeypatch.setattr
 # Those that replace or delete the name in the object's namespace (a patch), not read it.
 _NAMED_WRITERS = {"setattr", "delattr", "object"}
+# The keywords the methods take the object and the name by: `patch.object(target=,
+# attribute=)`, `monkeypatch.setattr(target=, name=, value=)` / `delattr(target=, name=)`.
+_NAMED_KEYWORDS = {
+    "object": ("target", "attribute"),
+    "setattr": ("target", "name"),
+    "delattr": ("target", "name"),
+}
+
+
+def named_call(node: ast.Call) -> tuple[str, ast.AST, ast.AST] | None:
+    """(callee name, object, name) of a call naming an attribute of an object:
+    `getattr(o, "n")` / `hasattr` / `setattr` / `delattr`, and the methods
+    `patch.object(o, "n")`, `monkeypatch.setattr(o, "n", v)` / `delattr`, their object
+    and name passed by position or by keyword; None for any other call. The one reading
+    of such calls (the bindings walk, index/attrs for verify)."""
+    func = node.func
+    if isinstance(func, ast.Name) and func.id in _NAMED_BUILTINS:
+        return (func.id, *node.args[:2]) if len(node.args) >= 2 else None
+    if not (isinstance(func, ast.Attribute) and func.attr in _NAMED_METHODS):
+        return None
+    args = list(node.args[:2])
+    given = {k.arg: k.value for k in node.keywords if k.arg}
+    for key in _NAMED_KEYWORDS[func.attr][len(args) :]:
+        if key not in given:
+            return None
+        args.append(given[key])
+    return (func.attr, *args)
 
 
 @dataclass(frozen=True)
@@ -785,19 +812,10 @@ class _Uses(Visitor):
         return True
 
     def visit_Call(self, node: ast.Call) -> None:
-        func = node.func
-        name = (
-            func.id
-            if isinstance(func, ast.Name)
-            else func.attr
-            if isinstance(func, ast.Attribute)
-            else None
-        )
-        is_named = (isinstance(func, ast.Name) and name in _NAMED_BUILTINS) or (
-            isinstance(func, ast.Attribute) and name in _NAMED_METHODS
-        )
-        if is_named and len(node.args) >= 2:
-            self._named(node.args[0], node.args[1], name in _NAMED_WRITERS)
+        named = named_call(node)
+        if named is not None:
+            name, target, attr = named
+            self._named(target, attr, name in _NAMED_WRITERS)
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:

@@ -1,0 +1,5 @@
+from tools.helpers import helper
+
+
+def run():
+    return helper()

@@ -1,0 +1,5 @@
+from .helpers import helper
+
+
+def run():
+    return helper()

@@ -1,0 +1,4 @@
+def go():
+    from pkg import run
+
+    return run()

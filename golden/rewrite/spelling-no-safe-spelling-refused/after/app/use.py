@@ -1,0 +1,4 @@
+import pkg.mod
+
+lib = None
+print(pkg.mod.X)

@@ -1,0 +1,72 @@
+"""Issue 12's forms whose golden case no other test executed, refused or read the dry run
+of (docs/rewrite-forms.md lists every form with its golden and its tests): the rows P4,
+P5, C4 and L6 there. Each case is a golden under golden/rewrite/ (compared byte for byte
+by tests/test_rewrite_golden.py); here it is executed and run twice, or refused through
+the CLI with nothing written.
+"""
+
+from __future__ import annotations
+
+from helpers import GOLDEN, git, migrate_cli
+from rewrite_helpers import changes, golden_case, run_golden_case, unsorted_imports
+
+
+def _repo_of(make_repo, name: str):
+    """(repo, plan path) of golden `name`: its before tree committed in a fresh repo."""
+    return make_repo(golden_case(name).files), GOLDEN / "rewrite" / name / "plan.yaml"
+
+
+NO_SPELLING = "spelling-no-safe-spelling-refused"
+DEFINES_LIB = "cannot rewrite `import pkg.mod` to `import lib.mod`: the file defines `lib` itself"
+
+
+def test_no_safe_spelling_is_an_error_that_stops_apply(make_repo):
+    """`import pkg.mod` -> `import lib.mod` in a file that binds `lib` itself: an error
+    note at the import and no edit of the file; the dry run prints it and exits 1, apply
+    exits 2 and writes nothing (HEAD, index and work tree unchanged)."""
+    case = golden_case(NO_SPELLING)
+    _, cs = changes(make_repo, case.files, case.moves, case.extra, case.roots)
+    (note,) = [n for n in cs.notes if n.pos.file == "app/use.py"]
+    assert note.severity == "error" and (note.pos.line, note.pos.col) == (1, 8)
+    assert DEFINES_LIB in note.message
+    assert not [e for e in cs.edits if e.path == "app/use.py"]
+    repo, plan = _repo_of(make_repo, NO_SPELLING)
+    head = git(repo, "rev-parse", "HEAD")
+    for args, code in (([str(plan), "--dry-run"], 1), (["apply", str(plan)], 2)):
+        res = migrate_cli(repo, *args)
+        assert res.returncode == code, res.stdout + res.stderr
+        assert f"app/use.py:1:8: error: {DEFINES_LIB}" in res.stdout + res.stderr
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
+
+
+def test_the_alias_a_collision_picks_is_said_in_the_dry_run(make_repo):
+    """`newmod` is already bound in pkg/use.py: the import the move needs is aliased, and
+    the dry run says so, naming the file (exit 0: a warning)."""
+    repo, plan = _repo_of(make_repo, "binding-collision-alias")
+    res = migrate_cli(repo, str(plan), "--dry-run")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert (
+        "pkg/use.py: warning: imports pkg.newmod as `pkg_newmod`: "
+        "`newmod` is already bound in this file"
+    ) in res.stdout
+
+
+def test_the_named_fix_of_a_refused_cycle_is_applied_and_runs(make_repo, tmp_path):
+    """golden cycle-refused with the fix its refusal names (tools/__init__.py imports
+    `run` inside the function that uses it): the same move makes the cycle pkg -> tools
+    -> pkg, which imports fine, so it is applied; executed, run twice."""
+    _, cs, out, _ = run_golden_case(make_repo, tmp_path, "cycle-fixed-by-a-function-local-import")
+    assert not [n for n in cs.notes if n.severity == "error"], cs.notes
+    assert (out / "pkg/__init__.py").read_text().startswith("from tools.helpers import helper\n")
+    assert not (out / "pkg/helpers.py").exists()
+
+
+def test_names_added_for_new_modules_are_merged_and_run(make_repo, tmp_path):
+    """golden layout-own-order-added-names (only compared byte for byte before): the
+    modules the moves need are merged into the block's `from pkg import ...` and the
+    split-out statements sorted; executed, run twice, ruff's I001 finds nothing."""
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, "layout-own-order-added-names")
+    assert unsorted_imports(out) == []
+    app = (out / "app.py").read_text()
+    assert app.startswith("import json\n\nfrom pkg import access, datetimes, types, utils\n")
+    assert "from pkg.registry import classes as reg\n" in app
