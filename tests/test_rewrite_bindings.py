@@ -706,6 +706,10 @@ EFFECT_FORMS = {
     "relative": ("from . import state\n", "state"),
     "two-names": ("from pkg import registry, state\n", "state"),
     "local": ("", "state"),
+    "try-except": (
+        "try:\n    from pkg import state\nexcept ImportError:\n    state = None\n",
+        "state",
+    ),
 }
 
 
@@ -826,4 +830,20 @@ def test_a_plain_dotted_import_of_the_module_runs_it_for_the_binding(make_repo, 
     _, cs, out = rewrite_and_run(make_repo, tmp_path, files, EFFECT_MOVES, "pkg.use")
     text = (out / "pkg/use.py").read_text()
     assert text.startswith("import pkg.state\nfrom pkg import newmod\n"), text
+    assert not [n for n in cs.notes if n.pos.file == "pkg/use.py"]
+
+
+def test_a_type_checking_binding_of_a_module_that_runs_code_still_goes(make_repo, tmp_path):
+    """An import under `if TYPE_CHECKING:` never runs: dropping it loses nothing, so a
+    binding there whose uses (annotations) all moved goes as before, with no note."""
+    user = (
+        "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n"
+        "from pkg.registry import HANDLERS\n\nif TYPE_CHECKING:\n    from pkg import state\n\n\n"
+        "def check(x: state.reset = None):\n"
+        '    assert HANDLERS == {} and check.__annotations__["x"] == "newmod.reset"\n'
+    )
+    files = {**EFFECT, "pkg/use.py": user}
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, EFFECT_MOVES, "pkg.use")
+    text = (out / "pkg/use.py").read_text()
+    assert "    from pkg import newmod\n" in text and "state" not in text, text
     assert not [n for n in cs.notes if n.pos.file == "pkg/use.py"]
