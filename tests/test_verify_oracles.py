@@ -694,6 +694,8 @@ import pkg.core.mod  # left
 from other import FAKE
 
 R = pkg.core.mod.func()  # left
+pkg: object  # an annotation alone binds nothing here
+R0 = pkg.core.mod.func()  # left
 
 
 def f(x):
@@ -767,11 +769,11 @@ R = pkg.core.mod.func()  # left
 def test_a_chain_whose_head_may_be_the_package_is_still_an_old_name(make_repo, tmp_path):
     """The controls of the binding reading: a chain whose head is bound to the package
     (at module level, read from a function, a comprehension, through a re-export), bound
-    by nothing the file shows, rebound only on some ways to the read (an `if` branch,
-    a class body's branch, a loop's later pass, a function declaring it `global`) or to
-    a module imported at run time (`importlib.import_module`, `sys.modules[...]`) may be
-    the moved module, so it stays an old name left behind; so does every spelling in a
-    docstring or an import statement. Not one false PASS."""
+    by nothing the file shows, only annotated (`pkg: object`), rebound only on some ways
+    to the read (an `if` branch, a class body's branch, a loop's later pass, a function
+    declaring it `global`) or to a module imported at run time (`importlib.import_module`,
+    `sys.modules[...]`) may be the moved module, so it stays an old name left behind; so
+    does every spelling in a docstring or an import statement. Not one false PASS."""
     repo, base, plan = _applied(
         make_repo, tmp_path, {**REBOUND_TREE, "users/u.py": REBOUND_HEAD + "R2 = None\n"}
     )

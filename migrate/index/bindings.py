@@ -102,6 +102,7 @@ class _Event:
     # an assignment of a module imported at run time (`importlib.import_module(...)`,
     # `__import__(...)`, `sys.modules[...]`): what it binds the file does not show
     runtime_import: bool = False
+    declared: bool = False  # `name: T` without a value: binds nothing in a module or class
 
 
 @dataclass
@@ -295,6 +296,7 @@ class _Builder(Visitor):
         self.match_depth = 0  # > 0 inside a `match` (module-level facts do not look there)
         self.contained: dict[int, int] = {}  # scope -> depth of handlers/cases open in it
         self.runtime_import = False  # the targets being visited get a run-time import
+        self.declared = False  # the target being visited is only annotated (`x: T`)
 
     def off(self, node: ast.AST) -> int:
         return self._offset(node.lineno, node.col_offset)
@@ -347,7 +349,9 @@ class _Builder(Visitor):
         if fact is not None and self.match_depth and scope.kind == "module":
             fact = None  # module-level facts do not descend into `match` cases
         contained = self.contained.get(self.stack[-1], 0) > 0
-        event = _Event(pos, binding, fallback, fact, contained, param, self.runtime_import)
+        event = _Event(
+            pos, binding, fallback, fact, contained, param, self.runtime_import, self.declared
+        )
         scope.events.setdefault(name, []).append(event)
 
     def _contained(self, node: ast.AST) -> None:
@@ -366,9 +370,10 @@ class _Builder(Visitor):
         """An assignment: its target names are facts (`assign`), visited in field order."""
         saved, self.assigning = self.assigning, node.lineno
         self.runtime_import = _runtime_import(getattr(node, "value", None))
+        self.declared = isinstance(node, ast.AnnAssign) and node.value is None
         for t in targets:
             self.visit(t)
-        self.assigning, self.runtime_import = saved, False
+        self.assigning, self.runtime_import, self.declared = saved, False, False
         for r in rest:
             if r is not None:
                 self.visit(r)
@@ -986,6 +991,8 @@ class _Reaching(_Uses):
             if name in scope.globals and scope.kind != "module":
                 own = _dominating(scope, events, pos) if first else None
                 return None if own is None else self._with_global_rebinding(name, own)
+            if scope.kind != "function":  # `x: T` alone binds nothing there
+                events = [e for e in events if not e.declared]
             if events:
                 if scope.kind == "function":  # local in the whole function: only its own
                     return tuple(e.binding for e in events)
