@@ -975,8 +975,8 @@ class _Reaching(_Uses):
         """Every binding of `name` that a read at `pos` may see, by `lookup`'s scope rules
         but without its choice of one (the textually latest): None when the read may
         reach a binding the file does not show (nothing in it binds the name, no binding
-        of it certainly ran before the read in a module or class body, or one binds it
-        to a module imported at run time)."""
+        of it certainly ran before the read in a module or class body, one binds it to a
+        module imported at run time, or the module's name may come from a star import)."""
         scopes = self.b.out.scopes
         idx: int | None = self.stack[-1]
         first = True
@@ -991,6 +991,8 @@ class _Reaching(_Uses):
             if name in scope.globals and scope.kind != "module":
                 own = _dominating(scope, events, pos) if first else None
                 return None if own is None else self._with_global_rebinding(name, own)
+            if scope.kind == "module" and scope.stars:
+                return None  # a star import may bind it: the file does not show what
             if scope.kind != "function":  # `x: T` alone binds nothing there
                 events = [e for e in events if not e.declared]
             if events:
@@ -1011,7 +1013,7 @@ class _Reaching(_Uses):
         module's name (None when one imports it at run time)."""
         scopes = [s for s in self.b.out.scopes if name in s.globals]
         events = [e for scope in scopes for e in scope.events.get(name, [])]
-        if any(e.runtime_import for e in events):
+        if any(e.runtime_import for e in events) or self.b.out.scopes[0].stars:
             return None
         return found + tuple(e.binding for e in events if e.binding is not None)
 
