@@ -333,14 +333,14 @@ class OldNames:
         body or an import of another thing reads that binding, not the moved module
         (lesson 2). Strings, comments, docstrings and import statements are read as
         text, as `find_at` reads them; without `tree`, or where the file does not
-        parse, every hit is kept."""
+        parse or writes its own `globals()`, every hit is kept."""
         hits = self.find_at(path, text)
         if not hits or tree is None or not path.endswith(".py"):
             return hits
         parsed, facts = tree.ast(path), tree.facts(path)
-        model = facts.scope_model_from(parsed) if parsed is not None and facts else None
-        if model is None:
-            return hits
+        if parsed is None or facts is None or facts.writes_globals:
+            return hits  # `globals()[...] = ...` binds names the walk does not show
+        model = facts.scope_model_from(parsed)
         from migrate.index.bindings import reaching_bindings
 
         reach = reaching_bindings(model, parsed, text, {h.start for h in hits})

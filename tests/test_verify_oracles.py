@@ -713,6 +713,8 @@ import pkg.core.mod  # left
 from other import FAKE
 
 R = pkg.core.mod.func()  # left
+pkg: object  # an annotation alone binds nothing here
+R0 = pkg.core.mod.func()  # left
 
 
 def f(x):
@@ -781,22 +783,43 @@ def by_import_module():
 pkg = sys.modules["pkg"]
 R = pkg.core.mod.func()  # left
 """
+# Names bound by what the walk does not follow: a star import, a write to `globals()`.
+LEFTOVERS_STAR = """\
+from other import FAKE
+
+pkg = FAKE
+from reexport import *  # noqa: E402, F403  (binds pkg: the package)
+
+R = pkg.core.mod.func()  # left
+"""
+LEFTOVERS_GLOBALS = """\
+import importlib
+
+from other import FAKE
+
+pkg = FAKE
+globals()["pkg"] = importlib.import_module("pkg")
+R = pkg.core.mod.func()  # left
+"""
 
 
 def test_a_chain_whose_head_may_be_the_package_is_still_an_old_name(make_repo, tmp_path):
     """The controls of the binding reading: a chain whose head is bound to the package
     (at module level, read from a function, a comprehension, through a re-export), bound
-    by nothing the file shows, rebound only on some ways to the read (an `if` branch,
-    a class body's branch, a loop's later pass, a function declaring it `global`) or to
-    a module imported at run time (`importlib.import_module`, `sys.modules[...]`) may be
-    the moved module, so it stays an old name left behind; so does every spelling in a
-    docstring or an import statement. Not one false PASS."""
+    by nothing the file shows, only annotated (`pkg: object`), rebound only on some ways
+    to the read (an `if` branch, a class body's branch, a loop's later pass, a function
+    declaring it `global`), to a module imported at run time (`importlib.import_module`,
+    `sys.modules[...]`) or by a star import or a `globals()` write may be the moved
+    module, so it stays an old name left behind; so does every spelling in a docstring
+    or an import statement. Not one false PASS."""
     repo, base, plan = _applied(
         make_repo, tmp_path, {**REBOUND_TREE, "users/u.py": REBOUND_HEAD + "R2 = None\n"}
     )
     (repo / "users/left.py").write_text(LEFTOVERS)
     (repo / "users/left_global.py").write_text(LEFTOVERS_GLOBAL)
     (repo / "users/left_runtime.py").write_text(LEFTOVERS_RUNTIME)
+    (repo / "users/left_star.py").write_text(LEFTOVERS_STAR)
+    (repo / "users/left_wglobals.py").write_text(LEFTOVERS_GLOBALS)
     (repo / "reexport.py").write_text("import pkg.engine.mod  # noqa: F401\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "a branch written against the old layout")
@@ -807,6 +830,8 @@ def test_a_chain_whose_head_may_be_the_package_is_still_an_old_name(make_repo, t
             ("left", LEFTOVERS),
             ("left_global", LEFTOVERS_GLOBAL),
             ("left_runtime", LEFTOVERS_RUNTIME),
+            ("left_star", LEFTOVERS_STAR),
+            ("left_wglobals", LEFTOVERS_GLOBALS),
         )
         for i, line in enumerate(text.splitlines(), 1)
         if line.endswith("# left")

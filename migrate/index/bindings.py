@@ -129,6 +129,7 @@ class _Event:
     # an assignment of a module imported at run time (`importlib.import_module(...)`,
     # `__import__(...)`, `sys.modules[...]`): what it binds the file does not show
     runtime_import: bool = False
+    declared: bool = False  # `name: T` without a value: binds nothing in a module or class
 
 
 @dataclass
@@ -322,6 +323,7 @@ class _Builder(Visitor):
         self.match_depth = 0  # > 0 inside a `match` (module-level facts do not look there)
         self.contained: dict[int, int] = {}  # scope -> depth of handlers/cases open in it
         self.runtime_import = False  # the targets being visited get a run-time import
+        self.declared = False  # the target being visited is only annotated (`x: T`)
 
     def off(self, node: ast.AST) -> int:
         return self._offset(node.lineno, node.col_offset)
@@ -374,7 +376,9 @@ class _Builder(Visitor):
         if fact is not None and self.match_depth and scope.kind == "module":
             fact = None  # module-level facts do not descend into `match` cases
         contained = self.contained.get(self.stack[-1], 0) > 0
-        event = _Event(pos, binding, fallback, fact, contained, param, self.runtime_import)
+        event = _Event(
+            pos, binding, fallback, fact, contained, param, self.runtime_import, self.declared
+        )
         scope.events.setdefault(name, []).append(event)
 
     def _contained(self, node: ast.AST) -> None:
@@ -393,9 +397,10 @@ class _Builder(Visitor):
         """An assignment: its target names are facts (`assign`), visited in field order."""
         saved, self.assigning = self.assigning, node.lineno
         self.runtime_import = _runtime_import(getattr(node, "value", None))
+        self.declared = isinstance(node, ast.AnnAssign) and node.value is None
         for t in targets:
             self.visit(t)
-        self.assigning, self.runtime_import = saved, False
+        self.assigning, self.runtime_import, self.declared = saved, False, False
         for r in rest:
             if r is not None:
                 self.visit(r)
@@ -988,8 +993,8 @@ class _Reaching(_Uses):
         """Every binding of `name` that a read at `pos` may see, by `lookup`'s scope rules
         but without its choice of one (the textually latest): None when the read may
         reach a binding the file does not show (nothing in it binds the name, no binding
-        of it certainly ran before the read in a module or class body, or one binds it
-        to a module imported at run time)."""
+        of it certainly ran before the read in a module or class body, one binds it to a
+        module imported at run time, or the module's name may come from a star import)."""
         scopes = self.b.out.scopes
         idx: int | None = self.stack[-1]
         first = True
@@ -1004,6 +1009,10 @@ class _Reaching(_Uses):
             if name in scope.globals and scope.kind != "module":
                 own = _dominating(scope, events, pos) if first else None
                 return None if own is None else self._with_global_rebinding(name, own)
+            if scope.kind == "module" and scope.stars:
+                return None  # a star import may bind it: the file does not show what
+            if scope.kind != "function":  # `x: T` alone binds nothing there
+                events = [e for e in events if not e.declared]
             if events:
                 if scope.kind == "function":  # local in the whole function: only its own
                     return tuple(e.binding for e in events)
@@ -1022,7 +1031,7 @@ class _Reaching(_Uses):
         module's name (None when one imports it at run time)."""
         scopes = [s for s in self.b.out.scopes if name in s.globals]
         events = [e for scope in scopes for e in scope.events.get(name, [])]
-        if any(e.runtime_import for e in events):
+        if any(e.runtime_import for e in events) or self.b.out.scopes[0].stars:
             return None
         return found + tuple(e.binding for e in events if e.binding is not None)
 
