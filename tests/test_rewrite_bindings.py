@@ -731,3 +731,30 @@ def test_a_forward_reference_through_a_package_binding_to_a_submodule_moved_out(
     )
     text = (out / "use.py").read_text()
     assert '"pkg.fresh.mod.Klass", b: "pkg.fresh.mod.Klass"' in text, text
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="f12 F2 (open): a name bound by importlib.import_module('<literal>') is no binding "
+    "of the module for the rewriter: its reads of a moved symbol are left behind (apply 0, "
+    "AttributeError at run time, verify PASS)",
+)
+def test_a_module_bound_by_import_module_follows_a_symbol_that_leaves_it(make_repo, tmp_path):
+    """f12 F2 (bench/fuzz_bindings.py, symbol+side-move seed 1016 of the 40-seed run, a
+    false PASS): `_m = importlib.import_module("pkg.mod")` then `_m.Klass` with
+    pkg.mod:Klass moved to pkg.newmod. The literal still names a module that exists, so
+    the strings pass keeps it; nothing reads `_m` as a binding of pkg.mod, so `_m.Klass`
+    stays and raises AttributeError (pkg.mod no longer binds Klass); verify PASSes. Either
+    the read follows the symbol or the plan is refused with a note at use.py."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": 'class Klass:\n    kind = "k"\n\n\ndef func():\n    return 1\n',
+        "use.py": (
+            "import importlib\n\n_m = importlib.import_module('pkg.mod')\n\n\n"
+            "def check():\n    assert (_m.Klass.kind, _m.func()) == ('k', 1)\n"
+        ),
+    }
+    _, cs = changes(make_repo, files, [("pkg.mod:Klass", "pkg.newmod")])
+    if any(n.severity == "error" and n.pos.file == "use.py" for n in cs.notes):
+        return
+    rewrite_and_run(make_repo, tmp_path, files, [("pkg.mod:Klass", "pkg.newmod")], "use")
