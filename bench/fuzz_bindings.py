@@ -6,17 +6,24 @@ behaves exactly as before, and does `verify` PASS exactly those trees?
 
 Each program is a small real package, written from a seed: a module `pkg.core.mod` (a
 function with a private helper, a decorator, a class, a constant, a function that calls
-the first one), users that bind it in one of the issue's forms (`from pkg.core import
-mod`, `as m`, `from . import mod`, `from .. import mod`, `import pkg.core.mod`, `as m`,
-a re-export or star re-export through the package `__init__`, a star import, a direct
-`from pkg.core.mod import func`), placed at module level, in a function, in a class body,
-under TYPE_CHECKING or in try/except ImportError, using it in one of the issue's ways
-(call, assignment, decorator, annotation, default argument, mock.patch.object,
-mocker.patch.object, monkeypatch.setattr, getattr/hasattr, setattr, vars()[...]) and
-with a scope twist (the name rebound by a parameter, an assignment, a later import or a
-`global`), plus a package `__init__` that rebinds a submodule's name (T45's form). The plan
-is one of: module move, package move (rename), package retire (module moves + delete),
-symbol move with its private helper (one, two or three symbols).
+the first one, a dict and its reader), users that bind it in one of the issue's forms
+(`from pkg.core import mod`, `as m`, `from . import mod`, `from .. import mod`, `import
+pkg.core.mod`, `as m`, `from pkg import core` + `core.mod`, `import pkg.core as c` +
+`c.mod`, `import pkg` + `pkg.core.mod`, a re-export or star re-export through the package
+`__init__`, a star import, a direct `from pkg.core.mod import func`), placed at module
+level, in a function, in a class body, under TYPE_CHECKING or in try/except ImportError,
+using it in one of the issue's ways (call, assignment, decorator, annotation, default
+argument, mock.patch.object, mocker.patch.object, monkeypatch.setattr, getattr/hasattr,
+setattr, vars()[...], and the string targets `mock.patch("pkg.core.mod.func")`,
+`mocker.patch("pkg.core.mod.Klass.kind")`, `monkeypatch.setattr("pkg.core.mod.func", v)`,
+`patch.dict("pkg.core.mod.TABLE", ...)`, `importlib.import_module("pkg.core.mod")`, each
+observed through the binding) and with a scope twist (the name rebound by a parameter, an
+assignment, a later import or a `global`), plus a package `__init__` that rebinds a
+submodule's name (T45's form) and a sibling `pkg.core.side` that uses mod through
+relative imports. The plan is one of: module move, package move (rename), package retire
+(module moves + delete), symbol move with its private helper (one, two or three
+symbols), or a mixed plan: a symbol move out of mod together with a move of mod itself,
+of `pkg.core.side`, of the whole package, or the package's retirement.
 
 The oracle, per program, in a real git repository in a tmp dir: run `main.py` (each user's
 probe prints return values, patch effects, which object a name is); `migrate run --dry-run`;
@@ -70,6 +77,13 @@ class Klass:
 
 def other():
     return ("other", func(3), VALUE)
+
+
+TABLE = {"a": 1}
+
+
+def lookup(k):
+    return TABLE.get(k, "missing")
 '''
 
 ALT = '''\
@@ -92,6 +106,17 @@ class Helper:
 
 def f():
     return "module-f"
+'''
+
+SIDE = '''\
+"""A sibling module of mod that uses its symbols through relative imports."""
+
+from . import mod
+from .mod import Klass, func
+
+
+def probe():
+    return ("side", func(2), mod.other(), Klass.kind, mod.deco(lambda: 0).tagged, mod.lookup("a"))
 '''
 
 SUPPORT = '''\
@@ -157,6 +182,15 @@ MODULE_BINDINGS = {
         "core",
         "core.mod",
     ),
+    # the alias names an intermediate package: `c.mod.func()`
+    "import-parent-as": ("out", ["import pkg.core as c", "import pkg.core.mod"], "c", "c.mod"),
+    # the root package alone, the submodule loaded by name: `pkg.core.mod.func()`
+    "import-root": (
+        "out",
+        ["import pkg", 'importlib.import_module("pkg.core.mod")'],
+        "pkg",
+        "pkg.core.mod",
+    ),
 }
 DIRECT_BINDINGS = {
     "from-mod-import": ("out", ["from pkg.core.mod import func, deco, Klass"]),
@@ -178,10 +212,27 @@ MODULE_USES = (
     "getattr",
     "setattr",
     "vars",
+    # string targets: the dotted name is in a literal, the probe reads through the binding
+    "patch-string",
+    "mocker-patch-string",
+    "monkeypatch-string",
+    "patch-dict",
+    "import-module",
 )
 DIRECT_USES = ("call", "assign", "decorator", "annotation", "default")
 TWISTS = ("none", "parameter", "assignment", "later-import", "global")
-PLANS = ("module-move", "package-move", "package-retire", "symbol-move")
+PLANS = (
+    "module-move",
+    "package-move",
+    "package-retire",
+    "symbol-move",
+    # mixed plans: a symbol move out of pkg.core.mod together with a move of mod itself,
+    # of its sibling pkg.core.side, of the package, or the package's retirement
+    "symbol+module-move",
+    "symbol+side-move",
+    "symbol+package-move",
+    "symbol+package-retire",
+)
 
 
 def _use_block(use: str, e: str) -> list[str]:
@@ -229,6 +280,33 @@ def _use_block(use: str, e: str) -> list[str]:
         ]
     if use == "vars":
         return [f'R = vars({e})["func"](6)']
+    if use == "patch-string":
+        return [
+            'with mock.patch("pkg.core.mod.func", return_value="PS"):',
+            f"    R = ({e}.func(1), {e}.other())",
+        ]
+    if use == "mocker-patch-string":
+        return [
+            'with mocker.patch("pkg.core.mod.Klass.kind", "MKS"):',
+            f"    R = ({e}.Klass.kind, {e}.func(1))",
+        ]
+    if use == "monkeypatch-string":
+        return [
+            "with MonkeyPatch.context() as monkeypatch:",
+            '    monkeypatch.setattr("pkg.core.mod.func", lambda *a: "MPS")',
+            f"    R = ({e}.func(), {e}.other())",
+        ]
+    if use == "patch-dict":
+        return [
+            'with patch.dict("pkg.core.mod.TABLE", {"b": 2}):',
+            f'    R = ({e}.lookup("b"), {e}.TABLE.get("b"))',
+            f'R = (R, {e}.lookup("b"))',
+        ]
+    if use == "import-module":
+        return [
+            '_m = importlib.import_module("pkg.core.mod")',
+            f"R = (_m.func(2), _m.Klass.kind, _m.lookup('a'), _m is {e})",
+        ]
     raise ValueError(use)
 
 
@@ -299,7 +377,9 @@ class User:
         head = [
             f'"""Fuzz user {self.label()}."""',
             "",
+            "import importlib",
             "from unittest import mock",
+            "from unittest.mock import patch",
             "import unittest.mock as mocker",
             "from pytest import MonkeyPatch",
             "from typing import TYPE_CHECKING",
@@ -350,9 +430,11 @@ class Program:
     plan_kind: str
     init_form: str  # pkg/core/__init__.py: empty, reexport, star-reexport
     rebinding: bool  # pkg/core/__init__.py rebinds `tools` (T45)
-    target: str
+    target: str  # where the module / package goes (symbol-move: where the symbols go)
     symbols: list[str] = field(default_factory=list)
     users: list[User] = field(default_factory=list)
+    symbol_target: str = ""  # a mixed plan's symbol target
+    side: bool = False  # pkg/core/side.py: a sibling using mod through relative imports
 
     def files(self) -> dict[str, str]:
         init = {
@@ -375,6 +457,8 @@ class Program:
             "pkg/core/inner/__init__.py": '"""Inner."""\n',
             "users/__init__.py": "",
         }
+        if self.side:
+            files["pkg/core/side.py"] = SIDE
         if self.rebinding:
             files["pkg/core/tools.py"] = TOOLS
             files["users/rebind.py"] = textwrap.dedent(
@@ -396,6 +480,8 @@ class Program:
         names = [(u.name, u.import_name) for u in self.users]
         if self.rebinding:
             names.append(("rebind", "users.rebind"))
+        if self.side:
+            names.append(("side", "pkg.core.side"))
         for short, mod in names:
             main += [
                 "",
@@ -411,15 +497,21 @@ class Program:
 
     def plan(self) -> str:
         lines = ["version: 1", "roots: [.]", "moves:"]
-        if self.plan_kind == "module-move":
+        kind = self.plan_kind.removeprefix("symbol+")
+        if kind != "symbol-move":
+            for s in self.symbols:
+                lines += [f"  - from: pkg.core.mod:{s}", f"    to: {self.symbol_target}"]
+        if kind == "side-move":
+            lines += ["  - from: pkg.core.side", f"    to: {self.target}"]
+        elif kind == "module-move":
             lines += ["  - from: pkg.core.mod", f"    to: {self.target}"]
             if self.rebinding:
                 tdir = self.target.rsplit(".", 1)[0]
                 tdir = "pkg.fresh" if tdir == "pkg.core" else tdir
                 lines += ["  - from: pkg.core.tools", f"    to: {tdir}.tools"]
-        elif self.plan_kind == "package-move":
+        elif kind == "package-move":
             lines += ["  - from: pkg.core", f"    to: {self.target}"]
-        elif self.plan_kind == "package-retire":
+        elif kind == "package-retire":
             for path in sorted(self.files()):
                 if path.startswith("pkg/core/") and not path.endswith("__init__.py"):
                     mod = path[:-3].replace("/", ".")
@@ -437,8 +529,10 @@ class Program:
             "plan": self.plan_kind,
             "target": self.target,
             "symbols": self.symbols,
+            "symbol_target": self.symbol_target,
             "init": self.init_form,
             "rebinding": self.rebinding,
+            "side": self.side,
             "users": {u.name: u.label() for u in self.users},
         }
 
@@ -447,20 +541,34 @@ def generate(seed: int, n_users: int = 6) -> Program:
     """The program of `seed`: a plan kind, an `__init__` form and `n_users` users."""
     rng = random.Random(seed)
     plan_kind = rng.choice(PLANS)
+    kind = plan_kind.removeprefix("symbol+")
     init_form = rng.choice(("empty", "empty", "reexport", "star-reexport"))
-    rebinding = plan_kind in ("module-move", "package-move") and rng.random() < 0.3
+    rebinding = kind in ("module-move", "package-move") and rng.random() < 0.3
+    side = kind == "side-move" or rng.random() < 0.25
     symbols: list[str] = []
-    if plan_kind == "module-move":
+    symbol_target = ""
+    if kind == "module-move":
         target = rng.choice(("pkg.core.newmod", "pkg.fresh.mod", "pkg.other.newmod"))
-    elif plan_kind == "package-move":
+    elif kind == "side-move":
+        target = rng.choice(("pkg.engine.side", "pkg.core.inner.side", "pkg.other.side"))
+    elif kind == "package-move":
         target = rng.choice(("pkg.engine", "pkg.lib.core", "pkg.other.core"))
-    elif plan_kind == "package-retire":
+    elif kind == "package-retire":
         target = rng.choice(("pkg.engine", "pkg.other"))
     else:
         target = rng.choice(("pkg.core.newmod", "pkg.fresh.util", "pkg.other.util"))
+    if plan_kind.startswith("symbol"):
         # not `func` alone: it shares `_helper` with `deco`, a refusal by design ("move
         # _helper explicitly or make it public"), which would hide every user's form
-        symbols = rng.choice((["func", "deco"], ["func", "deco", "Klass"], ["Klass"]))
+        symbols = rng.choice(
+            (["func", "deco"], ["func", "deco", "Klass"], ["Klass"], ["TABLE"], ["TABLE", "lookup"])
+        )
+    if kind != "symbol-move" and symbols:
+        # outside the package when the package moves or is retired; never the module target
+        pick = ["pkg.newmod", "pkg.fresh.util", "pkg.other.util"]
+        if kind in ("module-move", "side-move"):
+            pick.append("pkg.core.newmod")
+        symbol_target = rng.choice([t for t in pick if t != target])
     users = []
     for i in range(n_users):
         direct = rng.random() < 0.3
@@ -477,7 +585,9 @@ def generate(seed: int, n_users: int = 6) -> Program:
         if direct and binding.startswith("star") and twist != "none":
             twist = "none"  # a star binds every name: a rebinding twist would hide the use
         users.append(User(f"u{i}", binding, placement, use, twist))
-    return Program(seed, plan_kind, init_form, rebinding, target, symbols, users)
+    return Program(
+        seed, plan_kind, init_form, rebinding, target, symbols, users, symbol_target, side
+    )
 
 
 # ---------------------------------------------------------------- the oracle
@@ -594,15 +704,16 @@ def shrink(program: Program, workdir: Path) -> list[str]:
     """The users that fail alone (each with the program's plan and __init__)."""
     bad = []
     for i, u in enumerate(program.users):
-        one = Program(**{**program.__dict__, "users": [u], "rebinding": False})
+        side = program.plan_kind == "symbol+side-move"
+        one = Program(**{**program.__dict__, "users": [u], "rebinding": False, "side": side})
         o = check(one, workdir / f"shrink{i}")
         if o.verdict not in ("same", "invalid"):
             bad.append(f"{u.label()}: {o.verdict} {o.detail.splitlines()[:2]}")
-    if program.rebinding:
+    if program.rebinding or program.side:
         one = Program(**{**program.__dict__, "users": []})
-        o = check(one, workdir / "shrink-rebind")
+        o = check(one, workdir / "shrink-package")
         if o.verdict not in ("same", "invalid"):
-            bad.append(f"rebinding: {o.verdict} {o.detail.splitlines()[:2]}")
+            bad.append(f"rebinding/side: {o.verdict} {o.detail.splitlines()[:2]}")
     return bad
 
 
@@ -702,7 +813,10 @@ def main(argv: list[str] | None = None) -> int:
     for o in outcomes:
         if o.verdict != "same":
             p = o.program
-            where = f"plan {p['plan']} -> {p['target']} {p['symbols']}, init {p['init']}"
+            where = (
+                f"plan {p['plan']} -> {p['target']} {p['symbols']} {p['symbol_target']}, "
+                f"init {p['init']}, side {p['side']}"
+            )
             print(f"seed {o.seed} {o.verdict} ({where})")
             for line in (o.detail or o.verify_summary).splitlines()[:8]:
                 print("   ", line)

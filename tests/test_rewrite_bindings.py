@@ -643,6 +643,65 @@ def test_a_binding_of_a_retired_package_read_for_its_own_names_is_still_refused(
     )
 
 
+RETIRED_USES = {
+    # `import pkg.core as c`: the alias names the retired package itself
+    "import-as": (
+        "import pkg.core as c\nimport pkg.core.mod\nimport pkg.core.inner.deep\n\n\n"
+        "def check():\n    assert (c.mod.func(), c.inner.deep.g()) == (1, 2)\n"
+    ),
+    # the try/except ImportError fallback and a function rebind the local (a read of
+    # another scope's `core` keeps its text)
+    "rebound": (
+        "try:\n    from pkg import core\n    import pkg.core.mod\n    import pkg.core.inner.deep\n"
+        "except ImportError:\n    core = None\n\n\n"
+        "class Fake:\n    class mod:\n        func = staticmethod(lambda: 3)\n\n\n"
+        "def other():\n    core = Fake\n    return core.mod.func()\n\n\n"
+        "def check():\n    assert (core.mod.func(), core.inner.deep.g(), other()) == (1, 2, 3)\n"
+    ),
+    # read only in a string annotation, under TYPE_CHECKING
+    "string-annotation": (
+        "import ast\nimport inspect\nimport sys\nimport typing\n"
+        "from typing import TYPE_CHECKING\n\n"
+        "if TYPE_CHECKING:\n    from pkg import core\n    import pkg.core.mod\n\n\n"
+        'def g(a: "core.mod.Klass") -> int:\n    return 1\n\n\n'
+        "def check():\n"
+        "    tree = ast.parse(inspect.getsource(sys.modules[__name__]))\n"
+        "    block = next(n for n in tree.body if isinstance(n, ast.If))\n"
+        "    ns = dict(globals())\n"
+        '    exec(compile(ast.Module(block.body, []), "use", "exec"), ns)\n'
+        "    assert typing.get_type_hints(g, ns)['a'].kind == 'k'\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("form", sorted(RETIRED_USES))
+def test_a_retired_package_binding_in_more_forms_is_rebound(make_repo, tmp_path, form):
+    """f12 F1 (bench/fuzz_bindings.py, package retire and symbol+package-retire, seeds
+    1003/1005/1008/1009/1013/1028): the binding of a retired package whose submodules
+    all moved together was refused ("`pkg.core` no longer exists ... no move says where
+    it went") when it was `import pkg.core as c`, when the local was also rebound (an
+    `except ImportError: core = None` fallback, another scope's `core = ...`), or when
+    its only read was a string annotation. Each is rebound to the package the
+    submodules went to under the same local. Executed, run twice."""
+    files = dict(RETIRED, **{"use.py": RETIRED_USES[form]})
+    files["pkg/core/mod.py"] += 'class Klass:\n    kind = "k"\n'
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, RETIRE, "use", "delete: [pkg.core]\n")
+    assert not [n for n in cs.notes if n.severity == "error"], cs.notes
+    text = (out / "use.py").read_text()
+    assert "pkg.core" not in text and "pkg.engine" in text, text
+
+
+def test_a_retired_package_binding_read_for_its_own_name_in_a_string_is_refused(make_repo):
+    """Control for F1: a string annotation reading the deleted `__init__`'s own name."""
+    files = dict(RETIRED, **{"use.py": RETIRED_USES["string-annotation"]})
+    files["pkg/core/__init__.py"] = 'class Klass:\n    kind = "k"\n'
+    files["use.py"] = files["use.py"].replace('"core.mod.Klass"', '"core.Klass"')
+    _, cs = changes(make_repo, files, RETIRE, "delete: [pkg.core]\n")
+    assert any(
+        n.pos.file == "use.py" and "`pkg.core` no longer exists" in n.message for n in cs.notes
+    )
+
+
 FORWARD = {
     "pkg/__init__.py": "",
     "pkg/core/__init__.py": "from . import mod\n",
@@ -847,3 +906,30 @@ def test_a_type_checking_binding_of_a_module_that_runs_code_still_goes(make_repo
     text = (out / "pkg/use.py").read_text()
     assert "    from pkg import newmod\n" in text and "state" not in text, text
     assert not [n for n in cs.notes if n.pos.file == "pkg/use.py"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="f12 F2 (open): a name bound by importlib.import_module('<literal>') is no binding "
+    "of the module for the rewriter: its reads of a moved symbol are left behind (apply 0, "
+    "AttributeError at run time, verify PASS)",
+)
+def test_a_module_bound_by_import_module_follows_a_symbol_that_leaves_it(make_repo, tmp_path):
+    """f12 F2 (bench/fuzz_bindings.py, symbol+side-move seed 1016 of the 40-seed run, a
+    false PASS): `_m = importlib.import_module("pkg.mod")` then `_m.Klass` with
+    pkg.mod:Klass moved to pkg.newmod. The literal still names a module that exists, so
+    the strings pass keeps it; nothing reads `_m` as a binding of pkg.mod, so `_m.Klass`
+    stays and raises AttributeError (pkg.mod no longer binds Klass); verify PASSes. Either
+    the read follows the symbol or the plan is refused with a note at use.py."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": 'class Klass:\n    kind = "k"\n\n\ndef func():\n    return 1\n',
+        "use.py": (
+            "import importlib\n\n_m = importlib.import_module('pkg.mod')\n\n\n"
+            "def check():\n    assert (_m.Klass.kind, _m.func()) == ('k', 1)\n"
+        ),
+    }
+    _, cs = changes(make_repo, files, [("pkg.mod:Klass", "pkg.newmod")])
+    if any(n.severity == "error" and n.pos.file == "use.py" for n in cs.notes):
+        return
+    rewrite_and_run(make_repo, tmp_path, files, [("pkg.mod:Klass", "pkg.newmod")], "use")

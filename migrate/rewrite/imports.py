@@ -17,6 +17,7 @@ import libcst as cst
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic
+from migrate.index.forward_refs import annotation_strings
 from migrate.rewrite import relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.cstfacts import Facts, ImportSite, dotted_of
@@ -93,6 +94,8 @@ def _plain_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
         new = rel.module(old)
         local = _asname(alias)
         res.imported.add(new or old)
+        if new is None and local is not None and is_gone(old, ctx):
+            new = _whole_package(job, ctx, old, local)
         if new is None and is_gone(old, ctx):
             note = _stale(job, facts, alias.name, old)
             res.notes.append(note)
@@ -198,21 +201,32 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
 
 
 def _whole_package(job: FileJob, ctx: Context, full: str, local: str) -> str | None:
-    """Where a deleted package went as a whole, for `from pkg import core` whose every
-    use in the file reads a submodule the plan moved into one package under the same
-    name (`core.mod` -> `pkg.engine.mod`): that package, bound under the same local
-    (`from pkg import engine as core`), so no use changes. None otherwise."""
+    """Where a deleted package went as a whole, for `from pkg import core` (or `import
+    pkg.core as core`) whose every use in the file reads a submodule the plan moved into
+    one package under the same name (`core.mod` -> `pkg.engine.mod`): that package, bound
+    under the same local (`from pkg import engine as core`), so no use changes. Reads in
+    string annotations count; a rebinding of the local (`core = None` in an `except
+    ImportError`, another scope's `core = ...`) reads nothing and no use changes, so it
+    is no obstacle. None otherwise."""
     new = ctx.package_fallback.get(full)
     tree = job.ast
     if new is None or tree is None or new not in ctx.new_modules:
         return None
-    parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+    roots: list[ast.AST] = [tree]
+    for string in annotation_strings(tree):
+        if local not in string.value:
+            continue
+        try:
+            roots.append(ast.parse(string.value.strip(), mode="eval"))
+        except (SyntaxError, ValueError):
+            return None  # a forward reference naming the local that no one can read
+    parents = {id(c): p for r in roots for p in ast.walk(r) for c in ast.iter_child_nodes(p)}
     seen = False
-    for node in ast.walk(tree):
+    for node in (n for r in roots for n in ast.walk(r)):
         if not (isinstance(node, ast.Name) and node.id == local):
             continue
-        if isinstance(node.ctx, ast.Store) and isinstance(parents.get(id(node)), ast.alias):
-            continue
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            continue  # a rebinding: no read of the package, and its text stays
         attrs, up = [], parents.get(id(node))
         while isinstance(up, ast.Attribute):
             attrs.append(up.attr)
