@@ -10,10 +10,16 @@ sorted: `import_order.py`), the statements the edits left untouched keep their o
 every statement they changed or added goes to its sorted place, in its section (a new
 section a blank line apart), or is merged into a `from M import ...` of the same module
 (no aliases, no comments), as isort combines them, unless the file keeps one name per
-statement. An unsorted group, a block with any `isort:` pragma or under `isort: off`, a
-block with a star import (moving past it changes which binding wins), a block whose
-edits reach past it into code, and a statement with a comment above it are left as the
-edits have them. The block's edits are folded
+statement. Sorted means as ruff lays out a sorted block: a group holding two sections
+(no blank line between them) or a comment above a statement right below the one before
+it is not. A statement takes the comment lines above it along (ruff sets them a line
+apart from the statement before, in its section). The runs around a statement marked
+`# isort: skip`, a `# isort: split` line or an `isort: off`/`on` region are sorted on
+their own; those statements stay. A statement passes a star import only when every name
+still binds to what it bound where the edits put it (what the star gives is read from
+the tree after the plan; a star whose names cannot all be known keeps the block as the
+edits have it). An unsorted group and a block whose edits reach past it into code are
+left as the edits have them. The block's edits are folded
 into one edit of the block, so the dry run shows exactly what apply writes.
 """
 
