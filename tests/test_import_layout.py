@@ -730,3 +730,25 @@ def test_a_statement_is_sorted_past_a_star_import_only_when_no_winner_changes(ma
     assert new_text(prep, cs, "pkg/api.py") == files["pkg/api.py"] + (
         "from pkg.apipes import pipe as pipe\n"
     )
+
+
+def test_an_added_name_merges_into_a_one_line_import_with_a_trailing_comment():
+    """O7: ruff merges `from yy import bnew` into `from yy import mod, other  # noqa: F401`
+    and keeps the comment at the end of the one line; the finaliser and the layout pass
+    do the same (before: a second statement above it, ruff I001). When the merged line
+    with its comment would pass the line length, the statements stay apart (ruff would
+    wrap it and move the comment onto one name)."""
+    from migrate.rewrite.import_order import ImportOrder
+    from migrate.rewrite.isort_config import ImportStyle
+
+    text = "import os\n\nfrom yy import mod, other  # noqa: F401\nfrom yy.zed import Z\n"
+    assert _scratch_add(text, "from yy import mod, other", "from yy import bnew") == (
+        "import os\n\nfrom yy import bnew, mod, other  # noqa: F401\nfrom yy.zed import Z\n"
+    )
+    assert _relaid(text, "from yy.zed import Z", "from yy import Z") == (
+        "import os\n\nfrom yy import Z, mod, other  # noqa: F401\n"
+    )
+    short = ImportOrder(frozenset(), ImportStyle(line_length=44))
+    assert _scratch_add(text, "from yy import mod, other", "from yy import bnew", order=short) == (
+        text.replace("from yy import mod", "from yy import bnew\nfrom yy import mod")
+    )

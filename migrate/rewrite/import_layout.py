@@ -223,7 +223,10 @@ def placed_beside(
             node = block[c.old]
             a = ast_offset(text, starts, node.lineno, node.col_offset)
             b = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
-            return a, b, "".join(c.lines).strip()
+            new = "".join(c.lines).strip()
+            if _trailing(old_chunks[c.old]):  # the comment after the statement stays there
+                new = new.split("#", 1)[0].rstrip()
+            return a, b, new
     p = next(i for i, c in enumerate(placed) if c.old < 0)
     before = placed[p - 1] if p else None
     after = placed[p + 1] if p + 1 < len(placed) else None
@@ -651,11 +654,12 @@ def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order, may=None) -> t
     for k, o in enumerate(out):
         if may is not None and not may(o):
             continue
+        comment = _trailing(o)
         if not (
             isinstance(o.node, ast.ImportFrom)
             and o.node.module == node.module
             and o.node.level == node.level
-            and not o.commented
+            and (not o.commented or comment)
         ):
             continue
         have = _names(o.node, order)
@@ -668,11 +672,22 @@ def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order, may=None) -> t
         nl = "\r\n" if o.lines[-1].endswith("\r\n") else "\n"
         head = "".join(o.lines).strip().split(" import ", 1)[0]
         stmt = _render_from(indent, head, list(spelled), expanded, nl, order.line_length)
+        if comment:  # ruff keeps it at the end of the one line, when that line fits
+            stmt = f"{stmt.removesuffix(nl)}  {comment}{nl}"
+            if "\n" in stmt.removesuffix(nl) or len(stmt.removesuffix(nl)) > order.line_length:
+                continue
         new_node = ast.parse(textwrap.dedent(stmt)).body[0]
         lines = tuple(stmt.splitlines(keepends=True))
         merged = replace(o, lead=o.lead + c.lead, lines=lines, node=new_node)  # ruff: both above
         return [*out[:k], merged, *out[k + 1 :]], k
     return None
+
+
+def _trailing(c: _Chunk) -> str:
+    """The comment ending a one-line statement without parentheses ("" for none)."""
+    if len(c.lines) != 1 or "(" in c.lines[0] or "#" not in c.lines[0]:
+        return ""
+    return "#" + c.lines[0].split("#", 1)[1].rstrip("\r\n")
 
 
 def _render_from(
