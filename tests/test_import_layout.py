@@ -752,3 +752,31 @@ def test_an_added_name_merges_into_a_one_line_import_with_a_trailing_comment():
     assert _scratch_add(text, "from yy import mod, other", "from yy import bnew", order=short) == (
         text.replace("from yy import mod", "from yy import bnew\nfrom yy import mod")
     )
+
+
+def test_an_added_name_goes_into_a_parenthesized_import_keeping_its_comments():
+    """O8: ruff merges an added `from yy import bnew` into the parenthesized `from yy
+    import (...)` of the same module, one name a line, and every comment stays on its
+    name (a comment line above a name stays right above it): the new name's line goes
+    at its sorted place, above the comment lines of the name after it. (Before: a second
+    statement above it, ruff I001; re-rendering the statement would have lost the
+    comments.) A closing paren's comment stays."""
+    text = "import os\n\nfrom yy import (\n    mod,  # the module itself\n"
+    text += "    # other is re-exported\n    other,\n)  # closing\nfrom yy.zed import Z\n"
+    anchor = "from yy import ("
+    assert _scratch_add(text, anchor, "from yy import bnew") == text.replace(
+        "    mod,", "    bnew,\n    mod,"
+    )
+    assert _scratch_add(text, anchor, "from yy import n") == text.replace(
+        "    # other", "    n,\n    # other"
+    )
+    assert _scratch_add(text, anchor, "from yy import z") == text.replace(
+        "    other,\n", "    other,\n    z,\n"
+    )
+    two = "from yy import nn\nfrom yy import n"  # two names at one place: in their order
+    assert _relaid(text, "from yy.zed import Z", two) == text.replace(
+        "    # other", "    n,\n    nn,\n    # other"
+    ).replace("from yy.zed import Z\n", "")
+    assert _relaid(text, "from yy.zed import Z", "from yy import Z") == text.replace(
+        "    mod,", "    Z,\n    mod,"
+    ).replace("from yy.zed import Z\n", "")

@@ -112,11 +112,13 @@ def test_an_old_binding_left_without_uses_is_removed(make_repo, tmp_path):
     _, text = rewritten(make_repo, tmp_path, "from-import-as")
     assert text.startswith("from pkg import newmod\n\n")
     _, text = rewritten(make_repo, tmp_path, "unused-old-import")
+    # the new name goes into the parenthesized import, every comment on its name (O8)
     assert text.startswith(
         "from pkg import (  # the modules this file uses\n"
         "    main,  # noqa: F401\n"
+        "    newmod,\n"
         "    other_mod,\n"
-        ")\nfrom pkg import newmod\n"
+        ")\n"
     )
 
 

@@ -224,8 +224,9 @@ def placed_beside(
             a = ast_offset(text, starts, node.lineno, node.col_offset)
             b = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
             new = "".join(c.lines).strip()
-            if _trailing(old_chunks[c.old]):  # the comment after the statement stays there
-                new = new.split("#", 1)[0].rstrip()
+            rest, sep, last = new.rpartition("\n")
+            if "#" in last:  # the comment after the statement's end stays there
+                new = rest + sep + last.split("#", 1)[0].rstrip()
             return a, b, new
     p = next(i for i, c in enumerate(placed) if c.old < 0)
     before = placed[p - 1] if p else None
@@ -655,11 +656,12 @@ def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order, may=None) -> t
         if may is not None and not may(o):
             continue
         comment = _trailing(o)
+        expanded = "(" in "".join(o.lines) and len(o.lines) > 1
         if not (
             isinstance(o.node, ast.ImportFrom)
             and o.node.module == node.module
             and o.node.level == node.level
-            and (not o.commented or comment)
+            and (not o.commented or comment or expanded)
         ):
             continue
         have = _names(o.node, order)
@@ -668,10 +670,15 @@ def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order, may=None) -> t
         spelled = dict.fromkeys(
             _spelled(a) for a in sorted(have + add, key=lambda a: order.name_key(a.name, a.asname))
         )
-        expanded = "(" in "".join(o.lines) and len(o.lines) > 1
         nl = "\r\n" if o.lines[-1].endswith("\r\n") else "\n"
         head = "".join(o.lines).strip().split(" import ", 1)[0]
-        stmt = _render_from(indent, head, list(spelled), expanded, nl, order.line_length)
+        if o.commented and expanded:  # its comments stay on their names: lines added
+            entries = _entries_added(o, add, order, nl)
+            if entries is None:
+                continue
+            stmt = "".join(entries)
+        else:
+            stmt = _render_from(indent, head, list(spelled), expanded, nl, order.line_length)
         if comment:  # ruff keeps it at the end of the one line, when that line fits
             stmt = f"{stmt.removesuffix(nl)}  {comment}{nl}"
             if "\n" in stmt.removesuffix(nl) or len(stmt.removesuffix(nl)) > order.line_length:
@@ -681,6 +688,43 @@ def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order, may=None) -> t
         merged = replace(o, lead=o.lead + c.lead, lines=lines, node=new_node)  # ruff: both above
         return [*out[:k], merged, *out[k + 1 :]], k
     return None
+
+
+def _entries_added(o: _Chunk, add: list[ast.alias], order, nl: str) -> list[str] | None:
+    """The lines of the parenthesized statement `o` (one name a line) with a line for each
+    name of `add` at its sorted place, above the comment lines of the name after it;
+    None when `o` is laid out otherwise."""
+    lines = list(o.lines)
+    node = o.node
+    rows = [a.lineno - node.lineno for a in node.names]
+    if len(set(rows)) != len(rows) or min(rows) < 1 or max(rows) > len(lines) - 2:
+        return None
+    if not lines[0].split("#", 1)[0].rstrip().endswith("(") or not (
+        lines[-1].lstrip().startswith(")")
+    ):
+        return None
+    first = lines[rows[0]]
+    pad = first[: len(first) - len(first.lstrip())]
+    keys = [order.name_key(a.name, a.asname) for a in node.names]
+    have = {(a.name, a.asname) for a in node.names}
+    inserts: list[tuple[int, str]] = []
+    for a in sorted(add, key=lambda a: order.name_key(a.name, a.asname)):
+        if (a.name, a.asname) in have:
+            continue
+        key = order.name_key(a.name, a.asname)
+        j = next((i for i, k in enumerate(keys) if k > key), None)
+        if j is None:
+            if not lines[rows[-1]].split("#", 1)[0].rstrip().endswith(","):
+                return None  # no trailing comma after the last name
+            at = rows[-1] + 1
+        else:
+            at = rows[j]
+            while at - 1 > (rows[j - 1] if j else 0) and lines[at - 1].strip().startswith("#"):
+                at -= 1  # the comment lines above it stay right above it
+        inserts.append((at, f"{pad}{_spelled(a)},{nl}"))
+    for _, (at, line) in sorted(enumerate(inserts), key=lambda x: (x[1][0], x[0]), reverse=True):
+        lines.insert(at, line)  # from the bottom; at one place, in their order
+    return lines
 
 
 def _trailing(c: _Chunk) -> str:
