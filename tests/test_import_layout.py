@@ -51,14 +51,14 @@ def test_one_finaliser_applies_every_scheduled_import_change():
     text = dedent(
         """
         import os
+        import sys
 
-        import json
         from pkg import a, c
         from zeta import Q, R
 
 
         def f():
-            return a, c, Q, os, json
+            return a, c, Q, os, sys
         """
     )
     tree = ast.parse(text)
@@ -76,14 +76,15 @@ def test_one_finaliser_applies_every_scheduled_import_change():
     assert out == dedent(
         """
         import abc
-        import json
+        import sys
+
         from pkg import a, b, c
         from zeta import Q
 
 
         import pkg.x
         def f():
-            return a, c, Q, os, json
+            return a, c, Q, os, sys
         """
     )
 
@@ -558,3 +559,224 @@ def test_what_makes_a_module_loud_and_when_two_orders_are_one(make_repo):
     assert here.same(stmts("n2", "n8"), stmts("n8", "n2"))
     assert not here.same(stmts("n2", "n9"), stmts("n9", "n2"))
     assert not here.same(stmts("n3", "n8"), stmts("n8", "n3"))
+
+
+def test_a_block_whose_sections_touch_is_not_sorted():
+    """O3 (toolz's sandbox/parallel.py): `import functools` right above `from toolz...`
+    with no blank line between the sections is not isort's layout (ruff I001 before), so
+    the user did not sort the block: a respelled statement in it stays where the edit put
+    it, no section line is added and nothing else moves. (Before: the block was sorted,
+    a blank line added and the respelled import moved above its neighbour.) A block whose
+    sections are a blank line apart is still sorted."""
+    touching = "import os\nfrom yy.b import B\nfrom yy.c import C\n"
+    assert _relaid(touching, "yy.c", "yy.a") == touching.replace("yy.c", "yy.a")
+    apart = "import os\n\nfrom yy.b import B\nfrom yy.c import C\n"
+    assert _relaid(apart, "yy.c", "yy.a") == "import os\n\nfrom yy.a import C\nfrom yy.b import B\n"
+
+
+def test_a_statement_with_a_comment_above_is_sorted_with_its_comment():
+    """O1, attrs' commented-import case (attrs 24.2.0's `_make.py`: a comment block above
+    `from . import _compat, _config, setters`, split by the move of `_compat`, and
+    `_pipes` added by a symbol move): a statement with comment lines right above it is
+    sorted like any other and takes them along; ruff sets such a comment a blank line
+    apart from the statement before it in its section; an added import merges into a
+    statement with a comment above (the comment stays above), and one sorted right above
+    a commented statement leaves the blank line before that comment. Each result is what
+    ruff's own fix writes. (Before: every block with a comment above an edited statement
+    was left as the edits had it: `from ._impl import compat as _compat` above
+    `from . import _config, setters` and an unmerged `from . import _pipes`, ruff I001.)"""
+    block = "import os\n\nfrom yy import other\n\n# why\nfrom yy.mod import a, b\n"
+    block += "from yy.zed import Z\n"
+    assert _relaid(
+        block, "from yy.mod import a, b", "from yy.mod import a\nfrom yy.bnew import b"
+    ) == (
+        "import os\n\nfrom yy import other\nfrom yy.bnew import b\n\n# why\nfrom yy.mod import a\n"
+        "from yy.zed import Z\n"
+    )
+    split = "import os\n\n# why mod itself\nfrom yy import mod, other\nfrom yy.mod import a\n"
+    assert _relaid(
+        split, "from yy import mod, other", "from yy.impl import mod\nfrom yy import other"
+    ) == (
+        "import os\n\nfrom yy import other\n\n# why mod itself\nfrom yy.impl import mod\n"
+        "from yy.mod import a\n"
+    )
+    merged = "import os\n\n# c\nfrom yy import mod, other\nfrom yy.zed import Z\n"
+    assert _scratch_add(merged, "from yy import mod, other", "from yy import bnew") == (
+        "import os\n\n# c\nfrom yy import bnew, mod, other\nfrom yy.zed import Z\n"
+    )
+    above = "import os\n\n# why\nfrom yy.mod import a\n"
+    assert _scratch_add(above, "from yy.mod import a", "from yy.bnew import b") == (
+        "import os\n\nfrom yy.bnew import b\n\n# why\nfrom yy.mod import a\n"
+    )
+    # a comment right below the statement before it in its section (no blank line) is
+    # not ruff's layout of a sorted block: the user did not sort it, nothing moves
+    tight = "import os\n\nfrom yy import other\n# why\nfrom yy.mod import a, b\n"
+    assert _relaid(
+        tight, "from yy.mod import a, b", "from yy.mod import a\nfrom yy.bnew import b"
+    ) == (tight.replace("a, b\n", "a\nfrom yy.bnew import b\n"))
+
+
+def test_a_comment_line_between_entries_stays_with_the_entry_below_it(make_repo):
+    """O4: in a parenthesized import a comment line between two entries is about the entry
+    below it (ruff and isort keep it there when they sort): a split takes it along with
+    that entry, into the new statement, and a part that ends in the middle of the old
+    list closes without it. The other comments (a `# noqa` and a `# type: ignore` on their
+    entries, the head comment repeated on each part, the closing paren's comment) stay
+    where they were; the result is ruff clean, executed and run twice. (Before: the
+    comment line stayed in `pkg.mod`'s part, above `c`.)"""
+    from rewrite_helpers import changes, dedent, new_text
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": "".join(f"def {n}():\n    return {n!r}\n\n\n" for n in "abcd"),
+        "app.py": """\
+            import os
+
+            from pkg.mod import (  # head comment
+                a,  # noqa: F401
+                # a comment line between entries
+                b,  # type: ignore[attr-defined]
+                c,
+                d,
+            )  # closing comment
+
+
+            def check():
+                return os, a(), b(), c(), d()
+            """,
+    }
+    expected = """\
+        import os
+
+        from pkg.mod import (  # head comment
+            a,  # noqa: F401
+            c,
+        )
+        from pkg.new import (  # head comment
+            # a comment line between entries
+            b,  # type: ignore[attr-defined]
+            d,
+        )  # closing comment
+
+
+        def check():
+            return os, a(), b(), c(), d()
+        """
+    moves = [("pkg.mod:b", "pkg.new"), ("pkg.mod:d", "pkg.new")]
+    prep, cs = changes(make_repo, files, moves)
+    assert new_text(prep, cs, "app.py") == dedent(expected)
+
+
+def test_isort_skip_and_split_bound_the_runs_that_are_sorted():
+    """O5: ruff sorts the imports around a statement marked `# isort: skip` (which keeps
+    its place) and on each side of a `# isort: split` line, each run on its own. A
+    respelled or split import in such a run goes to its sorted place there, the skipped
+    statement and the split line stay; the skipped statement itself is never moved.
+    (Before: any `isort:` pragma in the block left it as the edits had it: `from yy.bnew
+    import b` below `yy.mod`, ruff I001 on a block that was clean.)"""
+    skip = "import os\n\nfrom yy.mod import a, b\nfrom yy.other import X\n\n"
+    skip += "from yy.zed import Z  # isort: skip\n"
+    split = "from yy.mod import a\nfrom yy.bnew import b"
+    assert _relaid(skip, "from yy.mod import a, b", split) == (
+        "import os\n\nfrom yy.bnew import b\nfrom yy.mod import a\nfrom yy.other import X\n\n"
+        "from yy.zed import Z  # isort: skip\n"
+    )
+    marked = "import os\n\nfrom yy.other import X\n\n# isort: split\nfrom yy.mod import a, b\n"
+    marked += "from yy.zed import Z\n"
+    assert _relaid(marked, "from yy.mod import a, b", split) == (
+        "import os\n\nfrom yy.other import X\n\n# isort: split\nfrom yy.bnew import b\n"
+        "from yy.mod import a\nfrom yy.zed import Z\n"
+    )
+    # the skipped statement respelled: it stays where it is
+    kept = "import os\n\nfrom yy.mod import a  # isort: skip\nfrom yy.other import X\n"
+    assert _relaid(kept, "yy.mod", "yy.zz") == kept.replace("yy.mod", "yy.zz")
+
+
+def test_imports_between_isort_off_and_on_stay_and_the_runs_around_them_are_sorted():
+    """O6: ruff leaves the statements between `# isort: off` and `# isort: on` as they
+    are and sorts the runs before and after on their own: a respelled import after the
+    `on` goes to its sorted place there; one inside the region stays where the edit put
+    it. (Before: the whole block was left as the edits had it, `from yy._c import C` below
+    `yy.a`, ruff I001 on a block that was clean.)"""
+    text = "import os\n\nfrom yy.other import X\n\n# isort: off\nfrom yy.zed import Z\n"
+    text += "from yy.mod import a, b\n# isort: on\nfrom yy.a import A\nfrom yy.c import C\n"
+    assert _relaid(text, "from yy.c", "from yy._c") == text.replace(
+        "from yy.a import A\nfrom yy.c import C\n", "from yy._c import C\nfrom yy.a import A\n"
+    )
+    split = "from yy.mod import a\nfrom yy.bnew import b"
+    assert _relaid(text, "from yy.mod import a, b", split) == text.replace(
+        "from yy.mod import a, b", split
+    )
+
+
+def test_a_statement_is_sorted_past_a_star_import_only_when_no_winner_changes(make_repo):
+    """O2 (attrs' src/attrs/setters.py: `from attr.setters import *` and the explicit
+    re-export `from attr._pipes import pipe as pipe` kept for the moved `pipe`, left below
+    the star, ruff I001): a statement may be sorted past a star import when every name
+    still binds to what it bound where the edits put it (what each star import gives is
+    read from the tree after the plan, `star_exports.StarExports`); golden
+    layout-sort-reexport-past-star. Control: sorted above `from pkg.other import *`,
+    which gives a `pipe` of its own, the re-export would lose to it: it stays."""
+    from rewrite_helpers import changes, new_text
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/setters.py": "def pipe(*fs):\n    return fs\n\n\ndef frozen():\n    return 1\n",
+        "pkg/other.py": "def pipe():\n    return 'other'\n",
+        "pkg/api.py": "from pkg.other import *  # noqa: F403\n"
+        "from pkg.setters import *  # noqa: F403\n",
+    }
+    prep, cs = changes(make_repo, files, [("pkg.setters:pipe", "pkg.apipes")])
+    assert new_text(prep, cs, "pkg/api.py") == files["pkg/api.py"] + (
+        "from pkg.apipes import pipe as pipe\n"
+    )
+
+
+def test_an_added_name_merges_into_a_one_line_import_with_a_trailing_comment():
+    """O7: ruff merges `from yy import bnew` into `from yy import mod, other  # noqa: F401`
+    and keeps the comment at the end of the one line; the finaliser and the layout pass
+    do the same (before: a second statement above it, ruff I001). When the merged line
+    with its comment would pass the line length, the statements stay apart (ruff would
+    wrap it and move the comment onto one name)."""
+    from migrate.rewrite.import_order import ImportOrder
+    from migrate.rewrite.isort_config import ImportStyle
+
+    text = "import os\n\nfrom yy import mod, other  # noqa: F401\nfrom yy.zed import Z\n"
+    assert _scratch_add(text, "from yy import mod, other", "from yy import bnew") == (
+        "import os\n\nfrom yy import bnew, mod, other  # noqa: F401\nfrom yy.zed import Z\n"
+    )
+    assert _relaid(text, "from yy.zed import Z", "from yy import Z") == (
+        "import os\n\nfrom yy import Z, mod, other  # noqa: F401\n"
+    )
+    short = ImportOrder(frozenset(), ImportStyle(line_length=44))
+    assert _scratch_add(text, "from yy import mod, other", "from yy import bnew", order=short) == (
+        text.replace("from yy import mod", "from yy import bnew\nfrom yy import mod")
+    )
+
+
+def test_an_added_name_goes_into_a_parenthesized_import_keeping_its_comments():
+    """O8: ruff merges an added `from yy import bnew` into the parenthesized `from yy
+    import (...)` of the same module, one name a line, and every comment stays on its
+    name (a comment line above a name stays right above it): the new name's line goes
+    at its sorted place, above the comment lines of the name after it. (Before: a second
+    statement above it, ruff I001; re-rendering the statement would have lost the
+    comments.) A closing paren's comment stays."""
+    text = "import os\n\nfrom yy import (\n    mod,  # the module itself\n"
+    text += "    # other is re-exported\n    other,\n)  # closing\nfrom yy.zed import Z\n"
+    anchor = "from yy import ("
+    assert _scratch_add(text, anchor, "from yy import bnew") == text.replace(
+        "    mod,", "    bnew,\n    mod,"
+    )
+    assert _scratch_add(text, anchor, "from yy import n") == text.replace(
+        "    # other", "    n,\n    # other"
+    )
+    assert _scratch_add(text, anchor, "from yy import z") == text.replace(
+        "    other,\n", "    other,\n    z,\n"
+    )
+    two = "from yy import nn\nfrom yy import n"  # two names at one place: in their order
+    assert _relaid(text, "from yy.zed import Z", two) == text.replace(
+        "    # other", "    n,\n    nn,\n    # other"
+    ).replace("from yy.zed import Z\n", "")
+    assert _relaid(text, "from yy.zed import Z", "from yy import Z") == text.replace(
+        "    mod,", "    Z,\n    mod,"
+    ).replace("from yy.zed import Z\n", "")

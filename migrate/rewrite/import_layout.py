@@ -10,10 +10,16 @@ sorted: `import_order.py`), the statements the edits left untouched keep their o
 every statement they changed or added goes to its sorted place, in its section (a new
 section a blank line apart), or is merged into a `from M import ...` of the same module
 (no aliases, no comments), as isort combines them, unless the file keeps one name per
-statement. An unsorted group, a block with any `isort:` pragma or under `isort: off`, a
-block with a star import (moving past it changes which binding wins), a block whose
-edits reach past it into code, and a statement with a comment above it are left as the
-edits have them. The block's edits are folded
+statement. Sorted means as ruff lays out a sorted block: a group holding two sections
+(no blank line between them) or a comment above a statement right below the one before
+it is not. A statement takes the comment lines above it along (ruff sets them a line
+apart from the statement before, in its section). The runs around a statement marked
+`# isort: skip`, a `# isort: split` line or an `isort: off`/`on` region are sorted on
+their own; those statements stay. A statement passes a star import only when every name
+still binds to what it bound where the edits put it (what the star gives is read from
+the tree after the plan; a star whose names cannot all be known keeps the block as the
+edits have it). An unsorted group and a block whose edits reach past it into code are
+left as the edits have them. The block's edits are folded
 into one edit of the block, so the dry run shows exactly what apply writes.
 """
 
@@ -32,6 +38,8 @@ from migrate.rewrite.spans import ast_offset, line_starts, make_edit
 
 _REASON = "placed where isort/ruff sort it"
 _OFF = re.compile(r"#\s*isort:\s*(off|on)\b")
+_SKIP = re.compile(r"#\s*isort:\s*skip\b(?!_)")
+_SPLIT = re.compile(r"#\s*isort:\s*split\b")
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,11 @@ class _Chunk:
     @property
     def text(self) -> str:
         return "".join(self.lead + self.lines)
+
+    @property
+    def commented(self) -> bool:
+        """Whether the statement's own lines hold a comment (those above it travel along)."""
+        return "#" in "".join(self.lines)
 
 
 def relaid(
@@ -62,7 +75,7 @@ def relaid(
     out: list[Edit] = []
     folded: list[Edit] = []
     never = _never_run(tree)
-    for block in _blocks(tree):
+    for block in _runs(text, starts, tree):
         here = _NEVER_RUNS if init is not None and id(block[0]) in never else init
         hit = _relay(text, starts, block, edits, order, here)
         if hit is not None:
@@ -119,6 +132,39 @@ def _blocks(tree: ast.Module):
                 run = []
 
 
+def _runs(text: str, starts: list[int], tree: ast.Module):
+    """The runs of each block that isort/ruff sort on their own: a statement marked
+    `# isort: skip` or standing between `# isort: off` and `# isort: on` is no part of
+    any (it keeps its place) and ends the run before it; a `# isort: split` line (or one
+    on a statement's line) ends the run before it."""
+    for block in _blocks(tree):
+        run: list[ast.stmt] = []
+        off = _isort_off(text, starts[block[0].lineno - 1])
+        prev_end = None
+        for stmt in block:
+            at = starts[stmt.lineno - 1]
+            own = text[at : _line_end(text, starts, stmt.end_lineno)]
+            gap = text[_line_end(text, starts, prev_end) : at] if prev_end else ""
+            pragmas = [m.group(1) for m in _OFF.finditer(gap)]
+            if run and (_SPLIT.search(gap) or pragmas):
+                yield run
+                run = []
+            off = pragmas[-1] == "off" if pragmas else off
+            prev_end = stmt.end_lineno
+            if off or _SKIP.search(own) or _OFF.search(own):
+                if run:
+                    yield run
+                run = []
+                off = _isort_off(text, _line_end(text, starts, stmt.end_lineno))
+                continue
+            run.append(stmt)
+            if _SPLIT.search(own):
+                yield run
+                run = []
+        if run:
+            yield run
+
+
 def _isort_off(text: str, offset: int) -> bool:
     """Whether an `# isort: off` is in force at `offset`."""
     state = False
@@ -138,7 +184,7 @@ def placed_beside(
     (an unsorted group, a pragma, a star import, a new section, an own-code import that
     would run before or after another one than there)."""
     starts = line_starts(text)
-    block = next((b for b in _blocks(tree) if any(s.lineno == line for s in b)), None)
+    block = next((b for b in _runs(text, starts, tree) if any(s.lineno == line for s in b)), None)
     if block is None:
         return None
     lo = starts[block[0].lineno - 1]
@@ -177,7 +223,11 @@ def placed_beside(
             node = block[c.old]
             a = ast_offset(text, starts, node.lineno, node.col_offset)
             b = ast_offset(text, starts, node.end_lineno, node.end_col_offset)
-            return a, b, "".join(c.lines).strip()
+            new = "".join(c.lines).strip()
+            rest, sep, last = new.rpartition("\n")
+            if "#" in last:  # the comment after the statement's end stays there
+                new = rest + sep + last.split("#", 1)[0].rstrip()
+            return a, b, new
     p = next(i for i, c in enumerate(placed) if c.old < 0)
     before = placed[p - 1] if p else None
     after = placed[p + 1] if p + 1 < len(placed) else None
@@ -195,7 +245,14 @@ def placed_beside(
     else:
         return None  # a new section: the blank lines are the layout pass's
     lead = "" if text[:at].endswith("\n") or not at else nl
-    return at, at, f"{lead}{nl * gap}{indent}{stmt}{nl}"
+    # right above a comment on the next statement: ruff keeps that comment a line apart
+    tail = nl if after is not None and after.lead and at == _above(starts, block, after) else ""
+    return at, at, f"{lead}{nl * gap}{indent}{stmt}{nl}{tail}"
+
+
+def _above(starts: list[int], block, c: _Chunk) -> int:
+    """Where the statement `c` (an old one) starts with the comment lines above it."""
+    return starts[block[c.old].lineno - 1 - len(c.lead)]
 
 
 def _line_end(text: str, starts: list[int], line: int) -> int:
@@ -238,8 +295,10 @@ def _relay(text, starts, block, edits: list[Edit], order, init=None):
         return None
     old_chunks, _ = old
     new_chunks, tail = new
-    if any(_star(c.node) for c in old_chunks):
-        return None  # moving a statement past a star import changes which binding wins
+    stars = [c.node for c in old_chunks if _star(c.node)]
+    star_names = getattr(init, "star_names", None)
+    if stars and (star_names is None or any(star_names(n) is None for n in stars)):
+        return None  # moving a statement past a star import may change which binding wins
     unsorted = _unsorted(old_chunks, order)
     if unsorted is None:
         return None
@@ -265,6 +324,8 @@ def _relay(text, starts, block, edits: list[Edit], order, init=None):
     placed = _placed(new_chunks, old_chunks, edited, indent, order, unsorted, combine, init)
     if placed is None:
         return None
+    if stars and _winners(placed, star_names) != _winners(new_chunks, star_names):
+        return None  # sorted past a star import that binds one of its names
     rebuilt = _render(placed, order) + tail
     if rebuilt == new_region:
         return None  # the edits already leave it sorted: they stay as they are
@@ -290,6 +351,21 @@ def _placed(new_chunks, old_chunks, edited, indent, order, unsorted, combine, in
     if init.same(mine, [c.node for c in placed if _own(c, order)]):
         return placed
     return _place(*args, init=init, swap=False)  # the swaps together changed it: one by one
+
+
+def _winners(chunks: list[_Chunk], star_names) -> dict[str, tuple]:
+    """Name -> where the binding that wins comes from, when the statements run in this
+    order: a star import binds what `star_names` says its module gives."""
+    out: dict[str, tuple] = {}
+    for c in chunks:
+        node = c.node
+        if _star(node):
+            out.update((n, ("*", node.level, node.module)) for n in star_names(node))
+        elif isinstance(node, ast.ImportFrom):
+            out.update((a.asname or a.name, (node.level, node.module, a.name)) for a in node.names)
+        else:
+            out.update((a.asname or a.name.split(".")[0], (a.name, a.asname)) for a in node.names)
+    return out
 
 
 def _imports_only(new: str, indent: str) -> bool:
@@ -351,7 +427,10 @@ def _sorted(chunks: list[_Chunk], order) -> bool:
 
 def _unsorted(chunks: list[_Chunk], order) -> set[int] | None:
     """Indices of the statements in a group (statements with no blank line between them)
-    that is out of isort order; None when the block's sections are."""
+    that is out of isort order, or not laid out as isort/ruff lay out a sorted block (the
+    user did not sort it): two sections with no blank line between them, or a comment
+    above a statement right below the one before it in its section (ruff sets such a
+    comment a line apart); None when the block's sections are out of order."""
     keys = [order.full_key(c.node) for c in chunks]
     if [k[0] for k in keys] != sorted(k[0] for k in keys):
         return None
@@ -359,7 +438,9 @@ def _unsorted(chunks: list[_Chunk], order) -> set[int] | None:
     group: list[int] = []
     for i in range(len(chunks) + 1):
         if i == len(chunks) or (group and chunks[i].sep):
-            if [keys[g] for g in group] != sorted(keys[g] for g in group):
+            mine = [keys[g] for g in group]
+            laid = all(not chunks[g].lead for g in group[1:])
+            if mine != sorted(mine) or len({k[0] for k in mine}) > 1 or not laid:
                 out.update(group)
             group = []
         if i < len(chunks):
@@ -422,8 +503,8 @@ def _place(
         def before(o: _Chunk, first=first) -> bool:
             return o.old in first or any(o is d for d in done)
 
-        if c.lead or order.section(c.node) in unsorted:
-            return None  # a commented statement, an unsorted section: as the edits put it
+        if order.section(c.node) in unsorted:
+            return None  # an unsorted section: as the edits put it
         own = _own(c, order) and not free and not (init is not None and init.quiet(c.node))
         merged = _merge_into(out, c, indent, order, may) if combine else None
         if merged is not None:
@@ -505,7 +586,7 @@ def _combinable(chunks: list[_Chunk], order) -> bool:
     seen: set[tuple] = set()
     for c in chunks:
         node = c.node
-        if isinstance(node, ast.ImportFrom) and "#" not in c.text and _names(node, order):
+        if isinstance(node, ast.ImportFrom) and not c.commented and _names(node, order):
             if (node.module, node.level) in seen:
                 return True
             seen.add((node.module, node.level))
@@ -537,7 +618,7 @@ def _formatted(c: _Chunk, indent: str, order) -> list[_Chunk]:
     names sorted, one statement per name under force-single-line (per aliased name
     without combine-as-imports), wrapped one name per line past the line length."""
     node = c.node
-    if not isinstance(node, ast.ImportFrom) or len(c.lines) != 1 or "#" in c.text:
+    if not isinstance(node, ast.ImportFrom) or len(c.lines) != 1 or c.commented:
         return [c]
     if _star(node) or "(" in c.lines[0]:
         return [c]
@@ -566,7 +647,7 @@ def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order, may=None) -> t
     """`out` with `c`'s names merged into a `from` import of its module (one `may`
     allows), as isort combines them; None when there is none."""
     node = c.node
-    if not isinstance(node, ast.ImportFrom) or "#" in c.text:
+    if not isinstance(node, ast.ImportFrom) or c.commented:
         return None
     add = _names(node, order)
     if add is None:
@@ -574,11 +655,13 @@ def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order, may=None) -> t
     for k, o in enumerate(out):
         if may is not None and not may(o):
             continue
+        comment = _trailing(o)
+        expanded = "(" in "".join(o.lines) and len(o.lines) > 1
         if not (
             isinstance(o.node, ast.ImportFrom)
             and o.node.module == node.module
             and o.node.level == node.level
-            and "#" not in o.text
+            and (not o.commented or comment or expanded)
         ):
             continue
         have = _names(o.node, order)
@@ -587,14 +670,68 @@ def _merge_into(out: list[_Chunk], c: _Chunk, indent: str, order, may=None) -> t
         spelled = dict.fromkeys(
             _spelled(a) for a in sorted(have + add, key=lambda a: order.name_key(a.name, a.asname))
         )
-        expanded = "(" in "".join(o.lines) and len(o.lines) > 1
         nl = "\r\n" if o.lines[-1].endswith("\r\n") else "\n"
         head = "".join(o.lines).strip().split(" import ", 1)[0]
-        stmt = _render_from(indent, head, list(spelled), expanded, nl, order.line_length)
+        if o.commented and expanded:  # its comments stay on their names: lines added
+            entries = _entries_added(o, add, order, nl)
+            if entries is None:
+                continue
+            stmt = "".join(entries)
+        else:
+            stmt = _render_from(indent, head, list(spelled), expanded, nl, order.line_length)
+        if comment:  # ruff keeps it at the end of the one line, when that line fits
+            stmt = f"{stmt.removesuffix(nl)}  {comment}{nl}"
+            if "\n" in stmt.removesuffix(nl) or len(stmt.removesuffix(nl)) > order.line_length:
+                continue
         new_node = ast.parse(textwrap.dedent(stmt)).body[0]
         lines = tuple(stmt.splitlines(keepends=True))
-        return [*out[:k], replace(o, lines=lines, node=new_node), *out[k + 1 :]], k
+        merged = replace(o, lead=o.lead + c.lead, lines=lines, node=new_node)  # ruff: both above
+        return [*out[:k], merged, *out[k + 1 :]], k
     return None
+
+
+def _entries_added(o: _Chunk, add: list[ast.alias], order, nl: str) -> list[str] | None:
+    """The lines of the parenthesized statement `o` (one name a line) with a line for each
+    name of `add` at its sorted place, above the comment lines of the name after it;
+    None when `o` is laid out otherwise."""
+    lines = list(o.lines)
+    node = o.node
+    rows = [a.lineno - node.lineno for a in node.names]
+    if len(set(rows)) != len(rows) or min(rows) < 1 or max(rows) > len(lines) - 2:
+        return None
+    if not lines[0].split("#", 1)[0].rstrip().endswith("(") or not (
+        lines[-1].lstrip().startswith(")")
+    ):
+        return None
+    first = lines[rows[0]]
+    pad = first[: len(first) - len(first.lstrip())]
+    keys = [order.name_key(a.name, a.asname) for a in node.names]
+    have = {(a.name, a.asname) for a in node.names}
+    inserts: list[tuple[int, str]] = []
+    for a in sorted(add, key=lambda a: order.name_key(a.name, a.asname)):
+        if (a.name, a.asname) in have:
+            continue
+        key = order.name_key(a.name, a.asname)
+        j = next((i for i, k in enumerate(keys) if k > key), None)
+        if j is None:
+            if not lines[rows[-1]].split("#", 1)[0].rstrip().endswith(","):
+                return None  # no trailing comma after the last name
+            at = rows[-1] + 1
+        else:
+            at = rows[j]
+            while at - 1 > (rows[j - 1] if j else 0) and lines[at - 1].strip().startswith("#"):
+                at -= 1  # the comment lines above it stay right above it
+        inserts.append((at, f"{pad}{_spelled(a)},{nl}"))
+    for _, (at, line) in sorted(enumerate(inserts), key=lambda x: (x[1][0], x[0]), reverse=True):
+        lines.insert(at, line)  # from the bottom; at one place, in their order
+    return lines
+
+
+def _trailing(c: _Chunk) -> str:
+    """The comment ending a one-line statement without parentheses ("" for none)."""
+    if len(c.lines) != 1 or "(" in c.lines[0] or "#" not in c.lines[0]:
+        return ""
+    return "#" + c.lines[0].split("#", 1)[1].rstrip("\r\n")
 
 
 def _render_from(
@@ -617,6 +754,8 @@ def _render(chunks: list[_Chunk], order) -> str:
         else:
             same = order.section(chunks[k - 1].node) == order.section(c.node)
             sep = _between_types(chunks[k - 1], c, order) if same else 1
+            if c.lead:
+                sep = max(sep, 1)  # ruff sets a comment above a statement a line apart
         nl = "\r\n" if c.lines[-1].endswith("\r\n") else "\n"
         out.append(nl * sep + c.text)
     return "".join(out)

@@ -1,7 +1,9 @@
 """Split one `from X import a, b, c` whose names now live in several modules, keeping its
 layout: a parenthesized statement stays parenthesized, one name per line when it was, and
 every comment inside it (`# noqa`, `# type: ignore`, trailing notes) stays on its name's
-line. A pragma after the whole statement (`# noqa: F401`) is repeated on each part.
+line. A comment line between two names is about the name below it (isort and ruff keep it
+there): it goes with that name into its part. A pragma after the whole statement
+(`# noqa: F401`) is repeated on each part.
 
 The parts are the original libcst nodes with their module, names and commas changed, so
 the whitespace libcst kept is what gets written back.
@@ -41,13 +43,15 @@ def _part_end(alias: cst.ImportAlias, node: cst.ImportFrom, was_last: bool):
         return alias, node.rpar
     last = node.names[-1]
     closing, own = node.rpar.whitespace_before, _own(alias)
+    # its own line comment, and none of the comment lines above the old closing paren (they
+    # stay with the old last name's part)
     if isinstance(last.comma, cst.Comma):  # trailing-comma style: `D,\n)`
         ws = last.comma.whitespace_after
         if _pw(ws) and _pw(own):
-            ws = ws.with_changes(first_line=own.first_line, empty_lines=own.empty_lines)
+            ws = ws.with_changes(first_line=own.first_line, empty_lines=())
         return alias.with_changes(comma=cst.Comma(whitespace_after=ws)), node.rpar
     if _pw(closing) and _pw(own):
-        closing = closing.with_changes(first_line=own.first_line, empty_lines=own.empty_lines)
+        closing = closing.with_changes(first_line=own.first_line, empty_lines=())
     alias = alias.with_changes(comma=cst.MaybeSentinel.DEFAULT)
     return alias, node.rpar.with_changes(whitespace_before=closing)
 
@@ -65,6 +69,23 @@ def _not_last(alias: cst.ImportAlias, node: cst.ImportFrom, sample) -> cst.Impor
     return alias.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
 
 
+def _above_each(node: cst.ImportFrom) -> list[tuple]:
+    """The comment lines right above each name of a parenthesized statement (libcst keeps
+    them in the whitespace after the comma before it, or after the opening paren)."""
+    out = []
+    for i in range(len(node.names)):
+        if i:
+            ws = _own(node.names[i - 1])
+        else:
+            ws = node.lpar.whitespace_after if node.lpar is not None else None
+        out.append(tuple(ws.empty_lines) if _pw(ws) else ())
+    return out
+
+
+def _with_above(ws, lines: tuple):
+    return ws.with_changes(empty_lines=lines) if _pw(ws) else ws
+
+
 def split_from_import(
     node: cst.ImportFrom,
     parts: list[tuple[str, list[tuple[cst.ImportAlias, str, str | None]]]],
@@ -75,6 +96,8 @@ def split_from_import(
     """Source of one statement per part: (spelled module, [(alias, new leaf, new local)]).
     `trailing`: the text after the statement on its last line (a comment or nothing)."""
     sample = next((_own(a) for a in node.names if _pw(_own(a))), None)
+    above = _above_each(node)
+    where = {id(a): k for k, a in enumerate(node.names)}
     pragma = trailing.strip() if _PRAGMA.search(trailing) else ""
     module = cst.Module([], default_newline=newline)
     out = []
@@ -93,8 +116,19 @@ def split_from_import(
             else:
                 a = _not_last(a, node, sample)
             aliases.append(a)
+        lpar = node.lpar
+        for j, (alias, _, _) in enumerate(names):  # each name's comment lines above it
+            lines = above[where[id(alias)]]
+            if j == 0 and lpar is not None:
+                lpar = lpar.with_changes(whitespace_after=_with_above(lpar.whitespace_after, lines))
+            elif j and isinstance(aliases[j - 1].comma, cst.Comma):
+                comma = aliases[j - 1].comma
+                ws = _with_above(comma.whitespace_after, lines)
+                aliases[j - 1] = aliases[j - 1].with_changes(
+                    comma=comma.with_changes(whitespace_after=ws)
+                )
         dots, mod = module_nodes(spelled)
-        stmt = node.with_changes(relative=dots, module=mod, names=aliases, rpar=rpar)
+        stmt = node.with_changes(relative=dots, module=mod, names=aliases, lpar=lpar, rpar=rpar)
         code = module.code_for_node(stmt)
         # Rendered outside its block: continuation lines get the block's indentation.
         out.append((newline + indent).join(code.split(newline)) if indent else code)

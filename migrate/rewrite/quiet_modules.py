@@ -37,7 +37,9 @@ import ast
 import builtins
 from functools import cached_property, lru_cache
 
+from migrate.index.facts import code_facts
 from migrate.index.imports import is_main_test, is_type_checking, package_of, resolve_relative
+from migrate.index.star_exports import StarExports
 
 _BUILTINS = frozenset(dir(builtins))
 _LIMIT = 300
@@ -144,6 +146,17 @@ class InitOrder:
     def of_file(self, path: str) -> FileOrder:
         return FileOrder(self, path)
 
+    @cached_property
+    def stars(self) -> StarExports:
+        """What `from m import *` binds in this tree (the one star model)."""
+
+        def facts_of(module: str):
+            path = self._modules.get(module)
+            text = self._tree.text(path) if path else None
+            return code_facts(text, module, path.endswith("__init__.py")) if text else None
+
+        return StarExports(facts_of)
+
 
 class FileOrder:
     """The init-order questions the layout pass asks about the imports of the file now
@@ -156,6 +169,15 @@ class FileOrder:
     @cached_property
     def _current(self) -> str | None:
         return self._model._tree.module_of(self._path)
+
+    def star_names(self, node: ast.ImportFrom) -> set[str] | None:
+        """The names the star import `node` binds here; None when they cannot all be
+        known (a module outside the tree, a `__getattr__`, `globals()` writes...)."""
+        base = resolve_relative(package_of(self._current, self._package), node.level, node.module)
+        stars = self._model.stars
+        if not base or base not in self._model._modules or not stars.known(base):
+            return None
+        return set(stars(base))
 
     def quiet(self, node: ast.stmt) -> bool:
         """Whether the statement initialises no loud module: it may go anywhere."""

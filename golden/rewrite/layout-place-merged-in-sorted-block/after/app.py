@@ -1,4 +1,5 @@
 import os
+
 from pkg import mod, new
 from zeta import Q
 

@@ -1,4 +1,5 @@
 import os
+
 import pkg.mod as mod
 import zeta
 

@@ -1,7 +1,7 @@
 from pkg.mod import *
-from pkg.newmod import func
 from pkg.newmod import Cls as Cls
 from pkg.newmod import deco as deco
+from pkg.newmod import func
 
 
 def check():

@@ -1,4 +1,4 @@
 """The middle of a chain: top star-imports mid, which star-imports pkg.recipes."""
-from pkg.recipes import *
 from pkg.extra import grow as grow
 from pkg.partitioning import partitionby as partitionby
+from pkg.recipes import *

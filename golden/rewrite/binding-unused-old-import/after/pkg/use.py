@@ -1,8 +1,8 @@
 from pkg import (  # the modules this file uses
     main,  # noqa: F401
+    newmod,
     other_mod,
 )
-from pkg import newmod
 
 
 def check():

@@ -1,6 +1,6 @@
 import os
-
-from pkg import extension_base, factory
+from pkg import extension_base
+from pkg import factory
 
 from .builtin.abbr import Abbr
 

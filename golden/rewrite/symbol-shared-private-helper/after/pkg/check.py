@@ -1,7 +1,7 @@
 from pkg import keyfuncs
-from pkg.keys import *
 from pkg.keyfuncs import hashkey
 from pkg.keyfuncs import typedkey as typedkey
+from pkg.keys import *
 
 
 def check():

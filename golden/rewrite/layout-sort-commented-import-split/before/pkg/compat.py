@@ -1,0 +1,5 @@
+FLAG = True
+
+
+def helper():
+    return "h"

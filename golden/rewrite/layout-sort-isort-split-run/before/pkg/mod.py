@@ -1,0 +1,6 @@
+def a():
+    return "a"
+
+
+def b():
+    return "b"

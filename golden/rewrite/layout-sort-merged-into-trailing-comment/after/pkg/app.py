@@ -1,0 +1,8 @@
+import os
+
+from . import bnew, mod, other  # noqa: F401
+from .zed import Z
+
+
+def check():
+    assert os and mod.a() == "a" and bnew.b() == "b" and other.X == 1 and Z == 1

@@ -1,0 +1,2 @@
+def pipe(*fs):
+    return fs

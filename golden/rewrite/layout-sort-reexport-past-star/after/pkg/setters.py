@@ -1,0 +1,2 @@
+def frozen():
+    return "frozen"

@@ -1,0 +1,5 @@
+from pkg import api
+
+
+def check():
+    assert api.pipe(1) == (1,) and api.frozen() == "frozen"

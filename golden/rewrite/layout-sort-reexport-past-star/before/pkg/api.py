@@ -1,0 +1,2 @@
+# the public face of pkg.setters (attrs/setters.py)
+from pkg.setters import *  # noqa: F403

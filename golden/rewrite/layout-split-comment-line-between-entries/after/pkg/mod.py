@@ -1,0 +1,6 @@
+def a():
+    return 'a'
+
+
+def c():
+    return 'c'

@@ -1,0 +1,6 @@
+def b():
+    return 'b'
+
+
+def d():
+    return 'd'
