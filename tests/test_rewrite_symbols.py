@@ -250,3 +250,36 @@ def test_the_overloads_of_a_moved_function_move_with_it(make_repo):
     assert moved.startswith("import typing as t\n")
     left = new_text(prep, cs, "pkg/deco.py")
     assert "command" not in left and "def other():" in left
+
+
+def test_adjacent_names_leaving_a_multiline_all_are_cut_as_one(make_repo):
+    """boltons 24.0.0's strutils (t12 T58): `'gzip_bytes', 'gunzip_bytes',` side by side
+    at the end of a line of a multi-line `__all__`, both moving: the two cuts overlapped
+    (the second took the blank before its element) and the plan was refused ('another
+    rewrite of these lines cannot be combined with it', exit 2)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/s.py": """
+            __all__ = ['keep', 'gzip_bytes', 'gunzip_bytes',
+                       'other']
+
+
+            def keep():
+                pass
+
+
+            def gzip_bytes():
+                pass
+
+
+            def gunzip_bytes():
+                pass
+
+
+            def other():
+                pass
+            """,
+    }
+    moves = [("pkg.s:gzip_bytes", "pkg.gz"), ("pkg.s:gunzip_bytes", "pkg.gz")]
+    prep, cs = changes(make_repo, files, moves)
+    assert new_text(prep, cs, "pkg/s.py").startswith("__all__ = ['keep',\n           'other']\n")
