@@ -35,6 +35,7 @@ from migrate.rewrite.overlaps import settled
 from migrate.rewrite.scan import may_bind
 from migrate.rewrite.spans import (
     ast_offset,
+    file_header_line,
     line_starts,
     make_edit,
     newline_of,
@@ -143,7 +144,11 @@ def _span(text: str, starts: list[int], node: ast.stmt) -> tuple[int, int]:
     blank lines after it (or before it, when it ends the file)."""
     lines = text.splitlines(keepends=True)
     first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-    while first > 1 and lines[first - 2].lstrip().startswith("#"):
+    while (
+        first > 1
+        and lines[first - 2].lstrip().startswith("#")
+        and not file_header_line(first - 1, lines[first - 2])
+    ):
         first -= 1
     last = node.end_lineno
     while last < len(lines) and not lines[last].strip():
