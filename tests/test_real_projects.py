@@ -1,4 +1,4 @@
-"""Ten real projects' own test suites, before and after a plan with symbol moves whose
+"""Twelve real projects' own test suites, before and after a plan with symbol moves whose
 callers bind the losing module (`from jmespath import exceptions; exceptions.LexerError`,
 `from . import keys; key=keys.hashkey`, `from . import idnadata; idnadata.scripts[...]`,
 `import cachetools.keys; cachetools.keys.hashkey(...)`) or re-export it by a star import
@@ -8,8 +8,11 @@ helpers (pluggy's `from . import _tracing`, `_PYPY`, `_formatdef`), or move a mo
 relatively (click's `from . import types`) or named in a string of generated code (jinja2's
 compiler writes `from jinja2.runtime import ...` into every template), or imported
 function-locally and patched by a string (platformdirs' `mocker.patch(
-"platformdirs.android._android_folder")`, kept on the module that still reads it), plus
-module and package moves (tests/fixtures/real/<name>.yaml). Each suite must give exactly
+"platformdirs.android._android_folder")`, kept on the module that still reads it), or
+read through a binding that the tests patch whole (colorama's `from . import win32;
+win32.STDOUT` under `@patch('colorama.winterm.win32')`), or bound inside `try/except
+ImportError` (boltons' `from .typeutils import make_sentinel`), plus module and package
+moves (tests/fixtures/real/<name>.yaml). Each suite must give exactly
 the same counts after `migrate apply`, `migrate verify` must pass, and a second run
 (`fix`) finds nothing.
 """
@@ -40,6 +43,10 @@ PROJECTS = {
     # click's own warning filters make pytest's deprecation of one of its idioms an error
     "click": Project("click", "8.1.7", "click", "src", ("tests", "-W", _CLICK_WARNINGS)),
     "jinja2": Project("jinja2", "3.1.4", "jinja2", "src"),
+    # its conftest's `pytest_ignore_collect(path, ...)` hook is refused by pytest 9
+    "boltons": Project("boltons", "24.0.0", "boltons", ".", ("tests", "--noconftest")),
+    # its tests are a subpackage the plan moves: collected from the package
+    "colorama": Project("colorama", "0.4.6", "colorama", ".", ("colorama",)),
     # the suites that need neither pytest-mock nor appdirs (not in this venv)
     "platformdirs": Project(
         "platformdirs", "4.3.6", "platformdirs", "src", ("tests/test_api.py", "tests/test_main.py")
@@ -184,6 +191,65 @@ EXPECT = {
             '"jinja2.ext.',
             "from .nodes import EvalContext",
             "from .utils import LRUCache",
+        ],
+    ),
+    "boltons": (
+        {
+            "boltons/queueutils.py": [
+                "    from .sentinels import make_sentinel\n",  # inside try/except ImportError
+                "    from .structures.listutils import BList\n",
+            ],
+            "boltons/strutils.py": [
+                "from boltons.intlists import format_int_list, parse_int_list\n",  # back
+                "'asciify', 'is_ascii', 'is_uuid', 'html2text',\n",
+                "'bytes2human', 'find_hashtags', 'a10n',\n",  # two adjacent names gone
+            ],
+            "tests/test_strutils.py": [
+                "from boltons import ansiutils, gziputils, intlists, strutils\n",
+                "ansiutils.strip_ansi(",
+                "intlists.parse_int_list(",
+                "gziputils.gzip_bytes(",
+            ],
+            "boltons/io/ioutils.py": ["        >>> from boltons.io import ioutils\n"],
+            "tests/test_ioutils.py": ["from boltons.io import ioutils\n"],
+        },
+        [
+            "strutils.strip_ansi",
+            "strutils.parse_int_list",
+            "from .typeutils import make_sentinel",
+            "from boltons import ioutils",
+            "from .listutils import",
+        ],
+    ),
+    "colorama": (
+        {
+            "colorama/windows/term.py": [
+                "from . import win32\n",
+                "handle = win32.STDOUT\n",  # kept: the tests patch winterm's win32 whole
+                "            handle = win32.STDERR\n",
+            ],
+            "colorama/windows/win32.py": [
+                # below the licence line, not above it
+                "LICENSE file.\n\nfrom colorama.handles import STDERR, STDOUT\n",
+            ],
+            "colorama/ansitowin32.py": [
+                "from .ansi import AnsiFore, AnsiBack, AnsiStyle, Style\nfrom .codes import BEL\n",
+                "from .windows.term import enable_vt_processing, WinTerm, WinColor, WinStyle\n",
+            ],
+            "colorama/ansi.py": ["from colorama.codes import CSI, code_to_chars\n"],
+            "colorama/testing/tests/winterm_test.py": ["@patch('colorama.windows.term.win32')"],
+            "colorama/testing/tests/initialise_test.py": [
+                "@patch('colorama.windows.win32.SetConsoleTextAttribute')",
+            ],
+            "colorama/testing/tests/ansitowin32_test.py": [
+                "from colorama.windows.win32 import ENABLE_VIRTUAL_TERMINAL_PROCESSING\n",
+            ],
+        },
+        [
+            "'colorama.winterm.",
+            "'colorama.win32.",
+            "from .winterm import",
+            "from ..win32 import",
         ],
     ),
     "platformdirs": (

@@ -269,3 +269,22 @@ def test_a_from_import_of_a_moved_symbol_in_prose_follows_each_name(make_repo):
     )
     assert new_text(prep, cs, "app.py").startswith("# from pkg.errors import InvalidSpec is")
     assert {e.kind for e in cs.edits if e.path in ("pkg/spec.py", "app.py")} >= {"prose"}
+
+
+def test_a_doctest_importing_a_moved_module_from_its_package_follows_it(make_repo):
+    """boltons 24.0.0's ioutils (t12 T59): `>>> from boltons import ioutils` in the
+    docstrings of ioutils, moved to boltons.io.ioutils, and nothing else in the file to
+    rewrite: the file was never parsed for prose (a `from parent import` hit asked only
+    the code's imports), apply 0, and verify's old-names failed it."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/ioutils.py": '''
+            class Spooled:
+                """
+                >>> from pkg import ioutils
+                >>> ioutils.Spooled()
+                """
+            ''',
+    }
+    prep, cs = changes(make_repo, files, [("pkg.ioutils", "pkg.io.ioutils")])
+    assert ">>> from pkg.io import ioutils\n" in new_text(prep, cs, "pkg/io/ioutils.py")

@@ -288,3 +288,62 @@ def test_an_import_only_moved_code_used_stays_when_its_import_runs_code(make_rep
     _, cs, out = rewrite_and_run(make_repo, tmp_path / "b", files, moves, "pkg.use")
     assert (out / "pkg/state.py").read_text() == "def kept():\n    return 1\n"
     assert not [n for n in cs.notes if n.pos.file == "pkg/state.py"]
+
+
+def test_adjacent_names_leaving_a_multiline_all_are_cut_as_one(make_repo):
+    """boltons 24.0.0's strutils (t12 T58): `'gzip_bytes', 'gunzip_bytes',` side by side
+    at the end of a line of a multi-line `__all__`, both moving: the two cuts overlapped
+    (the second took the blank before its element) and the plan was refused ('another
+    rewrite of these lines cannot be combined with it', exit 2)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/s.py": """
+            __all__ = ['keep', 'gzip_bytes', 'gunzip_bytes',
+                       'other']
+
+
+            def keep():
+                pass
+
+
+            def gzip_bytes():
+                pass
+
+
+            def gunzip_bytes():
+                pass
+
+
+            def other():
+                pass
+            """,
+    }
+    moves = [("pkg.s:gzip_bytes", "pkg.gz"), ("pkg.s:gunzip_bytes", "pkg.gz")]
+    prep, cs = changes(make_repo, files, moves)
+    assert new_text(prep, cs, "pkg/s.py").startswith("__all__ = ['keep',\n           'other']\n")
+
+
+def test_the_import_a_source_gets_back_goes_below_its_header_comments(make_repo):
+    """colorama 0.4.6's win32 (t12 T60): STDOUT moved out of a module with no import and
+    no docstring, which reads it still; the import it gets back was written on line 1,
+    above the copyright comment. Above a shebang it breaks the script, above a coding
+    cookie the file's decoding: it goes below the header's comment block."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/w.py": (
+            "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n# Copyright header.\n\n"
+            "# from winbase.h\nSTDOUT = -11\n\nOTHER = 1\n\n\ndef f(x=STDOUT):\n    return x\n"
+        ),
+        "pkg/v.py": "# -*- coding: utf-8 -*-\nSTDOUT = -11\n\n\ndef f(x=STDOUT):\n    return x\n",
+    }
+    moves = [("pkg.w:STDOUT", "pkg.handles"), ("pkg.v:STDOUT", "pkg.handles2")]
+    prep, cs = changes(make_repo, files, moves)
+    assert new_text(prep, cs, "pkg/w.py").startswith(
+        "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n# Copyright header.\n\n"
+        "from pkg.handles import STDOUT\n\nOTHER = 1\n"
+    )
+    # a cookie right above the moved code stays: it is the file's, not the definition's
+    assert new_text(prep, cs, "pkg/v.py").startswith(
+        "# -*- coding: utf-8 -*-\nfrom pkg.handles2 import STDOUT\n\n\ndef f("
+    )
+    assert new_text(prep, cs, "pkg/handles2.py") == "STDOUT = -11\n"

@@ -52,7 +52,13 @@ from dataclasses import dataclass, field
 from migrate.changes import Edit
 from migrate.rewrite.import_layout import formatted, placed_beside
 from migrate.rewrite.import_order import ImportOrder
-from migrate.rewrite.spans import ast_offset, line_starts, make_edit, whole_lines
+from migrate.rewrite.spans import (
+    ast_offset,
+    file_header_line,
+    line_starts,
+    make_edit,
+    whole_lines,
+)
 
 
 @dataclass(frozen=True)
@@ -450,8 +456,8 @@ def _imports_before(text: str, offset: int) -> bool:
 
 
 def _after_imports(text: str) -> int:
-    """Offset after the last top-level import (or the docstring, or 0): where imports
-    added to a module's top go."""
+    """Offset after the last top-level import (or the docstring, or the header): where
+    imports added to a module's top go."""
     tree = ast.parse(text)
     starts = line_starts(text)
     last = 0
@@ -461,7 +467,33 @@ def _after_imports(text: str) -> int:
             last = node.end_lineno
         elif last:
             break
+    if not last:
+        return _after_header(text)
     return starts[last] if last < len(starts) else len(text)
+
+
+def _after_header(text: str) -> int:
+    """Where a module with no docstring and no import gets its first import: below its
+    shebang and coding cookie (which must stay on the first lines), and below the comment
+    block at its top when a blank line ends it (a licence header; a block right above the
+    code belongs to that code) with those blank lines (t12 T60)."""
+    lines = text.splitlines(keepends=True)
+    at = pos = 0
+    for i, line in enumerate(lines[:2]):
+        if file_header_line(i + 1, line):
+            at = pos = pos + len(line)
+        else:
+            break
+    k = text.count("\n", 0, at)
+    while k < len(lines) and lines[k].lstrip().startswith("#"):
+        pos += len(lines[k])
+        k += 1
+    if k < len(lines) and not lines[k].strip() and pos > at:
+        while k < len(lines) and not lines[k].strip():
+            pos += len(lines[k])
+            k += 1
+        return pos
+    return at
 
 
 def _future_at(text: str) -> int:
@@ -475,4 +507,4 @@ def _future_at(text: str) -> int:
         starts = line_starts(text)
         end = tree.body[0].end_lineno
         return starts[end] if end < len(starts) else len(text)
-    return 0
+    return _after_header(text)

@@ -31,6 +31,7 @@ from migrate.rewrite.python_prose import rewrite_prose
 from migrate.rewrite.python_rootless import rootless_notes
 from migrate.rewrite.registry import has_ancestor_table, rewrite_ancestor_tables, rewrite_tables
 from migrate.rewrite.strings import computed_group_notes, rewrite_strings
+from migrate.rewrite.text_imports import from_import_changes
 
 
 def _ast_nodes(job: FileJob):
@@ -102,12 +103,20 @@ def parent_imports_change(job: FileJob, ctx: Context) -> bool:
     return False
 
 
+def prose_imports_change(job: FileJob, ctx: Context) -> bool:
+    """Whether a `from parent import x` that is not code (a doctest, a comment) imports a
+    moved `parent.x`: the prose pass respells it (t12 T59: boltons' `>>> from boltons
+    import ioutils` in the moved ioutils' own docstrings)."""
+    edits, notes, _ = from_import_changes(ctx.relocation, job.text, job.new_path, "prose", "")
+    return bool(edits or notes)
+
+
 def needs_libcst(job: FileJob, ctx: Context, regex: re.Pattern) -> bool:
     """Cheap checks (text, then `ast`) that the file has something to edit."""
     verdicts = {_hit_matters(m.group(0), ctx) for m in hot_regex(regex, ctx).finditer(job.text)}
     if True in verdicts:
         return True
-    if None in verdicts and parent_imports_change(job, ctx):
+    if None in verdicts and (parent_imports_change(job, ctx) or prose_imports_change(job, ctx)):
         return True
     if has_ancestor_table(job.text, ctx) or has_computed_op_id(job.text, ctx.op_ids):
         return True

@@ -100,3 +100,15 @@ def with_newline(text: str, nl: str) -> str:
     """`text` with every LF or CRLF line break spelled `nl` (a lone CR is kept). Exact for
     Python source: its tokenizer reads either break the same way, in strings too."""
     return re.sub(r"\r?\n", nl, text) if nl == "\r\n" else text.replace("\r\n", "\n")
+
+
+# PEP 263's cookie, as index.repo.CODING reads it from bytes (that module imports this one)
+_CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+def file_header_line(lineno: int, line: str) -> bool:
+    """A shebang (line 1) or a PEP 263 coding cookie (line 1 or 2): the file's own, never
+    moved with a definition nor pushed down by an import (t12 T60)."""
+    return (lineno == 1 and line.startswith("#!")) or (
+        lineno <= 2 and _CODING.match(line) is not None
+    )

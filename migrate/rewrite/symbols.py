@@ -35,6 +35,7 @@ from migrate.rewrite.overlaps import settled
 from migrate.rewrite.scan import may_bind
 from migrate.rewrite.spans import (
     ast_offset,
+    file_header_line,
     line_starts,
     make_edit,
     newline_of,
@@ -143,7 +144,11 @@ def _span(text: str, starts: list[int], node: ast.stmt) -> tuple[int, int]:
     blank lines after it (or before it, when it ends the file)."""
     lines = text.splitlines(keepends=True)
     first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-    while first > 1 and lines[first - 2].lstrip().startswith("#"):
+    while (
+        first > 1
+        and lines[first - 2].lstrip().startswith("#")
+        and not file_header_line(first - 1, lines[first - 2])
+    ):
         first -= 1
     last = node.end_lineno
     while last < len(lines) and not lines[last].strip():
@@ -268,28 +273,37 @@ def _all_edits(text: str, tree: ast.Module, gone: set[str]) -> list[tuple[int, i
             out.append((off(value), off(value, True), new, why))
             continue
         last_kept = kept[-1]
-        for i in drop:
-            if i < last_kept:
-                out.append((*_element_cut(text, off(elts[i]), off(elts[i + 1])), "", why))
+        runs: list[list[int]] = []  # consecutive dropped elements before the last kept one
+        for i in (i for i in drop if i < last_kept):
+            if runs and runs[-1][-1] == i - 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        for run in runs:
+            cut = _element_cut(
+                text, off(elts[run[0]]), off(elts[run[-1]], True), off(elts[run[-1] + 1])
+            )
+            out.append((*cut, "", why))
         tail = [i for i in drop if i > last_kept]
         if tail:
             out.append((off(elts[last_kept], True), off(elts[tail[-1]], True), "", why))
     return out
 
 
-def _element_cut(text: str, s: int, nxt: int) -> tuple[int, int]:
-    """The span that drops one element of a literal list starting at `s` (the next one
-    starts at `nxt`): the element and what follows it, when the next one is on the same
-    line; else the element, its comma and the blanks before it, so the line break stays
-    (the whole line when the element had it to itself)."""
-    gap = text[s:nxt]
+def _element_cut(text: str, s: int, last_end: int, nxt: int) -> tuple[int, int]:
+    """The span that drops a run of elements of a literal list, the first starting at `s`
+    and the last ending at `last_end` (the next one starts at `nxt`): the run and what
+    follows it, when the next one is on the same line; else the run, its comma and the
+    blanks before it, so the line break stays (the whole lines when the run had them to
+    itself). One span for the run: a cut per element overlapped (t12 T58)."""
+    gap = text[last_end:nxt]
     if "\n" not in gap:
         return s, nxt
-    e = s + gap.index(",") + 1 if "," in gap else s + len(gap.split("\n", 1)[0])
+    e = last_end + (gap.index(",") + 1 if "," in gap else len(gap.split("\n", 1)[0]))
     start = s
     while start > 0 and text[start - 1] in " \t":
         start -= 1
-    return whole_lines(text, s, e) or (start, e)  # the element's whole line, if its own
+    return whole_lines(text, s, e) or (start, e)
 
 
 def _unused_imports(
