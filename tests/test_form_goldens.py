@@ -1,6 +1,6 @@
 """Issue 12's forms whose golden case no other test executed, refused or read the dry run
 of (docs/rewrite-forms.md lists every form with its golden and its tests): the rows P4,
-P5, C4 and L6 there. Each case is a golden under golden/rewrite/ (compared byte for byte
+P5, P6, C4 and L6 there. Each case is a golden under golden/rewrite/ (compared byte for byte
 by tests/test_rewrite_golden.py); here it is executed and run twice, or refused through
 the CLI with nothing written.
 """
@@ -36,6 +36,33 @@ def test_no_safe_spelling_is_an_error_that_stops_apply(make_repo):
         res = migrate_cli(repo, *args)
         assert res.returncode == code, res.stdout + res.stderr
         assert f"app/use.py:1:8: error: {DEFINES_LIB}" in res.stdout + res.stderr
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
+
+
+GLOBAL_IMPORT = "spelling-global-import-in-a-function-refused"
+
+
+def test_a_read_of_an_import_a_function_makes_global_is_an_error_that_stops_apply(make_repo):
+    """d12 D3: `run()` reads `mod.func()`, where `mod` is bound only by `setup()`'s
+    `global mod; from pkg import mod`. It was no use of the binding at all (left as
+    written: apply 0, AttributeError at run time, verify PASS). Now it is, and has no
+    safe spelling (an import beside the binding binds the new module in `setup` only):
+    an error at the read; the read inside `setup` is respelled; apply exits 2 and
+    writes nothing."""
+    case = golden_case(GLOBAL_IMPORT)
+    _, cs = changes(make_repo, case.files, case.moves, case.extra, case.roots)
+    (note,) = [n for n in cs.notes if n.severity == "error"]
+    assert (note.pos.file, note.pos.line, note.pos.col) == ("pkg/use.py", 10, 12)
+    assert "the import a function makes global (line 3)" in note.message
+    assert [(e.line, e.new) for e in cs.edits if e.path == "pkg/use.py"] == [
+        (3, "from pkg import mod, newmod"),
+        (5, "newmod"),
+    ]
+    repo, plan = _repo_of(make_repo, GLOBAL_IMPORT)
+    head = git(repo, "rev-parse", "HEAD")
+    res = migrate_cli(repo, "apply", str(plan))
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "cannot spell pkg.newmod" in res.stdout + res.stderr
     assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
 
 

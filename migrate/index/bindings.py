@@ -732,6 +732,22 @@ class _Uses(Visitor):
                     return idx, hit
             first = False
             idx = scope.parent
+        return self._global_import(name)
+
+    def _global_import(self, name: str) -> tuple[int | None, ModuleBinding | None | bool]:
+        """A name no scope that sees it binds, which a function binds by `global name`
+        and an import (a lazy import, d12 D3): code running later reads that import.
+        (scope, binding) when every such binding is one import; otherwise (None, False),
+        nothing binds it here, as for a global only a function assigns."""
+        hits = [
+            (i, ev)
+            for i, scope in enumerate(self.b.out.scopes)
+            if scope.kind != "module" and name in scope.globals
+            for ev in scope.events.get(name, [])
+        ]
+        values = {(ev.binding.value, ev.binding.form) if ev.binding else None for _, ev in hits}
+        if len(values) == 1 and None not in values:
+            return hits[0][0], hits[0][1].binding
         return None, False
 
     def module_of(self, node: ast.AST) -> tuple[str, ModuleBinding, list[str]] | None:

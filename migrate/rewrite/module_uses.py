@@ -213,6 +213,16 @@ class _Speller:
         if dst == self.job.new_module and use.kind == "attr" and self.text[e : e + 1] == ".":
             self._edit(s, e + 1, "", use, f"{what}, defined in this module")
             return
+        scope = self.facts.scopes[use.binding.scope]
+        if use.scope != use.binding.scope and use.binding.local in scope.globals:
+            line = self.text.count("\n", 0, use.binding.stmt[0]) + 1
+            why = (
+                f"cannot spell {dst}: {what}, and `{use.binding.local}` here is the import "
+                f"a function makes global (line {line}): an import added beside it would "
+                f"bind the new module in that function only; import {dst} by hand"
+            )
+            self.res.notes.append(note_at(self.job.new_path, self.text, s, why))
+            return
         spelling = self._spelling(use.binding, dst)
         if spelling is None:
             why = f"cannot spell {dst}: {what}"

@@ -1,0 +1,6 @@
+def func():
+    return "func"
+
+
+def other():
+    return "other"
