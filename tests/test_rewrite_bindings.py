@@ -802,8 +802,9 @@ def test_a_binding_whose_import_runs_code_is_kept(make_repo, tmp_path, form):
 def test_the_kept_binding_keeps_its_statement_and_layout(make_repo, tmp_path):
     """Exactly what is written: the new module merges into the kept statement as isort
     would, the marker at its end; in a parenthesized list the marker goes on the kept
-    name's line, after its comment; an existing `# noqa: E501` gets F401 added (a
-    statement with a comment takes no merged name: the new import goes beside it)."""
+    name's line, after its comment (o12's merge into a commented parenthesized list keeps
+    it there); an existing `# noqa: E501` gets F401 added, and the new module merges into
+    that commented one-line statement too, as ruff's isort writes it (o12, O7)."""
     files = {**EFFECT, "pkg/use.py": effect_user("from")}
     _, _, out = rewrite_and_run(make_repo, tmp_path / "a", files, EFFECT_MOVES, "pkg.use")
     assert (
@@ -819,7 +820,13 @@ def test_the_kept_binding_keeps_its_statement_and_layout(make_repo, tmp_path):
     assert "    state,  # the state  # noqa: F401\n" in (out / "pkg/use.py").read_text()
     files["pkg/use.py"] = effect_user("from").replace("state\n", "state  # noqa: E501\n", 1)
     _, _, out = rewrite_and_run(make_repo, tmp_path / "c", files, EFFECT_MOVES, "pkg.use")
-    assert "\nfrom pkg import state  # noqa: E501, F401\n" in (out / "pkg/use.py").read_text()
+    assert (
+        (out / "pkg/use.py")
+        .read_text()
+        .startswith(
+            "from pkg import newmod, state  # noqa: E501, F401\nfrom pkg.registry import HANDLERS\n"
+        )
+    )
 
 
 def test_a_binding_of_a_module_that_only_defines_is_still_dropped(make_repo, tmp_path):

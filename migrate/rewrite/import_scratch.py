@@ -187,6 +187,7 @@ class ImportScratch:
         nl = "\r\n" if "\r\n" in self.text else "\n"
         starts = line_starts(self.text)
         merged: set[int] = set()
+        kept: set[int] = set()  # the keeps folded into a merged statement
         drops = {k: set(v) for k, v in self.drops.items()}
         by_anchor: dict[tuple[int, int], list[_Add]] = {}
         for a in self.adds:
@@ -212,6 +213,7 @@ class ImportScratch:
 
                         new = drop_names(new, gone) or new
                         why += f"; `{', '.join(sorted(gone))}` has no use left"
+                new = self._kept_into(s, e, new, kept)
                 out.append((s, e, new, why))
             if after:
                 at = _line_end(self.text, anchor[1])
@@ -232,7 +234,11 @@ class ImportScratch:
                 out.append((*hit, self._why(hit, reason)))
         for node, names, reason in self.relists:
             out.append((*_relisted(self.text, starts, node, names, self.order), reason))
-        out += [(at, at, text, reason) for _, at, text, reason in self.keeps if text]
+        out += [
+            (at, at, text, reason)
+            for k, (_, at, text, reason) in enumerate(self.keeps)
+            if text and k not in kept
+        ]
         if self.tops:
             out += self._header(nl) if self.new_module else self._top(nl)
         return out
@@ -349,6 +355,23 @@ class ImportScratch:
             for o in self._others
             if s <= o.start and o.end <= e and not (o.start == o.end and o.start in (s, e))
         ]
+
+    def _kept_into(self, s: int, e: int, new: str, kept: set[int]) -> str:
+        """`new`, the statement `text[s:e]` rewritten whole (an addition merged into it),
+        with the marker of each keep inside it put back at the end of the kept name's line
+        (found again by its text, the trailing comment included); the indexes of those
+        keeps go into `kept`. A keep whose line is not in `new` stays a point edit (the
+        overlap is then refused, never dropped)."""
+        for k, (_, at, text, _) in enumerate(self.keeps):
+            if not text or k in kept or not s < at < e:
+                continue
+            line = self.text[self.text.rfind("\n", 0, at) + 1 : at].rstrip("\r")
+            i = new.find(line)
+            end = i + len(line)
+            if i < 0 or (end < len(new) and new[end] not in "\r\n"):
+                continue
+            new, _ = new[:end] + text + new[end:], kept.add(k)
+        return new
 
     def _place(self, tree, starts, line: int, new: str, merged: set[int]):
         def can_merge(node: ast.ImportFrom) -> bool:
