@@ -1,6 +1,6 @@
 """Issue 12's forms whose golden case no other test executed, refused or read the dry run
-of (docs/rewrite-forms.md lists every form with its golden and its tests): the rows P4,
-P5, P6, C4 and L6 there. Each case is a golden under golden/rewrite/ (compared byte for byte
+of (docs/rewrite-forms.md lists every form with its golden and its tests): the rows B12,
+P4, P5, P6, C4 and L6 there. Each case is a golden under golden/rewrite/ (compared byte for byte
 by tests/test_rewrite_golden.py); here it is executed and run twice, or refused through
 the CLI with nothing written.
 """
@@ -8,7 +8,7 @@ the CLI with nothing written.
 from __future__ import annotations
 
 from helpers import GOLDEN, git, migrate_cli
-from rewrite_helpers import changes, golden_case, run_golden_case, unsorted_imports
+from rewrite_helpers import changes, golden_case, rewrite_and_run, run_golden_case, unsorted_imports
 
 
 def _repo_of(make_repo, name: str):
@@ -64,6 +64,39 @@ def test_a_read_of_an_import_a_function_makes_global_is_an_error_that_stops_appl
     assert res.returncode == 2, res.stdout + res.stderr
     assert "cannot spell pkg.newmod" in res.stdout + res.stderr
     assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
+
+
+def test_a_class_level_binding_read_through_the_instance_follows_the_symbol(make_repo, tmp_path):
+    """d12 D1: `class Holder: from pkg import mod` read in a method as `self.mod.func()`
+    and in a classmethod as `cls.mod.Cls` was no use of the binding (left as written:
+    apply 0, AttributeError at run time, verify PASS). The class body now imports the new
+    module beside the old one and the reads go through it; `self.mod.other()`, which
+    stays, keeps the old binding; a staticmethod's parameter `mod` is not the class's.
+    Executed, run twice."""
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, "binding-class-level-through-self")
+    text = (out / "pkg/use.py").read_text()
+    assert text.startswith("class Holder:\n    from pkg import mod, newmod\n")
+    assert "return self.newmod.func() + self.mod.other()\n" in text
+    assert "return cls.newmod.Cls.kind\n" in text
+    assert "def alone(mod):\n        return mod.func()\n" in text
+
+
+def test_a_class_binding_an_instance_attribute_may_hide_is_not_read_through_self(
+    make_repo, tmp_path
+):
+    """The control of D1: `self.mod = Fake` in `__init__` hides the class's `mod`, so
+    `self.mod.func()` is not read as the class-level import (rewriting it to
+    `self.newmod.func()` would call the real function instead of Fake's). Executed."""
+    files = golden_case("binding-class-level-through-self").files
+    files["pkg/use.py"] = (
+        "class Fake:\n    @staticmethod\n    def func():\n        return 'fake'\n\n\n"
+        "class Holder:\n    from pkg import mod\n\n    def __init__(self):\n"
+        "        self.mod = Fake\n\n    def run(self):\n        return self.mod.func()\n\n\n"
+        "def check():\n    assert Holder().run() == 'fake'\n"
+    )
+    moves = golden_case("binding-class-level-through-self").moves
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, moves, "pkg.use")
+    assert "return self.mod.func()\n" in (out / "pkg/use.py").read_text()
 
 
 def test_the_alias_a_collision_picks_is_said_in_the_dry_run(make_repo):

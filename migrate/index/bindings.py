@@ -652,6 +652,12 @@ class _Uses(Visitor):
         self.stack: list[int] = []
         self.consumed: set[int] = set()
         self.uses: list[ModuleUse] = []
+        # a method's scope -> (its first parameter, the class's scope): `self.mod.f` reads
+        # the class body's `mod` (d12 D1)
+        self.receivers: dict[int, tuple[str, int]] = {}
+        # attribute names the file stores or deletes anywhere (`self.mod = x`, `setattr(o,
+        # "mod", x)`): an instance attribute that may hide the class's; None: unknown
+        self.stored_attrs: set[str] | None = None
 
     def visit(self, node):  # scope bookkeeping for every node kind that opens one
         idx = self.b.out.scope_of.get(node_key(node)) if isinstance(node, _SCOPE_NODES) else None
@@ -672,6 +678,7 @@ class _Uses(Visitor):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             args = node.args
             outer += getattr(node, "decorator_list", [])
+            self._receiver(node, idx)
             outer += [*args.defaults, *[d for d in args.kw_defaults if d is not None]]
             if not isinstance(node, ast.Lambda):
                 all_args = [*args.posonlyargs, *args.args, *args.kwonlyargs]
@@ -694,6 +701,48 @@ class _Uses(Visitor):
         for n in inner:
             self.visit(n)
         self.stack.pop()
+
+    def _receiver(self, node: ast.AST, idx: int) -> None:
+        """A def directly in a class body, not a staticmethod, with a first positional
+        parameter: that parameter is the instance (or the class) inside it."""
+        parent = self.stack[-1] if self.stack else None
+        if isinstance(node, ast.Lambda) or parent is None:
+            return
+        if self.b.out.scopes[parent].kind != "class":
+            return
+        positional = [*node.args.posonlyargs, *node.args.args]
+        static = any(
+            isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list
+        )
+        if positional and not static:
+            self.receivers[idx] = (positional[0].arg, parent)
+
+    def _through_receiver(self, node: ast.AST) -> tuple[str, ModuleBinding, list[str], int] | None:
+        """`self.mod.f` in a method of a class whose body binds `mod` by import (and only
+        so): (dotted name, that binding, attributes after `mod`, offset of `mod`)."""
+        chain = name_chain(node)
+        if chain is None or len(chain[1]) < 2 or not self.stack:
+            return None
+        head, attrs = chain
+        here = self.stack[-1]
+        receiver = self.receivers.get(here)
+        if receiver is None or receiver[0] != head.id:
+            return None
+        if self.stored_attrs is None or attrs[0] in self.stored_attrs:
+            return None  # an instance attribute of that name may hide the class's
+        scope = self.b.out.scopes[here]
+        if head.id in scope.globals or not all(e.param for e in scope.events.get(head.id, [])):
+            return None  # the parameter is rebound in the method
+        events = self.b.out.scopes[receiver[1]].events.get(attrs[0], [])
+        if not events or any(e.binding is None for e in events):
+            return None
+        binding = _pick(events, None)
+        if not isinstance(binding, ModuleBinding) or binding.value is None:
+            return None
+        inner = node
+        while isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Attribute):
+            inner = inner.value
+        return binding.value, binding, attrs[1:], self.b.end(inner) - len(attrs[0])
 
     # -- resolution --------------------------------------------------------------
     def resolve(self, name: str, pos: int) -> ModuleBinding | None | bool:
@@ -799,7 +848,11 @@ class _Uses(Visitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if id(node) in self.consumed:
             return
-        found = self.module_of(node)
+        found, start, skip = self.module_of(node), None, 0
+        if found is None:
+            through = self._through_receiver(node)
+            if through is not None:
+                found, start, skip = through[:3], through[3], 1
         if found is not None:
             dotted, binding, parts = found
             dotted, parts, shift = self._through_aliases(dotted, parts)
@@ -809,7 +862,8 @@ class _Uses(Visitor):
                 head = node
                 while isinstance(head, ast.Attribute):
                     head = head.value
-                span = (self.b.off(head), self._chain_prefix_end(node, i + shift))
+                start = self.b.off(head) if start is None else start
+                span = (start, self._chain_prefix_end(node, i + shift + skip))
                 writes = i == len(parts) - 1 and isinstance(node.ctx, (ast.Store, ast.Del))
                 self._record("attr", module, parts[i], span, binding, patch=writes)
                 return
@@ -1130,12 +1184,27 @@ def find_uses(
     top-level import binds as `name` (`user.mod.f` where pkg.user did `from pkg import
     mod` is a use of `pkg.mod.f`, trial25 T52)."""
     uses = _Uses(_Offsets(text, model), watched, symbols or {}, aliases or {})
+    uses.stored_attrs = _stored_attributes(tree)
     uses.visit(tree)
     uses.stack.append(0)
     for _, expr in forward_references(tree, text):
         uses.visit(expr)
     uses.stack.pop()
     return uses.uses
+
+
+def _stored_attributes(tree: ast.Module) -> set[str]:
+    """Attribute names the file stores or deletes (`o.name = x`, `del o.name`,
+    `setattr(o, "name", x)`, `delattr`)."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.attr)
+        elif isinstance(node, ast.Call):
+            named = named_call(node)
+            if named and named[0] in ("setattr", "delattr") and isinstance(named[2], ast.Constant):
+                out.add(str(named[2].value))
+    return out
 
 
 def _last_facts(events: list[_Event], kinds: frozenset[str]) -> Binding | None:

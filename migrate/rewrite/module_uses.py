@@ -387,6 +387,7 @@ class _Speller:
         if self.job.is_init:
             return {}
         reads: dict[str, set[int]] = {}
+        attr_reads: dict[str, set[int]] = {}  # `x.local`: read where `local` is a class's
         blocked: set[str] = set()
         quoted: set[int] = set()  # forward references: their names are reads, as in code
         for string, expr in forward_references(self.tree, self.text):
@@ -404,6 +405,10 @@ class _Speller:
                     reads.setdefault(node.id, set()).add(off)
                 elif isinstance(node.ctx, ast.Del):
                     blocked.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                # `self.mod`: a class body's binding read through the instance (d12 D1)
+                end = ast_offset(self.text, self.starts, node.end_lineno, node.end_col_offset)
+                attr_reads.setdefault(node.attr, set()).add(end - len(node.attr))
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 blocked.update(node.names)
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -416,6 +421,8 @@ class _Speller:
             if b.scope == 0 and f"{self.job.old_module}.{b.local}" in self.ctx.imported_names:
                 continue
             left = reads.get(b.local, set()) - self.rewritten
+            if self.facts.scopes[b.scope].kind == "class":
+                left |= attr_reads.get(b.local, set()) - self.rewritten
             if left or not self._removable(b):
                 continue
             out.setdefault(b.stmt, set()).add(b.local)

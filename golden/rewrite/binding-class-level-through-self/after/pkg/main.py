@@ -1,0 +1,1 @@
+pkg = "not a package"

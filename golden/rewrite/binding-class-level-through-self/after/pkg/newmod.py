@@ -1,0 +1,11 @@
+def func():
+    return "func"
+
+
+def deco(f):
+    f.decorated = True
+    return f
+
+
+class Cls:
+    kind = "cls"
