@@ -2,25 +2,25 @@
 goes where isort/ruff would put it, when its block was sorted before.
 
 The forms edit statements where they stand (a respelled `from .b import B` stays between
-`.a` and `.c` as `from .z import B`) and the symbols pass appends what a module now needs
-after its last import. This pass runs once every edit of a file is known and looks at
-each block of imports (a run of import statements in one body) that the edits touch. When
-the block's statements were in isort order before (sections in order, and each section
-sorted: `import_order.py`), the statements the edits left untouched keep their order and
-every statement they changed or added goes to its sorted place, in its section (a new
-section a blank line apart), or is merged into a `from M import ...` of the same module
-(no aliases, no comments), as isort combines them, unless the file keeps one name per
-statement. Sorted means as ruff lays out a sorted block: a group holding two sections
-(no blank line between them) or a comment above a statement right below the one before
-it is not. A statement takes the comment lines above it along (ruff sets them a line
-apart from the statement before, in its section). The runs around a statement marked
-`# isort: skip`, a `# isort: split` line or an `isort: off`/`on` region are sorted on
-their own; those statements stay. A statement passes a star import only when every name
-still binds to what it bound where the edits put it (what the star gives is read from
-the tree after the plan; a star whose names cannot all be known keeps the block as the
-edits have it). An unsorted group and a block whose edits reach past it into code are
-left as the edits have them. The block's edits are folded
-into one edit of the block, so the dry run shows exactly what apply writes.
+`.a` and `.c` as `from .z import B`) and the symbols pass appends what a module now
+needs after its last import. This pass runs once every edit of a file is known and looks
+at each block of imports (a run of import statements in one body) that the edits touch.
+When the block's statements were in isort order before (sections in order, and each
+section sorted: `import_order.py`), the statements the edits left untouched keep their
+order and every statement they changed or added goes to its sorted place, in its section
+(a new section a blank line apart), or is merged into a `from M import ...` of the same
+module (no aliases; comments stay on their names), as isort combines them, unless the
+file keeps one name per statement. Sorted means as ruff lays out a sorted block: a group
+holding two sections (no blank line between them) or a comment above a statement right
+below the one before it is not. A statement takes the comment lines above it along (ruff
+sets them a line apart from the statement before, in its section). The runs around a
+statement marked `# isort: skip`, a `# isort: split` line or an `isort: off`/`on` region
+are sorted on their own; those statements stay. A statement passes a star import only
+when every name still binds to what it bound where the edits put it (what the star gives
+is read from the tree after the plan; a star whose names cannot all be known keeps the
+block as the edits have it). An unsorted group and a block whose edits reach past it
+into code are left as the edits have them. The block's edits are folded into one edit of
+the block, so the dry run shows exactly what apply writes.
 """
 
 from __future__ import annotations
