@@ -696,6 +696,26 @@ def test_a_retired_package_binding_in_more_forms_is_rebound(make_repo, tmp_path,
     assert "pkg.core" not in text and "pkg.engine" in text, text
 
 
+def test_a_retired_package_binding_whose_module_also_loses_a_symbol_is_rebound(make_repo, tmp_path):
+    """f12 F1b (bench/fuzz_bindings.py, symbol+package-retire seed 1008): `from pkg import
+    core` read as `core.mod.func` / `core.mod.Klass`, pkg.core retired into pkg.engine and
+    pkg.core.mod:func moved to pkg.fresh.util in the same plan, was refused: the chain
+    `core.mod.func` does not land in the package's fallback. A symbol leaving its module is
+    the uses pass's to respell (`util.func()`), so the binding is rebound for the rest
+    (`from pkg import engine as core`). Executed, run twice."""
+    files = dict(RETIRED)
+    files["pkg/core/mod.py"] += 'class Klass:\n    kind = "k"\n'
+    files["use.py"] = files["use.py"].replace(
+        "assert (core.mod.func(), core.inner.deep.g()) == (1, 2)",
+        "assert (core.mod.func(), core.mod.Klass.kind, core.inner.deep.g()) == (1, 'k', 2)",
+    )
+    moves = [*RETIRE, ("pkg.core.mod:func", "pkg.fresh.util")]
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, "use", "delete: [pkg.core]\n")
+    assert not [n for n in cs.notes if n.severity == "error"], cs.notes
+    text = (out / "use.py").read_text()
+    assert "from pkg import engine as core\n" in text and "util.func()" in text, text
+
+
 def test_a_retired_package_binding_read_for_its_own_name_in_a_string_is_refused(make_repo):
     """Control for F1: a string annotation reading the deleted `__init__`'s own name."""
     files = dict(RETIRED, **{"use.py": RETIRED_USES["string-annotation"]})

@@ -839,3 +839,22 @@ def test_a_chain_whose_head_may_be_the_package_is_still_an_old_name(make_repo, t
     hits = found(result, "old-names")
     assert sorted((f, line) for f, line, *_ in hits) == expected
     assert {sev for _, _, sev, _ in hits} == {"error"} and not result.ok
+
+
+def test_module_copies_identical_at_base_are_no_finding_when_both_are_edited(make_repo, tmp_path):
+    """f12 F4 (bench/fuzz_bindings.py seed 1000: two users with the same form): two modules
+    identical at BASE, both respelled alike by a module move, were 'identical module
+    copies' (single-module FAIL): the copy is not the migration's. A copy the migration
+    makes (one of the two changed to the other's text) still fails."""
+    user = "from pkg.old import mod\n\nX = mod.f()\n"
+    tree = {"pkg/__init__.py": "", "pkg/old.py": "def f():\n    return 1\n"}
+    tree |= {"pkg/u1.py": user, "pkg/u2.py": user}
+    moved = user.replace("pkg.old import mod", "pkg import new as mod")
+    head = {"pkg/old.py": None, "pkg/new.py": tree["pkg/old.py"]}
+    head |= {"pkg/u1.py": moved, "pkg/u2.py": moved}
+    result = hand_made(make_repo(tree), tmp_path, [("pkg.old", "pkg.new")], head)
+    assert found(result, "single-module") == []
+
+    tree["pkg/u2.py"] = user + "Y = 2\n"
+    result = hand_made(make_repo(tree), tmp_path, [("pkg.old", "pkg.new")], head)
+    assert [f[0] for f in found(result, "single-module")] == ["pkg/u1.py"]

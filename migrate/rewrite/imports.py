@@ -207,7 +207,8 @@ def _whole_package(job: FileJob, ctx: Context, full: str, local: str) -> str | N
     under the same local (`from pkg import engine as core`), so no use changes. Reads in
     string annotations count; a rebinding of the local (`core = None` in an `except
     ImportError`, another scope's `core = ...`) reads nothing and no use changes, so it
-    is no obstacle. None otherwise."""
+    is no obstacle; nor is a chain through a symbol that leaves its module (`core.mod.func`
+    with `pkg.core.mod:func` moved): the uses pass respells it. None otherwise."""
     new = ctx.package_fallback.get(full)
     tree = job.ast
     if new is None or tree is None or new not in ctx.new_modules:
@@ -237,6 +238,9 @@ def _whole_package(job: FileJob, ctx: Context, full: str, local: str) -> str | N
             tail = ".".join(attrs[:i])
             moved = ctx.relocation.dotted(f"{full}.{tail}")
             if moved is not None:
+                head, _, sym = f"{full}.{tail}".rpartition(".")
+                if (head, sym) in ctx.relocation.symbols:
+                    continue  # a symbol leaving its module: the uses pass respells it
                 if moved != f"{new}.{tail}":
                     return None
                 break

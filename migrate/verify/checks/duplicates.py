@@ -39,6 +39,8 @@ def check(ctx: VerifyContext) -> CheckResult:
     for modules in by_content.values():
         paths = sorted(index.modules[m] for m in modules)
         if len(paths) > 1 and (not ctx.touched or ctx.touched & set(paths)):
+            if _copies_at_base(ctx, paths):
+                continue  # the files were one text at BASE: the copy is not the migration's
             findings.append(
                 Finding(
                     paths[0],
@@ -49,3 +51,18 @@ def check(ctx: VerifyContext) -> CheckResult:
                 )
             )
     return CheckResult.of(NAME, findings)
+
+
+def _copies_at_base(ctx: VerifyContext, paths: list[str]) -> bool:
+    """Whether the BASE files of HEAD `paths` were already one text (each a Python file
+    at BASE): identical users a move respelled alike stay copies of each other."""
+    if ctx.base is None:
+        return False
+    base_index = ctx.base.index
+    digests = set()
+    for path in paths:
+        (old,) = ctx.base_paths([path])
+        if old not in base_index.files:
+            return False
+        digests.add(hashlib.sha256(base_index.read_bytes(old)).hexdigest())
+    return len(digests) == 1
