@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import gc
+from textwrap import dedent
 
 import pytest
 
@@ -383,3 +384,155 @@ def test_import_effect_is_what_importing_does_beyond_defining_names():
         ("with lock:\n    register(\n        1,\n    )\n", "register(1)"),
     ]:
         assert code_facts(loud, "pkg.m", False).import_effect == effect, loud
+
+
+def test_a_module_level_decorator_is_an_import_effect():
+    """A decorator on a module-level def or class runs as the module is imported
+    (typically a registration: `@register("op")`, `@torch.library.custom_op(...)`), and so
+    does one on a method of a module-level class (at class creation): each counts, as the
+    decorator's source. Object builders (`triton.jit`, `torch.jit.script`,
+    `torch.compile`) count too: keeping an import is behaviour-safe, losing a
+    registration is not."""
+    for loud, effect in [
+        (
+            'from pkg.ops import register\n\n@register("op")\ndef f():\n    pass\n',
+            "@register('op')",
+        ),
+        ("from pkg import registry\n\n@registry.add\nclass K:\n    pass\n", "@registry.add"),
+        (
+            "import torch\n\n@torch.library.custom_op('x::f', mutates_args=())\ndef f(a):\n"
+            "    return a\n",
+            "@torch.library.custom_op('x::f', mutates_args=())",
+        ),
+        (
+            "import typer\napp = typer.Typer()\n\n@app.command()\ndef go():\n    pass\n",
+            "@app.command()",
+        ),
+        ("import triton\n\n@triton.jit\ndef k(x):\n    pass\n", "@triton.jit"),
+        ("import torch\n\n@torch.compile\ndef k(x):\n    pass\n", "@torch.compile"),
+        ("import torch\n\n@torch.jit.script\ndef k(x):\n    pass\n", "@torch.jit.script"),
+        ("from functools import wraps\n\n@wraps(print)\n@hook\ndef f():\n    pass\n", "@hook"),
+        ("class C:\n    @register\n    def m(self):\n        pass\n", "@register"),
+        (
+            "class C:\n    class D:\n        @on('x')\n        def m(self):\n            pass\n",
+            "@on('x')",
+        ),
+        ("if True:\n    @register\n    def f():\n        pass\n", "@register"),
+        # bound by the module itself, not the standard library's: its own code runs
+        (
+            "def dataclass(c):\n    REG.append(c)\n    return c\n\n"
+            "@dataclass\nclass K:\n    x: int\n",
+            "@dataclass",
+        ),
+        (
+            "from pkg.util import dataclass\n\n@dataclass(frozen=True)\nclass K:\n    x: int\n",
+            "@dataclass(frozen=True)",
+        ),
+        ("import attr as functools\n\n@functools.wraps\ndef f():\n    pass\n", "@functools.wraps"),
+    ]:
+        assert code_facts(loud, "pkg.m", False).import_effect == effect, loud
+
+
+def test_a_decorator_that_only_wraps_or_defines_is_no_import_effect():
+    """The standard library's pure decorators (resolved through the module's imports,
+    under any spelling: `functools.cache`, `from functools import cache as memo`), a
+    property's own `.setter`, and decorators that never run on import (on a function
+    nested in a def, in a `TYPE_CHECKING` or `__main__` block) are no effect."""
+    quiet = dedent(
+        """
+        import abc
+        import contextlib
+        import dataclasses
+        import enum
+        import functools
+        import typing
+        from dataclasses import dataclass
+        from functools import cache as memo
+        from typing import TYPE_CHECKING, overload
+
+
+        @dataclass
+        class A:
+            x: int
+
+
+        @dataclasses.dataclass(frozen=True)
+        class B:
+            x: int
+
+
+        @enum.unique
+        class E(enum.Enum):
+            a = 1
+
+
+        @typing.runtime_checkable
+        @typing.final
+        class P(typing.Protocol, abc.ABC):
+            @property
+            def v(self):
+                return 1
+
+            @v.setter
+            def v(self, value):
+                pass
+
+            @staticmethod
+            def s():
+                pass
+
+            @classmethod
+            def c(cls):
+                pass
+
+            @abc.abstractmethod
+            def a(self):
+                pass
+
+            @functools.cached_property
+            def p(self):
+                return 1
+
+
+        @functools.total_ordering
+        class O:
+            pass
+
+
+        @overload
+        def f(x: int) -> int: ...
+        @functools.lru_cache(maxsize=None)
+        @functools.wraps(print)
+        @functools.cache
+        @memo
+        @functools.singledispatch
+        def f(x):
+            @register
+            def inner():
+                pass
+
+            return x
+
+
+        @contextlib.contextmanager
+        def cm():
+            yield
+
+
+        @contextlib.asynccontextmanager
+        async def acm():
+            yield
+
+
+        if TYPE_CHECKING:
+            @register
+            def g():
+                pass
+
+        if __name__ == "__main__":
+            @register
+            def h():
+                pass
+        """
+    )
+    assert code_facts(quiet, "pkg.m", False).import_effect is None

@@ -965,3 +965,73 @@ def test_a_module_bound_by_import_module_follows_a_symbol_that_leaves_it(make_re
     if any(n.severity == "error" and n.pos.file == "use.py" for n in cs.notes):
         return
     rewrite_and_run(make_repo, tmp_path, files, [("pkg.mod:Klass", "pkg.newmod")], "use")
+
+
+# A decorator registers as the module is imported: pkg.kernels' `scale` stays and is
+# `@register`ed; `helper` moves. A caller whose only use of pkg.kernels was `helper` used
+# to lose its binding, and with it the import that filled the registry.
+DECORATED = {
+    "pkg/__init__.py": "",
+    "pkg/registry.py": dedent(
+        """
+        OPS = {}
+
+
+        def register(name):
+            def add(fn):
+                OPS[name] = fn
+                return fn
+
+            return add
+        """
+    ),
+    "pkg/kernels.py": dedent(
+        """
+        import functools
+
+        from pkg.registry import register
+
+
+        @register("scale")
+        def scale(x):
+            return 2 * x
+
+
+        def helper(x):
+            return x + 1
+        """
+    ),
+    "pkg/use.py": dedent(
+        """
+        from pkg import kernels
+        from pkg.registry import OPS
+
+
+        def check():
+            assert kernels.helper(1) == 2
+            assert sorted(OPS) == ["scale"] and OPS["scale"](2) == 4
+        """
+    ),
+}
+
+
+def test_a_binding_of_a_module_whose_definition_registers_is_kept(make_repo, tmp_path):
+    """The registry holds the same entries before and after (executed both ways): the
+    binding stays, marked for F401, with the dry-run warning naming the decorator. The
+    control: the staying def wrapped only by `functools.lru_cache` (a pure decorator)
+    registers nothing, and the binding goes as before, no note."""
+    moves = [("pkg.kernels:helper", "pkg.newmod")]
+    run_check(make_repo(DECORATED), "pkg.use")  # BASE: the registry is filled
+    _, cs, out = rewrite_and_run(make_repo, tmp_path / "a", DECORATED, moves, "pkg.use")
+    text = (out / "pkg/use.py").read_text()
+    assert text.startswith("from pkg import kernels, newmod  # noqa: F401\n"), text
+    (note,) = [n for n in cs.notes if n.pos.file == "pkg/use.py"]
+    assert note.severity == "warning" and "runs `@register('scale')`" in note.message
+
+    pure = DECORATED["pkg/kernels.py"].replace('@register("scale")', "@functools.lru_cache")
+    use = DECORATED["pkg/use.py"].replace('["scale"] and OPS["scale"](2) == 4', "[]")
+    files = {**DECORATED, "pkg/kernels.py": pure, "pkg/use.py": use}
+    run_check(make_repo(files), "pkg.use")
+    _, cs, out = rewrite_and_run(make_repo, tmp_path / "b", files, moves, "pkg.use")
+    assert (out / "pkg/use.py").read_text().startswith("from pkg import newmod\n")
+    assert not [n for n in cs.notes if n.pos.file == "pkg/use.py"]

@@ -858,3 +858,38 @@ def test_module_copies_identical_at_base_are_no_finding_when_both_are_edited(mak
     tree["pkg/u2.py"] = user + "Y = 2\n"
     result = hand_made(make_repo(tree), tmp_path, [("pkg.old", "pkg.new")], head)
     assert [f[0] for f in found(result, "single-module")] == ["pkg/u1.py"]
+
+
+def test_a_module_no_longer_importing_a_source_whose_definition_registers_fails(
+    make_repo, tmp_path
+):
+    """A module-level decorator runs as its module is imported: `pkg.kernels`' staying
+    `scale` is `@register`ed; `helper` moves to `pkg.newmod` and `main` (by hand) imports
+    only that now, so the registry stays empty and verify FAILs. The same tree with a pure
+    decorator (`functools.lru_cache`) on `scale` is no finding."""
+    registry = "OPS = {}\n\n\ndef register(name):\n    return lambda fn: OPS.setdefault(name, fn)\n"
+    kernels = "import functools\n\nfrom pkg.registry import register\n\n\n"
+    kernels += '@register("scale")\ndef scale(x):\n    return 2 * x\n'
+    helper = "\n\ndef helper(x):\n    return x + 1\n"
+    main = "from pkg.registry import OPS\nfrom pkg import {m}\n\nprint({m}.helper(1), OPS)\n"
+    tree = {
+        "pkg/__init__.py": "",
+        "pkg/registry.py": registry,
+        "pkg/kernels.py": kernels + helper,
+        "main.py": main.format(m="kernels"),
+    }
+    head = {
+        "pkg/kernels.py": kernels,
+        "pkg/newmod.py": helper.lstrip(),
+        "main.py": main.format(m="newmod"),
+    }
+    moves = [("pkg.kernels:helper", "pkg.newmod")]
+    result = hand_made(make_repo(tree), tmp_path, moves, head)
+    ((path, _, severity, message),) = found(result, "import-reach")
+    assert (path, severity) == ("main.py", "error"), message
+    assert "pkg.kernels" in message and "@register('scale')" in message
+    assert not result.ok
+
+    pure = kernels.replace('@register("scale")', "@functools.lru_cache")
+    tree["pkg/kernels.py"], head["pkg/kernels.py"] = pure + helper, pure
+    assert found(hand_made(make_repo(tree), tmp_path, moves, head), "import-reach") == []

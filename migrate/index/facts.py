@@ -44,8 +44,11 @@ The API (stable; verify's attribute resolution and the binding-based rewriter bu
   `Path(__file__).with_name(...)`, `files(__package__)`, `get_data(__package__, ...)`).
 - `import_effect`: the first statement the module runs on import that does more than
   define names (`import_effect`: a call run for its effect, `init()`; a store into an
-  attribute or item, `registry["x"] = f`), as one line of source; None for a module
-  whose import only defines (defs, classes, constants, imports). THE predicate for
+  attribute or item, `registry["x"] = f`; a decorator of a module-level def or class or
+  of a method, `@register("op")`, other than the standard library's that only wrap or
+  define, `PURE_DECORATORS`, resolved through the module's bindings), as one line of
+  source; None for a module whose import only defines (defs, classes, constants,
+  imports). THE predicate for
   "importing this module does something": verify's import-reach judges a module that
   stopped being imported by it, and the rewriter keeps such a module imported where a
   respelled binding was its file's last import of it (`rewrite/effect_imports.py`).
@@ -415,21 +418,107 @@ def is_globals_call(node: ast.AST) -> bool:
     )
 
 
-def import_effect(tree: ast.Module) -> str | None:
+# Decorators that only wrap or define what they decorate (no registry, no side effect),
+# by what they are bound to: a local `def dataclass` or `import attr as functools` is not.
+PURE_DECORATORS = frozenset(
+    {
+        "builtins.property",
+        "builtins.staticmethod",
+        "builtins.classmethod",
+        "functools.wraps",
+        "functools.lru_cache",
+        "functools.cache",
+        "functools.cached_property",
+        "functools.total_ordering",
+        "functools.singledispatch",
+        "functools.singledispatchmethod",
+        "dataclasses.dataclass",
+        "typing.overload",
+        "typing.final",
+        "typing.runtime_checkable",
+        "typing_extensions.overload",
+        "typing_extensions.final",
+        "typing_extensions.runtime_checkable",
+        "abc.abstractmethod",
+        "contextlib.contextmanager",
+        "contextlib.asynccontextmanager",
+        "enum.unique",
+    }
+)
+_PROPERTY_PARTS = frozenset({"setter", "getter", "deleter"})
+
+
+def _bound_to(node: ast.expr, bindings: dict[str, Binding]) -> str | None:
+    """The dotted name a decorator expression refers to through the module's bindings
+    (`functools.cache` for `memo` after `from functools import cache as memo`, `builtins.x`
+    for a name the module does not bind); None for a name the module itself defines or
+    assigns, or an expression that is no dotted name."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.insert(0, node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    binding = bindings.get(node.id)
+    if binding is None:
+        head = f"builtins.{node.id}"
+    elif binding.target is None:
+        return None
+    else:
+        head = binding.target
+    return ".".join([head, *parts])
+
+
+def _pure_decorator(dec: ast.expr, bindings: dict[str, Binding], own_defs: set[str]) -> bool:
+    """Whether decorator `dec` only wraps or defines (`PURE_DECORATORS`, bare or called;
+    `@v.setter` of a def `v` of the same class body)."""
+    func = dec.func if isinstance(dec, ast.Call) else dec
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr in _PROPERTY_PARTS
+        and isinstance(func.value, ast.Name)
+        and func.value.id in own_defs
+    ):
+        return True
+    return _bound_to(func, bindings) in PURE_DECORATORS
+
+
+def import_effect(tree: ast.Module, bindings: dict[str, Binding]) -> str | None:
     """The first statement `tree`'s module runs on import that does more than bind its
     own names, as its first source line: a call run for its effect (`init()`, `await x`),
-    an assignment to an attribute or item (`os.environ["X"] = "1"`, `registry["x"] = f`);
-    None for a module whose import only defines names (defs, classes, assignments to
-    names, imports, docstrings). Read at top level and inside if/try/with bodies (a
-    `try`'s `finally` too); not in an `if TYPE_CHECKING:` or `if __name__ == "__main__":`
-    block, which never runs on import, nor in an `except` handler."""
-    body = list(tree.body)
+    an assignment to an attribute or item (`os.environ["X"] = "1"`, `registry["x"] = f`),
+    a decorator of a def or class (`@register("op")`, `@registry.add`: as `@` and its
+    source) other than one that only wraps or defines (`PURE_DECORATORS`, resolved through
+    `bindings`, the module's import-time bindings; object builders such as `triton.jit`
+    count: keeping an import costs nothing, losing a registration loses behaviour); None
+    for a module whose import only defines names (defs, classes, assignments to names,
+    imports, docstrings). Read at top level and inside if/try/with bodies (a `try`'s
+    `finally` too) and class bodies (they run as the class is created; a method's
+    decorator too); not in a function body, an `if TYPE_CHECKING:` or
+    `if __name__ == "__main__":` block, which never runs on import, nor in an `except`
+    handler."""
+    return _body_effect(tree.body, bindings)
+
+
+def _body_effect(statements: list[ast.stmt], bindings: dict[str, Binding]) -> str | None:
+    body = list(statements)
+    own_defs: set[str] = set()  # defs of this body so far (`@v.setter`)
     while body:
         stmt = body.pop(0)
         if isinstance(stmt, ast.If) and (is_type_checking(stmt.test) or is_main_test(stmt.test)):
             continue
         if isinstance(stmt, (ast.If, ast.Try, ast.With)):
             body[:0] = [*stmt.body, *getattr(stmt, "orelse", []), *getattr(stmt, "finalbody", [])]
+        elif isinstance(stmt, _DEFS):
+            for dec in stmt.decorator_list:
+                if not _pure_decorator(dec, bindings, own_defs):
+                    return "@" + ast.unparse(dec).splitlines()[0]
+            if isinstance(stmt, ast.ClassDef):
+                inner = _body_effect(stmt.body, bindings)
+                if inner:
+                    return inner
+            else:
+                own_defs.add(stmt.name)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Call, ast.Await)):
             return ast.unparse(stmt).splitlines()[0]
         elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
@@ -463,7 +552,7 @@ def _parsed_facts(
     reader.finish()
     facts.attrs = walk_attributes(tree, model, _FactsWalk, facts)
     facts.unbound = unbound_at_import(tree, module, is_package)
-    facts.import_effect = import_effect(tree)
+    facts.import_effect = import_effect(tree, facts.bindings)
     if MARKER.search(text):
         facts.lookups = data_lookups(tree)
     return tree, facts
