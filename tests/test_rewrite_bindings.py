@@ -1035,3 +1035,27 @@ def test_a_binding_of_a_module_whose_definition_registers_is_kept(make_repo, tmp
     _, cs, out = rewrite_and_run(make_repo, tmp_path / "b", files, moves, "pkg.use")
     assert (out / "pkg/use.py").read_text().startswith("from pkg import newmod\n")
     assert not [n for n in cs.notes if n.pos.file == "pkg/use.py"]
+
+
+def test_a_kept_patch_of_a_module_that_moves_too_follows_the_module(make_repo, tmp_path):
+    """f12 F5 (bench/fuzz_bindings.py, symbol+module-move seed 2009, apply 0, verify FAIL):
+    `mock.patch.object(core.mod, "func")` + `core.mod.func()` with pkg.core.mod:func moved
+    to pkg.other.util AND pkg.core.mod moved to pkg.fresh.mod in one plan. The patch is
+    kept on the old module (it still binds func, imported back for other()), but the old
+    module moved: `core.mod` was left (AttributeError: module 'pkg.core' has no attribute
+    'mod') while `core.mod.other()` was respelled. The kept patch and reads follow the
+    module's move. Executed, run twice."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/core/__init__.py": "",
+        "pkg/core/mod.py": "def func():\n    return 1\n\n\ndef other():\n    return func()\n",
+        "use.py": (
+            "from unittest import mock\n\nfrom pkg import core\nimport pkg.core.mod\n\n\n"
+            "def check():\n"
+            '    with mock.patch.object(core.mod, "func", return_value=5):\n'
+            "        assert (core.mod.func(), core.mod.other()) == (5, 5)\n"
+        ),
+    }
+    moves = [("pkg.core.mod", "pkg.fresh.mod"), ("pkg.core.mod:func", "pkg.other.util")]
+    _, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, "use")
+    assert "core.mod" not in (out / "use.py").read_text().replace("pkg.core.mod", "")

@@ -204,6 +204,14 @@ class _Speller:
                 self._kept_patch(use, dst, callers)
             else:  # read from the namespace this file patches: it sees the patch there
                 self.res.handled.update(x for x in (use.span[0], use.key) if x >= 0)
+            moved = self.ctx.relocation.module(use.module)
+            if moved is not None and moved != use.module:  # the old module moves too
+                spelling = self._spelling(use.binding, moved)
+                if spelling is None:
+                    why = f"cannot spell {moved}: {use.module} is now {moved}"
+                    self.res.notes.append(note_at(self.job.new_path, self.text, s, why))
+                else:
+                    self._edit(s, e, spelling, use, f"{use.module} is now {moved}")
             return
         patched = self.ctx.patched_bindings.get((self.job.old_module, use.binding.local))
         if patched and use.kind == "attr":
