@@ -105,7 +105,8 @@ def test_a_changed_output_is_caught(tmp_path):
 def _f2_shaped(program: dict) -> bool:
     """f12 F2 (open; tests/test_rewrite_bindings.py's strict xfail): a user reading a
     symbol that leaves pkg.core.mod through `_m = importlib.import_module("pkg.core.mod")`
-    is left behind (a wrong tree that verify PASSes)."""
+    is left behind (a wrong tree; verify FAILs it since its attribute chains follow such a
+    binding: test_verify_oracles::test_a_module_bound_by_import_module_whose_symbol_left_fails)."""
     forms = [label.split("/") for label in program["users"].values()]
     reads = any(
         b in fuzz.MODULE_BINDINGS and p != "type-checking" and u == "import-module"
@@ -119,6 +120,7 @@ def test_a_bigger_run_finds_no_wrong_tree():
     outs = fuzz.fuzz(list(range(1000, 1040)), jobs=2, n_users=USERS)
     known = [o for o in outs if _f2_shaped(o.program)]
     assert all(o.verdict in ("same", "wrong-tree", "refused") for o in known), _report(known)
+    assert not [o for o in known if o.verdict == "wrong-tree" and o.verify_rc == 0]
     outs = [o for o in outs if not _f2_shaped(o.program)]
     assert not [o for o in outs if o.verdict in BROKEN], _report(outs)
     assert not [o for o in outs if o.verdict == "wrong-tree" and o.verify_rc == 0]

@@ -893,3 +893,29 @@ def test_a_module_no_longer_importing_a_source_whose_definition_registers_fails(
     pure = kernels.replace('@register("scale")', "@functools.lru_cache")
     tree["pkg/kernels.py"], head["pkg/kernels.py"] = pure + helper, pure
     assert found(hand_made(make_repo(tree), tmp_path, moves, head), "import-reach") == []
+
+
+def test_a_module_bound_by_import_module_whose_symbol_left_fails(make_repo, tmp_path):
+    """f12 F2, verify's side: `_m = importlib.import_module("pkg.mod")` binds `_m` to
+    pkg.mod as `import pkg.mod as _m` would, so `_m.Klass` left behind after Klass moved
+    to pkg.newmod (an AttributeError at run time) FAILs attributes-resolve; before, the
+    chain was not followed and verify said PASS. Controls: a name pkg.mod still has, and
+    a literal with a `package` argument (relative: not followed), are no finding."""
+    tree = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": "class Klass:\n    kind = 1\n\n\ndef func():\n    return 2\n",
+        "use.py": (
+            "import importlib\n\n"
+            '_m = importlib.import_module("pkg.mod")\n'
+            '_r = importlib.import_module(".mod", "pkg")\n\n\n'
+            "def read():\n    return _m.Klass.kind, _m.func(), _r.Klass\n"
+        ),
+    }
+    head = {
+        "pkg/mod.py": "def func():\n    return 2\n",
+        "pkg/newmod.py": "class Klass:\n    kind = 1\n",
+    }
+    result = hand_made(make_repo(tree), tmp_path, [("pkg.mod:Klass", "pkg.newmod")], head)
+    hits = found(result, "attributes-resolve")
+    assert [(f, line) for f, line, sev, _ in hits if sev == "error"] == [("use.py", 8)], hits
+    assert "Klass" in hits[0][3]

@@ -130,6 +130,9 @@ class _Event:
     # `__import__(...)`, `sys.modules[...]`): what it binds the file does not show
     runtime_import: bool = False
     declared: bool = False  # `name: T` without a value: binds nothing in a module or class
+    # the module a run-time import names by a literal (`importlib.import_module("a.b")`):
+    # verify's attribute chains follow it as they follow `import a.b as name` (f12 F2)
+    runtime_module: str | None = None
 
 
 @dataclass
@@ -323,6 +326,7 @@ class _Builder(Visitor):
         self.match_depth = 0  # > 0 inside a `match` (module-level facts do not look there)
         self.contained: dict[int, int] = {}  # scope -> depth of handlers/cases open in it
         self.runtime_import = False  # the targets being visited get a run-time import
+        self.runtime_module: str | None = None  # ... of this module, named by a literal
         self.declared = False  # the target being visited is only annotated (`x: T`)
 
     def off(self, node: ast.AST) -> int:
@@ -379,6 +383,7 @@ class _Builder(Visitor):
         event = _Event(
             pos, binding, fallback, fact, contained, param, self.runtime_import, self.declared
         )
+        event.runtime_module = self.runtime_module
         scope.events.setdefault(name, []).append(event)
 
     def _contained(self, node: ast.AST) -> None:
@@ -397,10 +402,13 @@ class _Builder(Visitor):
         """An assignment: its target names are facts (`assign`), visited in field order."""
         saved, self.assigning = self.assigning, node.lineno
         self.runtime_import = _runtime_import(getattr(node, "value", None))
+        plain = all(isinstance(t, ast.Name) for t in targets)
+        self.runtime_module = _literal_import(getattr(node, "value", None)) if plain else None
         self.declared = isinstance(node, ast.AnnAssign) and node.value is None
         for t in targets:
             self.visit(t)
         self.assigning, self.runtime_import, self.declared = saved, False, False
+        self.runtime_module = None
         for r in rest:
             if r is not None:
                 self.visit(r)
@@ -633,6 +641,25 @@ def _runtime_import(value: ast.AST | None) -> bool:
         v = value.value
         return (v.id if isinstance(v, ast.Name) else getattr(v, "attr", None)) == "modules"
     return False
+
+
+def _literal_import(value: ast.AST | None) -> str | None:
+    """The absolute module `importlib.import_module("a.b")` (or `import_module("a.b")`)
+    names by a literal, with no `package` argument; None for anything else."""
+    if not (isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords):
+        return None
+    f, arg = value.func, value.args[0]
+    named = (isinstance(f, ast.Name) and f.id == "import_module") or (
+        isinstance(f, ast.Attribute)
+        and f.attr == "import_module"
+        and isinstance(f.value, ast.Name)
+        and f.value.id == "importlib"
+    )
+    if named and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        name = arg.value
+        if name and all(part.isidentifier() for part in name.split(".")):
+            return name
+    return None
 
 
 class _Uses(Visitor):
@@ -1243,6 +1270,8 @@ def import_only(model: Bindings, idx: int, outer: dict[str, str]) -> dict[str, s
                 if e.fact is not None and e.fact.kind in ("import", "from"):
                     if e.binding is not None and not e.contained and sidx == idx:
                         imported.setdefault(name, set()).add(e.binding.value)
+                elif e.runtime_module and not e.contained and sidx == idx:
+                    imported.setdefault(name, set()).add(e.runtime_module)
                 else:
                     other.add(name)
     view = {k: v for k, v in outer.items() if k not in other and k not in imported}
