@@ -799,9 +799,17 @@ def test_a_kept_patch_of_a_module_that_moves_too_follows_the_module(make_repo, t
             "        assert (core.mod.func(), core.mod.other()) == (5, 5)\n"
         ),
     }
+    files["use2.py"] = (
+        "from unittest import mock\n\nimport pkg.core.mod as m\n\n\n"
+        "def check():\n"
+        '    with mock.patch.object(m, "func", return_value=5):\n'
+        "        assert (m.func(), m.other()) == (5, 5)\n"
+    )
     moves = [("pkg.core.mod", "pkg.fresh.mod"), ("pkg.core.mod:func", "pkg.other.util")]
     _, cs, out = rewrite_and_run(make_repo, tmp_path, files, moves, "use")
     assert "core.mod" not in (out / "use.py").read_text().replace("pkg.core.mod", "")
+    run_check(out, "use2")  # the alias of the module itself follows with its import, alone
+    assert (out / "use2.py").read_text().count("import ") == 2, (out / "use2.py").read_text()
 
 
 @pytest.mark.xfail(
