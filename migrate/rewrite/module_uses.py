@@ -205,7 +205,9 @@ class _Speller:
             else:  # read from the namespace this file patches: it sees the patch there
                 self.res.handled.update(x for x in (use.span[0], use.key) if x >= 0)
             moved = self.ctx.relocation.module(use.module)
-            if moved is not None and moved != use.module:  # the old module moves too
+            # the old module moves too, read through a parent (`core.mod`, `pkg.core.mod`);
+            # a binding of the module itself (`m`, `mod`) follows with its import
+            if moved is not None and moved != use.module and use.binding.value != use.module:
                 spelling = self._spelling(use.binding, moved)
                 if spelling is None:
                     why = f"cannot spell {moved}: {use.module} is now {moved}"
