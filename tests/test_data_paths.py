@@ -188,3 +188,25 @@ def test_a_lookup_the_string_pass_respells_has_no_warning(make_repo, tmp_path):
     edit stands, and the warning that the lookup finds nothing is withdrawn."""
     script, (e,), notes = _respelled(make_repo, tmp_path, f'"{K3}"', "base / {}")
     assert e.new == "python/sglang/kernels/ops/communication/kimi_k3" and notes == []
+
+
+def test_own_package_prefilter_finds_what_the_regex_finds():
+    """`_names_own_package` (a reader's `name(` first, then `_OWN_PACKAGE`) says what
+    `_OWN_PACKAGE.search` says."""
+    from pathlib import Path
+
+    import migrate
+    from migrate.rewrite.data_paths import _OWN_PACKAGE, _names_own_package
+
+    texts = [
+        "files(__package__)",
+        "resources.read_text( __name__, 'x')",
+        "get_data(__package__x)",
+        "myfiles(__package__)",
+        "files (__package__)",
+        "path(__name__)",
+    ]
+    texts += [p.read_text() for p in Path(migrate.__file__).parent.rglob("*.py")]
+    found = [_names_own_package(t) for t in texts]
+    assert found == [_OWN_PACKAGE.search(t) is not None for t in texts]
+    assert found[:6] == [True, True, False, False, False, True]

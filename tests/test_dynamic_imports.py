@@ -66,3 +66,22 @@ def test_a_module_renamed_in_place_is_noted_too(make_repo):
     (note,) = [n for n in cs.notes if "computed at run time" in n.message]
     assert (note.pos.file, note.pos.line) == ("pkg/old/other.py", 25)
     assert "pkg.other (mod -> pkg.other.mod2)" in note.message
+
+
+def test_call_prefilter_finds_what_the_regex_finds():
+    """`_may_call` (substring tests, then `_CALL`) says what `_CALL.search` says."""
+    from pathlib import Path
+
+    import migrate
+    from migrate.rewrite.dynamic_imports import _CALL, _may_call
+
+    texts = [
+        OTHER,
+        "x = import_module (n)",
+        "__import__\t(n)",
+        "reimport_module(n)",
+        "import_module",
+    ]
+    texts += [p.read_text() for p in Path(migrate.__file__).parent.rglob("*.py")]
+    assert any(_may_call(t) for t in texts) and not all(_may_call(t) for t in texts)
+    assert [_may_call(t) for t in texts] == [_CALL.search(t) is not None for t in texts]

@@ -780,3 +780,80 @@ def test_an_added_name_goes_into_a_parenthesized_import_keeping_its_comments():
     assert _relaid(text, "from yy.zed import Z", "from yy import Z") == text.replace(
         "    mod,", "    Z,\n    mod,"
     ).replace("from yy.zed import Z\n", "")
+
+
+HOLDERS = """import a
+try:
+    import b
+    import c
+except* E:
+    import d
+    import e
+else:
+    import f
+finally:
+    import g
+match x:
+    case 1:
+        import h
+    case _:
+        import i
+class K:
+    import j
+    def f(self, y=lambda: 0):
+        import k
+        if TYPE_CHECKING:
+            import l
+            import m
+        while y:
+            import n
+        else:
+            import o
+async def g():
+    async with x:
+        import p
+    async for q in x:
+        import r
+x = [i for i in range(3)]
+"""
+
+
+def test_blocks_walk_statements_only_in_ast_walk_order():
+    """The layout pass finds its import blocks (and the `TYPE_CHECKING` bodies) walking
+    only what can hold statements: the same blocks, in `ast.walk`'s order, as the walk
+    of every node (which also visits every expression)."""
+    import ast
+    from pathlib import Path
+
+    from migrate.rewrite import import_layout
+
+    def walked_blocks(tree):  # the blocks as read from every node of `ast.walk`
+        for node in ast.walk(tree):
+            bodies = [getattr(node, f, None) for f in ("body", "orelse", "finalbody")]
+            bodies += [h.body for h in getattr(node, "handlers", []) or []]
+            for body in bodies:
+                if not isinstance(body, list):
+                    continue
+                run = []
+                for stmt in [*body, None]:
+                    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                        if run and stmt.lineno == run[-1].end_lineno:
+                            run = []
+                            continue
+                        run.append(stmt)
+                        continue
+                    if run:
+                        yield run
+                    run = []
+
+    sources = [HOLDERS, *(p.read_text() for p in Path(import_layout.__file__).parent.glob("*.py"))]
+    for source in sources:
+        tree = ast.parse(source)
+        ids = [[id(s) for s in b] for b in import_layout._blocks(tree)]
+        assert ids == [[id(s) for s in b] for b in walked_blocks(tree)]
+        holders = [n for n in ast.walk(tree) if isinstance(n, (ast.Module, *import_layout._HOLDS))]
+        assert list(import_layout._holders(tree)) == holders
+    tree = ast.parse(HOLDERS)
+    assert [b[0].names[0].name for b in import_layout._blocks(tree)][:3] == ["a", "b", "f"]
+    never = import_layout._never_run(tree)
+    assert {n.names[0].name for n in ast.walk(tree) if id(n) in never} == {"l", "m"}

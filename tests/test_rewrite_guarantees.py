@@ -206,3 +206,63 @@ def test_prefilter_is_a_superset_and_bare_parents_are_not_candidates(make_repo):
     found = scan.candidates(prep.index, prep.relocation, prep.plan)
     assert {"app/child.py", "app/computed.py", "app/parent.py"} <= found  # `from pkg.old import`
     assert "pkg/old/util.py" not in found
+
+
+GATHERED = '''"""Doc naming pkg.old.norm."""
+import os  # a comment
+from pkg.old.norm import rmsnorm
+
+TABLE = [("pkg.old.norm", f"{os.sep}x"), "pkg" ".old"]
+
+
+class K:
+    @staticmethod
+    def f(a: "pkg.old.norm.T" = rmsnorm) -> None:
+        return pkg.old.norm.rmsnorm(a)  # pkg.old.norm
+'''
+
+
+def test_gather_traverses_the_tree_for_positions_and_facts_only(monkeypatch):
+    """libcst's resolver runs a batched visit of the whole tree for the batchable
+    providers of each round, even when there are none (`PositionProvider` is not one):
+    gather resolves positions without it, to the same facts."""
+    import libcst.metadata.wrapper as wrapper
+
+    from migrate.rewrite import cstfacts
+
+    batched = []
+    real = wrapper._gen_batchable
+    monkeypatch.setattr(wrapper, "_gen_batchable", lambda w, ps: batched.append(ps) or real(w, ps))
+    _, facts = cstfacts.gather("m.py", GATHERED)
+    assert batched == []
+    monkeypatch.setattr(cstfacts, "_resolve_positions", lambda w: None)  # libcst's own way
+    _, expected = cstfacts.gather("m.py", GATHERED)
+    assert batched == [[]]  # the empty batch it visits the tree for
+    assert sorted(facts.spans.values()) == sorted(expected.spans.values())
+    assert facts.comments == expected.comments and facts.chains == expected.chains
+
+
+def test_layout_pass_parses_each_file_once(make_repo, monkeypatch):
+    """The layout pass reads a file's `ast` for its import blocks and for the blank lines
+    before definitions: one parse serves both."""
+    import ast
+    import sys
+
+    files = dict(BASE)
+    files["app/use.py"] = "import os\nfrom pkg.old.norm import rmsnorm\n\n\ndef f():\n    pass\n"
+    parses = []
+    real = ast.parse
+
+    def counted(source, *a, **k):
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code.co_name != "_layout_pass":
+            frame = frame.f_back
+        if frame is not None and isinstance(source, str):
+            parses.append(source)
+        return real(source, *a, **k)
+
+    monkeypatch.setattr(ast, "parse", counted)
+    prep, cs = changes(make_repo, files, MOVE)
+    use = prep.index.text("app/use.py")
+    assert any(e.path == "app/use.py" for e in cs.edits)
+    assert parses.count(use) == 1  # its old text; the second (fix) run reads the new one

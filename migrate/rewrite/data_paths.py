@@ -49,6 +49,13 @@ _RESOURCE_READERS = {
 # a file that may name data of its own package without `__file__` (the cheap prefilter)
 _READERS = "|".join(sorted({"files", *_RESOURCE_READERS}))
 _OWN_PACKAGE = re.compile(rf"\b(?:{_READERS})\(\s*__(?:package|name)__\b")
+_READER_CALLS = tuple(f"{r}(" for r in _READERS.split("|"))
+
+
+def _names_own_package(text: str) -> bool:
+    """`_OWN_PACKAGE` found in `text`; a reader's `name(` first (every match spells one):
+    the regex alone tries each position of every Python file (~1.5 CPU-s on SGLang)."""
+    return any(c in text for c in _READER_CALLS) and _OWN_PACKAGE.search(text) is not None
 
 
 def _callee(node: ast.AST) -> str:
@@ -299,7 +306,7 @@ def data_path_problems(
     problems = []
     for path in sorted(index.python_files()):
         text = index.text(path) or ""
-        if "__file__" not in text and "find_spec" not in text and not _OWN_PACKAGE.search(text):
+        if "__file__" not in text and "find_spec" not in text and not _names_own_package(text):
             continue
         try:
             tree = ast.parse(text)

@@ -29,7 +29,7 @@ from migrate.rewrite.context import Context, FileJob, FileResult
 from migrate.rewrite.data_paths import CodeLookup, data_path_problems
 from migrate.rewrite.groups import group_changes, group_removals
 from migrate.rewrite.import_cycles import cycle_problems
-from migrate.rewrite.import_layout import kept_blank_lines, leading_blank_lines, relaid
+from migrate.rewrite.import_layout import kept_blank_lines, leading_blank_lines, parsed, relaid
 from migrate.rewrite.import_order import Orders
 from migrate.rewrite.new_packages import missing_inits
 from migrate.rewrite.packaging import owned_regions, packaging_changes
@@ -486,10 +486,11 @@ def _layout_pass(run: EngineRun) -> Contribution:
         if not any(e.kind == "code" for e in edits):
             continue
         text = _text_at(prep, path)
-        new, folded = relaid(path, text, edits, orders.of(path), init.of_file(path))
+        tree = parsed(text)  # one parse for both
+        new, folded = relaid(path, text, edits, orders.of(path), init.of_file(path), tree)
         gone = {id(e) for e in folded}
         kept = [e for e in edits if id(e) not in gone] + new
-        given = kept_blank_lines(path, text, kept)
+        given = kept_blank_lines(path, text, kept, tree)
         out.edits += new + given + leading_blank_lines(path, text, kept + given)
         out.withdrawn += folded
     return out

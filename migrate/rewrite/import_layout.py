@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -60,15 +61,24 @@ class _Chunk:
         return "#" in "".join(self.lines)
 
 
+def parsed(text: str) -> ast.Module | None:
+    """`text`'s `ast`, None when it does not parse: one parse for `relaid` and
+    `kept_blank_lines` of a file (the layout pass reads both on the same text)."""
+    try:
+        return ast.parse(text)
+    except SyntaxError:
+        return None
+
+
 def relaid(
-    path: str, text: str, edits: list[Edit], order: ImportOrder, init=None
+    path: str, text: str, edits: list[Edit], order: ImportOrder, init=None, tree=False
 ) -> tuple[list[Edit], list[Edit]]:
     """(the block edits, the edits they fold) for one file's `edits` on `text`; `init`:
     the file's init-order model (`quiet_modules.FileOrder`): a placement that keeps the
-    order the repository's own modules initialise in may sort their imports too."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
+    order the repository's own modules initialise in may sort their imports too.
+    `tree`: `parsed(text)` when the caller has it (never mutated here)."""
+    tree = parsed(text) if tree is False else tree
+    if tree is None:
         return [], []
     starts = line_starts(text)
     edits = sorted(edits, key=lambda e: (e.start, e.end))
@@ -105,15 +115,34 @@ def _never_run(tree: ast.Module) -> set[int]:
     """ids of the statements in the body of an `if TYPE_CHECKING:`."""
     return {
         id(s)
-        for node in ast.walk(tree)
+        for node in _holders(tree)
         if isinstance(node, ast.If) and is_type_checking(node.test)
         for s in node.body
     }
 
 
+# What a statement can be a child of: only these (and the module) hold statement lists.
+_HOLDS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _holders(tree: ast.Module):
+    """The nodes of `tree` that can hold statements (the module, statements, `except`
+    handlers, `case`s), in `ast.walk`'s order: the same breadth-first walk without
+    descending into expressions (no statement is ever inside one), which is most of a
+    file's nodes."""
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                todo.extend(c for c in value if isinstance(c, _HOLDS))
+        yield node
+
+
 def _blocks(tree: ast.Module):
     """Runs of import statements, each in one body, one statement per line."""
-    for node in ast.walk(tree):
+    for node in _holders(tree):
         bodies = [getattr(node, f, None) for f in ("body", "orelse", "finalbody")]
         bodies += [h.body for h in getattr(node, "handlers", []) or []]
         for body in bodies:
@@ -776,13 +805,13 @@ _E302 = "keeps the two blank lines before a top-level definition"
 _TOP = "no blank lines left at the top of the file"
 
 
-def kept_blank_lines(path: str, text: str, edits: list[Edit]) -> list[Edit]:
+def kept_blank_lines(path: str, text: str, edits: list[Edit], tree=False) -> list[Edit]:
     """Insertions giving back the blank lines a cut or a removed import took from in
     front of a top-level `def`/`class` that the edits leave in place: the file's count
-    (two at most, as pycodestyle's E302 wants), never more than it had."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
+    (two at most, as pycodestyle's E302 wants), never more than it had. `tree`:
+    `parsed(text)` when the caller has it."""
+    tree = parsed(text) if tree is False else tree
+    if tree is None:
         return []
     starts = line_starts(text)
     spans = sorted((e.start, e.end, len(e.new) - (e.end - e.start)) for e in edits)
