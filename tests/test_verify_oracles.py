@@ -919,3 +919,38 @@ def test_a_module_bound_by_import_module_whose_symbol_left_fails(make_repo, tmp_
     hits = found(result, "attributes-resolve")
     assert [(f, line) for f, line, sev, _ in hits if sev == "error"] == [("use.py", 8)], hits
     assert "Klass" in hits[0][3]
+
+
+STAR_USER = """\
+try:
+    from pkg.mod import *
+except ImportError:
+    Klass = func = None
+
+print(Klass.kind, func())
+"""
+
+
+def test_a_name_a_star_with_an_except_fallback_no_longer_gives_fails(make_repo, tmp_path):
+    """f12 F6 (a false PASS): `try: from pkg.mod import *` / `except ImportError: Klass =
+    None`, read `Klass`; pkg.mod:Klass moves to pkg.newmod and nothing imports it into the
+    user: the star no longer gives it and the handler does not run (NameError at import).
+    The handler's binding does not hide the loss. Control: the star still gives it."""
+    tree = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": "class Klass:\n    kind = 1\n\n\ndef func():\n    return 2\n",
+        "use.py": STAR_USER,
+    }
+    moves = [("pkg.mod:Klass", "pkg.newmod")]
+    head = {
+        "pkg/mod.py": "def func():\n    return 2\n",
+        "pkg/newmod.py": "class Klass:\n    kind = 1\n",
+    }
+    result = hand_made(make_repo(tree), tmp_path, moves, head)
+    ((path, line, severity, message),) = found(result, "import-time-names")
+    assert (path, line, severity) == ("use.py", 6, "error")
+    assert "Klass" in message and "pkg.mod" in message
+
+    kept = {**head, "pkg/mod.py": "from pkg.newmod import Klass\n\n\n" + head["pkg/mod.py"]}
+    result = hand_made(make_repo(tree), tmp_path, moves, kept)
+    assert found(result, "import-time-names") == []

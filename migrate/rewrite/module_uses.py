@@ -177,7 +177,10 @@ class _Speller:
                     dst in starred and (dst, name) in self.ctx.star_given
                 ):
                     continue
-                events = scope.events.get(name, [])
+                # a binding inside an `except` handler or a `match` case (`except
+                # ImportError: Klass = None`) runs only when the star may not: the star's
+                # name is still the one the module reads (f12 F6)
+                events = [e for e in scope.events.get(name, []) if not e.contained]
                 symbol = f"{b.value}.{name}"
                 if any(e.pos > b.stmt[0] or _binds_value(e, symbol) for e in events):
                     continue
