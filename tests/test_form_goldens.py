@@ -81,6 +81,20 @@ def test_a_class_level_binding_read_through_the_instance_follows_the_symbol(make
     assert "def alone(mod):\n        return mod.func()\n" in text
 
 
+def test_a_class_level_binding_read_through_the_class_name_follows_the_symbol(make_repo, tmp_path):
+    """f12 (a false PASS): `class Holder: from pkg import mod` read as `Holder.mod.func()`
+    in a method and in a module-level function, and as `self.mod.Cls` from a closure in
+    a method, was no use of the binding: left as written, AttributeError at run time,
+    apply 0, verify PASS. The reads now go through the new module the class body imports
+    beside the old one; `Holder.mod.other()`, which stays, keeps it. Executed, run twice."""
+    _, _, out, _ = run_golden_case(make_repo, tmp_path, "binding-class-level-through-class-name")
+    text = (out / "pkg/use.py").read_text()
+    assert text.startswith("class Holder:\n    from pkg import mod, newmod\n")
+    assert "return Holder.newmod.func() + Holder.mod.other()\n" in text
+    assert "return self.newmod.Cls.kind + Holder.newmod.func()\n" in text
+    assert "return Holder.newmod.Cls.kind\n" in text
+
+
 def test_a_class_binding_an_instance_attribute_may_hide_is_not_read_through_self(
     make_repo, tmp_path
 ):

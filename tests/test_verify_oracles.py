@@ -954,3 +954,54 @@ def test_a_name_a_star_with_an_except_fallback_no_longer_gives_fails(make_repo, 
     kept = {**head, "pkg/mod.py": "from pkg.newmod import Klass\n\n\n" + head["pkg/mod.py"]}
     result = hand_made(make_repo(tree), tmp_path, moves, kept)
     assert found(result, "import-time-names") == []
+
+
+CLASS_USER = """\
+class Holder:
+    from pkg import mod
+
+    def run(self):
+        return Holder.mod.func()
+
+    def later(self):
+        def inner():
+            return self.mod.func()
+
+        return inner()
+
+    @staticmethod
+    def alone(mod):
+        return mod.func()
+
+
+def outside():
+    return Holder.mod.func()
+"""
+
+
+def test_a_chain_through_a_class_level_import_that_no_longer_resolves_fails(make_repo, tmp_path):
+    """f12 (a false PASS): `class Holder: from pkg import mod` read as `Holder.mod.func()`
+    and as `self.mod.func()` (from a closure in a method too) after pkg.mod:func moved
+    out: attributes-resolve followed chains from import-bound names only and said PASS.
+    A staticmethod's parameter is no receiver; a file storing an attribute `mod` anywhere
+    (an instance attribute may hide the class's) is not judged. Control: the reads
+    respelled through the new module pass."""
+    tree = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": "def func():\n    return 1\n",
+        "use.py": CLASS_USER,
+    }
+    moves = [("pkg.mod:func", "pkg.newmod")]
+    head = {"pkg/mod.py": "X = 1\n", "pkg/newmod.py": "def func():\n    return 1\n"}
+    result = hand_made(make_repo(tree), tmp_path, moves, head)
+    got = [(p, line, sev) for p, line, sev, _ in found(result, "attributes-resolve")]
+    assert got == [("use.py", 5, "error"), ("use.py", 9, "error"), ("use.py", 19, "error")]
+
+    fixed = CLASS_USER.replace("from pkg import mod", "from pkg import mod, newmod")
+    fixed = fixed.replace("Holder.mod.", "Holder.newmod.").replace("self.mod.", "self.newmod.")
+    result = hand_made(make_repo(tree), tmp_path, moves, {**head, "use.py": fixed})
+    assert found(result, "attributes-resolve") == []
+
+    hidden = CLASS_USER + "\n\ndef hide(o):\n    o.mod = None\n"
+    result = hand_made(make_repo(tree), tmp_path, moves, {**head, "use.py": hidden})
+    assert found(result, "attributes-resolve") == []

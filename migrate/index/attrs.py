@@ -30,6 +30,7 @@ from migrate.index.bindings import (
     name_chain,
     named_call,
     node_key,
+    stored_attributes,
 )
 from migrate.index.forward_refs import reference_strings
 from migrate.index.imports import absolute
@@ -86,6 +87,12 @@ class AttrWalker(Visitor):
         self.facts, self.model = facts, model
         self.scope = scope
         self.module, self.is_package = module, is_pkg
+        # `Holder.mod.f` / `self.mod.f`: class name (or a method's receiver) -> the names
+        # the class body binds only by imports; filled per scope (`_classes`)
+        self.classes: dict[str, dict[str, str]] = self._classes(0)
+        self.receiver: tuple[str, dict[str, str]] | None = None
+        self.stored: set[str] | None = None  # attribute names the file stores (lazily)
+        self.tree: ast.Module | None = None
 
     def visit_ImportFrom(self, node: ast.ImportFrom):
         if any(a.name == "*" for a in node.names):
@@ -103,14 +110,53 @@ class AttrWalker(Visitor):
         if attrs and name in self.scope:
             ref = AttrRef(line, self.scope[name], tuple(attrs), text, called=called)
             self.facts.refs.append(ref)
+        elif len(attrs) > 1:
+            own = self._namespace(name)
+            if own and attrs[0] in own and attrs[0] not in self._stored():
+                ref = AttrRef(line, own[attrs[0]], tuple(attrs[1:]), text, called=called)
+                self.facts.refs.append(ref)
 
-    def _nested(self, node, body: list[ast.stmt], params: set[str]) -> None:
+    def _namespace(self, name: str) -> dict[str, str] | None:
+        """What `name.x` reads from a class body: `name` is a class of this file bound by
+        its class statement alone, or the receiver of the method being walked."""
+        if self.receiver is not None and self.receiver[0] == name:
+            return self.receiver[1]
+        return self.classes.get(name)
+
+    def _stored(self) -> set[str]:
+        """An attribute the file stores anywhere may hide the class body's binding."""
+        if self.stored is None:
+            self.stored = stored_attributes(self.tree) if self.tree is not None else set()
+        return self.stored
+
+    def _classes(self, idx: int) -> dict[str, dict[str, str]]:
+        """The classes scope `idx` binds by one class statement each (and no other
+        binding), with what their bodies bind only by imports (when anything)."""
+        out = {}
+        for name, events in self.model.scopes[idx].events.items():
+            if len(events) == 1 and events[0].class_scope is not None:
+                own = import_only(self.model, events[0].class_scope, {})
+                if own:
+                    out[name] = own
+        return out
+
+    def _nested(self, node, body: list[ast.stmt], params: set[str], receiver=None) -> None:
+        idx = self.model.scope_of[node_key(node)]
         inner = {k: v for k, v in self.scope.items() if k not in params}
-        inner = import_only(self.model, self.model.scope_of[node_key(node)], inner)
-        saved, self.scope = self.scope, inner
+        inner = import_only(self.model, idx, inner)
+        scope = self.model.scopes[idx]
+        if receiver is None and self.receiver and self.receiver[0] not in scope.events:
+            receiver = self.receiver  # a closure in a method reads its receiver
+        classes = {k: v for k, v in self.classes.items() if k not in scope.events}
+        if scope.kind != "class":  # a class body's classes are not seen by its methods
+            classes.update(self._classes(idx))
+        saved = self.scope, self.classes, self.receiver, self.class_body
+        self.scope, self.classes, self.receiver = inner, classes, receiver
+        if scope.kind != "class":
+            self.class_body = None  # a def in a method is not a method
         for stmt in body:
             self.visit(stmt)
-        self.scope = saved
+        self.scope, self.classes, self.receiver, self.class_body = saved
 
     def outside(self, nodes: list) -> None:
         """A def's decorators and return annotation, a class's decorators: evaluated
@@ -126,33 +172,58 @@ class AttrWalker(Visitor):
             self.forward_references(node.returns)
         params = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
         params |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a}
-        self._nested(node, node.body, params)
+        self._nested(node, node.body, params, self._receiver_of(node))
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _receiver_of(self, node) -> tuple[str, dict[str, str]] | None:
+        """A method's first positional parameter, read as the class body's namespace
+        when it is never rebound in the method (not for a staticmethod)."""
+        own = self.class_body
+        positional = [*node.args.posonlyargs, *node.args.args]
+        if not own or not positional:
+            return None
+        if any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list):
+            return None
+        first = positional[0].arg
+        events = self.model.scopes[self.model.scope_of[node_key(node)]].events.get(first, [])
+        return (first, own) if all(e.param for e in events) else None
+
+    class_body: dict[str, str] | None = None  # the class body being walked: its imports
 
     def visit_ClassDef(self, node):
         self.outside(node.decorator_list)
         for d in [*node.bases, *node.keywords]:
             self.visit(d)
+        saved = self.class_body
+        self.class_body = import_only(self.model, self.model.scope_of[node_key(node)], {})
         self._nested(node, node.body, set())
+        self.class_body = saved
 
     def visit_Lambda(self, node):
         self.visit(node.args)
         params = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
         params |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a}
-        saved = self.scope
-        self.scope = {k: v for k, v in saved.items() if k not in params}
+        saved = self.scope, self.classes, self.receiver
+        self._hide(params)
         self.visit(node.body)
-        self.scope = saved
+        self.scope, self.classes, self.receiver = saved
 
     def _comprehension(self, node):
         targets = set()
         for gen in node.generators:
             targets |= _stored(gen.target)
-        saved = self.scope
-        self.scope = {k: v for k, v in saved.items() if k not in targets}
+        saved = self.scope, self.classes, self.receiver
+        self._hide(targets)
         self.generic_visit(node)
-        self.scope = saved
+        self.scope, self.classes, self.receiver = saved
+
+    def _hide(self, names: set[str]) -> None:
+        """A lambda's parameters, a comprehension's targets: local names that hide these."""
+        self.scope = {k: v for k, v in self.scope.items() if k not in names}
+        self.classes = {k: v for k, v in self.classes.items() if k not in names}
+        if self.receiver is not None and self.receiver[0] in names:
+            self.receiver = None
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
@@ -274,6 +345,7 @@ def walk_attributes(tree: ast.Module, model: Bindings, walker_class, *args) -> A
     scope = import_only(model, 0, {})
     facts.bindings = dict(scope)
     walker = walker_class(facts, model, scope, *args)
+    walker.tree = tree
     for stmt in tree.body:
         walker.visit(stmt)
     return facts

@@ -133,6 +133,7 @@ class _Event:
     # the module a run-time import names by a literal (`importlib.import_module("a.b")`):
     # verify's attribute chains follow it as they follow `import a.b as name` (f12 F2)
     runtime_module: str | None = None
+    class_scope: int | None = None  # a class statement: the scope its body opens
 
 
 @dataclass
@@ -445,7 +446,9 @@ class _Builder(Visitor):
         for d in [*node.decorator_list, *node.bases, *[k.value for k in node.keywords]]:
             self.visit(d)
         self.bind(node.name, self.off(node), fact=Binding(node.name, "class", node.lineno))
+        event = self.out.scopes[self.stack[-1]].events[node.name][-1]
         self.open("class", node)
+        event.class_scope = self.stack[-1]
         for stmt in node.body:
             self.visit(stmt)
         self.stack.pop()
@@ -751,16 +754,46 @@ class _Uses(Visitor):
         if chain is None or len(chain[1]) < 2 or not self.stack:
             return None
         head, attrs = chain
-        here = self.stack[-1]
-        receiver = self.receivers.get(here)
-        if receiver is None or receiver[0] != head.id:
-            return None
-        if self.stored_attrs is None or attrs[0] in self.stored_attrs:
-            return None  # an instance attribute of that name may hide the class's
-        scope = self.b.out.scopes[here]
+        method = self._method_binding(head.id)
+        if method is None:
+            return self._through_class(node, head, attrs)
+        receiver = self.receivers[method]
+        scope = self.b.out.scopes[method]
         if head.id in scope.globals or not all(e.param for e in scope.events.get(head.id, [])):
             return None  # the parameter is rebound in the method
-        events = self.b.out.scopes[receiver[1]].events.get(attrs[0], [])
+        return self._class_attr(node, receiver[1], attrs)
+
+    def _method_binding(self, name: str) -> int | None:
+        """The method whose receiver parameter `name` is here: the scope being walked, or
+        one it is nested in (a closure) when no scope between binds `name`."""
+        scopes = self.b.out.scopes
+        idx: int | None = self.stack[-1]
+        while idx is not None:
+            receiver = self.receivers.get(idx)
+            if receiver is not None and receiver[0] == name:
+                return idx
+            if scopes[idx].kind != "function" or name in scopes[idx].events:
+                return None
+            idx = scopes[idx].parent
+        return None
+
+    def _through_class(self, node: ast.AST, head: ast.Name, attrs: list[str]):
+        """`Holder.mod.f` where `Holder` is bound only by one class statement whose body
+        binds `mod` by import: read as `self.mod.f` is (f12, a false PASS before)."""
+        idx, hit = self.lookup(head.id, self.b.off(head))
+        if idx is None or hit is not None:
+            return None
+        events = self.b.out.scopes[idx].events.get(head.id, [])
+        if len(events) != 1 or events[0].class_scope is None:
+            return None
+        return self._class_attr(node, events[0].class_scope, attrs)
+
+    def _class_attr(self, node: ast.AST, class_idx: int, attrs: list[str]):
+        """The import binding of `attrs[0]` in the class body `class_idx` (its only
+        binding there, and no instance or class attribute of that name is ever stored)."""
+        if self.stored_attrs is None or attrs[0] in self.stored_attrs:
+            return None  # an attribute of that name stored elsewhere may hide the class's
+        events = self.b.out.scopes[class_idx].events.get(attrs[0], [])
         if not events or any(e.binding is None for e in events):
             return None
         binding = _pick(events, None)
@@ -1211,7 +1244,7 @@ def find_uses(
     top-level import binds as `name` (`user.mod.f` where pkg.user did `from pkg import
     mod` is a use of `pkg.mod.f`, trial25 T52)."""
     uses = _Uses(_Offsets(text, model), watched, symbols or {}, aliases or {})
-    uses.stored_attrs = _stored_attributes(tree)
+    uses.stored_attrs = stored_attributes(tree)
     uses.visit(tree)
     uses.stack.append(0)
     for _, expr in forward_references(tree, text):
@@ -1220,7 +1253,7 @@ def find_uses(
     return uses.uses
 
 
-def _stored_attributes(tree: ast.Module) -> set[str]:
+def stored_attributes(tree: ast.Module) -> set[str]:
     """Attribute names the file stores or deletes (`o.name = x`, `del o.name`,
     `setattr(o, "name", x)`, `delattr`)."""
     out: set[str] = set()

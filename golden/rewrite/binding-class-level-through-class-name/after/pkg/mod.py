@@ -1,0 +1,7 @@
+def deco(f):
+    f.decorated = True
+    return f
+
+
+def other():
+    return "other"

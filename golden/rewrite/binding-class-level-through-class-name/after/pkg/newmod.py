@@ -1,0 +1,6 @@
+def func():
+    return "func"
+
+
+class Cls:
+    kind = "cls"
