@@ -940,31 +940,36 @@ def test_a_type_checking_binding_of_a_module_that_runs_code_still_goes(make_repo
     assert not [n for n in cs.notes if n.pos.file == "pkg/use.py"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="f12 F2 (open): a name bound by importlib.import_module('<literal>') is no binding "
-    "of the module for the rewriter: its reads of a moved symbol are left behind (apply 0, "
-    "AttributeError at run time, verify PASS)",
-)
-def test_a_module_bound_by_import_module_follows_a_symbol_that_leaves_it(make_repo, tmp_path):
-    """f12 F2 (bench/fuzz_bindings.py, symbol+side-move seed 1016 of the 40-seed run, a
-    false PASS): `_m = importlib.import_module("pkg.mod")` then `_m.Klass` with
-    pkg.mod:Klass moved to pkg.newmod. The literal still names a module that exists, so
-    the strings pass keeps it; nothing reads `_m` as a binding of pkg.mod, so `_m.Klass`
-    stays and raises AttributeError (pkg.mod no longer binds Klass); verify PASSes. Either
-    the read follows the symbol or the plan is refused with a note at use.py."""
-    files = {
-        "pkg/__init__.py": "",
-        "pkg/mod.py": 'class Klass:\n    kind = "k"\n\n\ndef func():\n    return 1\n',
-        "use.py": (
-            "import importlib\n\n_m = importlib.import_module('pkg.mod')\n\n\n"
-            "def check():\n    assert (_m.Klass.kind, _m.func()) == ('k', 1)\n"
-        ),
-    }
-    _, cs = changes(make_repo, files, [("pkg.mod:Klass", "pkg.newmod")])
-    if any(n.severity == "error" and n.pos.file == "use.py" for n in cs.notes):
-        return
-    rewrite_and_run(make_repo, tmp_path, files, [("pkg.mod:Klass", "pkg.newmod")], "use")
+IMPORT_MODULE = rewrite_helpers.golden_case("spelling-runtime-import-module-refused").files
+
+
+def test_a_module_bound_by_import_module_that_loses_a_symbol_is_refused(make_repo, tmp_path):
+    """f12 F2 (bench/fuzz_bindings.py, symbol+side-move seed 1016, a false PASS before):
+    `_m = importlib.import_module("pkg.mod")` then `_m.Klass`, pkg.mod:Klass moved to
+    pkg.newmod. `_m.Klass` left as written raised AttributeError (apply 0). A static
+    import would change when pkg.newmod is imported (the file chose run time): an error
+    at the read, naming the binding's line; the dry run exits 1, apply 2, nothing
+    written. `_m.func` (not moved) is no use of a moved name; an `_m` also bound
+    otherwise is not read as the module."""
+    moves = [("pkg.mod:Klass", "pkg.newmod")]
+    _, cs = changes(make_repo, IMPORT_MODULE, moves)
+    (note,) = [n for n in cs.notes if n.severity == "error"]
+    assert (note.pos.file, note.pos.line, note.pos.col) == ("use.py", 7, 13), note
+    assert "read through `_m`, a module bound at run time (importlib.import_module, line 3)" in (
+        note.message
+    )
+    repo = make_repo(IMPORT_MODULE)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(plan_yaml(moves))
+    head = git(repo, "rev-parse", "HEAD")
+    for args, code in (([str(plan), "--dry-run"], 1), (["apply", str(plan)], 2)):
+        res = migrate_cli(repo, *args)
+        assert res.returncode == code, res.stdout + res.stderr
+        assert "a module bound at run time" in res.stdout + res.stderr
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
+    rebound = dict(IMPORT_MODULE, **{"use.py": IMPORT_MODULE["use.py"] + "\n\n_m = None\n"})
+    _, cs = changes(make_repo, rebound, moves)
+    assert not [n for n in cs.notes if "run time" in n.message]
 
 
 # A decorator registers as the module is imported: pkg.kernels' `scale` stays and is

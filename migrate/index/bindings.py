@@ -93,7 +93,7 @@ class ModuleBinding:
 
     local: str
     value: str  # `pkg.mod` for `from pkg import mod`; `pkg` for `import pkg.mod`
-    form: str  # "from" | "relative" | "import_as" | "import_root" | "star"
+    form: str  # "from" | "relative" | "import_as" | "import_root" | "star" | "runtime"
     level: int  # leading dots of a relative import
     stmt: tuple[int, int]  # character span of the import statement
     indent: str
@@ -674,9 +674,13 @@ class _Uses(Visitor):
         watched: frozenset[str],
         symbols: dict[str, set[str]],
         aliases: dict[str, str] | None = None,
+        runtime: bool = False,
     ):
         self.b = b
         self.watched = watched
+        # also read a name bound by `importlib.import_module("<literal>")` (and only so) as
+        # a binding of that module, of form "runtime" (f12 F2): its caller refuses it
+        self.runtime = runtime
         self.aliases = aliases or {}  # `other.name` -> the module `other` binds as `name`
         self.symbols = symbols  # module -> names that a star import of it may provide
         self.stack: list[int] = []
@@ -866,10 +870,23 @@ class _Uses(Visitor):
         if chain is None:
             return None
         head, parts = chain
-        binding = self.resolve(head.id, self.b.off(head))
+        idx, binding = self.lookup(head.id, self.b.off(head))
+        if binding is None and idx is not None and self.runtime:
+            binding = self._runtime_binding(head.id, idx)
         if not isinstance(binding, ModuleBinding) or binding.value is None:
             return None
         return binding.value, binding, parts
+
+    def _runtime_binding(self, name: str, idx: int) -> ModuleBinding | None:
+        """`name` bound in scope `idx` only by `importlib.import_module("<literal>")` of one
+        module, outside any except handler or match case: that module, as a binding of
+        form "runtime" whose statement is the assignment (an empty span at its start)."""
+        events = self.b.out.scopes[idx].events.get(name, [])
+        modules = {e.runtime_module for e in events}
+        if len(modules) != 1 or None in modules or any(e.contained or e.param for e in events):
+            return None
+        pos = events[0].pos
+        return ModuleBinding(name, events[0].runtime_module, "runtime", 0, (pos, pos), "", idx)
 
     def _through_aliases(self, dotted: str, parts: list[str]) -> tuple[str, list[str], int]:
         """(module, attributes after it, attributes read through) once each leading
@@ -1235,6 +1252,7 @@ def find_uses(
     watched: frozenset[str],
     symbols: dict[str, set[str]] | None = None,
     aliases: dict[str, str] | None = None,
+    runtime: bool = False,
 ) -> list[ModuleUse]:
     """The uses of `watched` modules in the file `model` describes, resolved through its
     scopes, forward references included (`x: "mod.Cls"`, read where the string is, in
@@ -1242,8 +1260,9 @@ def find_uses(
     for each watched module, the names a star import of it may provide that the caller
     cares about. `aliases`: `other.name` -> the watched module that another module's
     top-level import binds as `name` (`user.mod.f` where pkg.user did `from pkg import
-    mod` is a use of `pkg.mod.f`, trial25 T52)."""
-    uses = _Uses(_Offsets(text, model), watched, symbols or {}, aliases or {})
+    mod` is a use of `pkg.mod.f`, trial25 T52). `runtime`: also uses through a name
+    bound by `importlib.import_module("<literal>")`, with a binding of form "runtime"."""
+    uses = _Uses(_Offsets(text, model), watched, symbols or {}, aliases or {}, runtime)
     uses.stored_attrs = stored_attributes(tree)
     uses.visit(tree)
     uses.stack.append(0)

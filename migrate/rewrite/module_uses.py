@@ -66,7 +66,7 @@ def rewrite_module_uses(job: FileJob, ctx: Context, scratch: ImportScratch) -> U
     stars: dict[str, set[str]] = {}
     for mod, sym in ctx.relocation.symbols:
         stars.setdefault(mod, set()).add(sym)
-    uses = find_uses(model, tree, job.text, mods, stars, aliases)
+    uses = find_uses(model, tree, job.text, mods, stars, aliases, runtime=True)
     if not uses and not any(b.value in ctx.star_exports for b in model.scopes[0].stars):
         return res
     facts = dataclasses.replace(model, uses=uses)
@@ -201,6 +201,15 @@ class _Speller:
     def _use(self, use: ModuleUse, dst: str) -> None:
         s, e = use.span
         what = f"{use.module}.{use.attr} is now {dst}.{use.attr}"
+        if use.binding.form == "runtime":  # a static import would change when it runs
+            line = self.text.count("\n", 0, use.binding.stmt[0]) + 1
+            why = (
+                f"cannot spell {dst}: {what}, read through `{use.binding.local}`, a module "
+                f"bound at run time (importlib.import_module, line {line}); import {dst} "
+                "there by hand"
+            )
+            self.res.notes.append(note_at(self.job.new_path, self.text, s, why))
+            return
         callers = self.ctx.symbol_callers.get((use.module, use.attr))
         if (use.module, use.attr) in self.kept:
             if use.patch:

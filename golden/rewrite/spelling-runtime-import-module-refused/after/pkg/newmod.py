@@ -1,0 +1,2 @@
+class Klass:
+    kind = "k"

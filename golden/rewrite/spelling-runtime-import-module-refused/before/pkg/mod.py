@@ -1,0 +1,6 @@
+class Klass:
+    kind = "k"
+
+
+def func():
+    return 1
