@@ -478,6 +478,63 @@ def test_a_module_the_moves_left_inert_need_not_run(make_repo, tmp_path):
     assert "importing pkg no longer runs pkg.api" in message
 
 
+REEXPORTED = {
+    "pkg/__init__.py": "from .mod import func\n",
+    "pkg/mod.py": "def func():\n    return 1\n\n\ndef other():\n    return 2\n",
+}
+REEXPORTED_HEAD = {
+    "pkg/__init__.py": "from .newmod import func\n",
+    "pkg/mod.py": "def other():\n    return 2\n",
+    "pkg/newmod.py": "def func():\n    return 1\n",
+}
+
+
+def test_a_module_left_with_only_definitions_need_not_run(make_repo, tmp_path):
+    """f12 F3 (bench/fuzz_bindings.py seed 2817, a false FAIL): every name the package's
+    `__init__` imported from pkg.mod moved to pkg.newmod, so importing pkg no longer runs
+    pkg.mod, which keeps only defs: running it does nothing, nothing is lost. Left with a
+    class whose definition runs code (`metaclass=`), or a module-level call, it is a loss."""
+    moves = [("pkg.mod:func", "pkg.newmod")]
+    assert (
+        found(hand_made(make_repo(REEXPORTED), tmp_path, moves, REEXPORTED_HEAD), "import-reach")
+        == []
+    )
+    for left in ("class K(metaclass=abc.ABCMeta):\n    pass\n", "print('loaded')\n"):
+        head = dict(REEXPORTED_HEAD, **{"pkg/mod.py": "import abc\n\n\n" + left})
+        hits = found(hand_made(make_repo(REEXPORTED), tmp_path, moves, head), "import-reach")
+        assert [(p, sev) for p, _, sev, _ in hits] == [("pkg/mod.py", "error")], (left, hits)
+        assert "importing pkg no longer runs pkg.mod" in hits[0][3]
+
+
+def test_a_submodule_no_import_binds_any_more_fails(make_repo, tmp_path):
+    """f12 F3's other half (a false PASS once import-reach let a module of defs go):
+    `import pkg` then `pkg.mod.other()` worked at BASE because pkg's `from .mod import
+    func` imported pkg.mod; at HEAD pkg imports func from pkg.newmod, nothing imports
+    pkg.mod and the chain raises AttributeError. An error at the read. No finding once
+    the file imports pkg.mod itself (at any level), nor where at BASE the chain already
+    relied on some other importer."""
+    user = "import pkg\n\n\ndef check():\n    return pkg.mod.other() + pkg.func()\n"
+    moves = [("pkg.mod:func", "pkg.newmod")]
+    base = dict(REEXPORTED, **{"use.py": user})
+    ((path, line, sev, message),) = found(
+        hand_made(make_repo(base), tmp_path, moves, REEXPORTED_HEAD), "attributes-resolve"
+    )
+    assert (path, line, sev) == ("use.py", 5, "error")
+    assert (
+        "pkg.mod.other: nothing this file imports imports pkg.mod, so it is no attribute of pkg"
+        in message
+    )
+    fixed = user.replace("    return", "    import pkg.mod\n\n    return")
+    head = dict(REEXPORTED_HEAD, **{"use.py": fixed})
+    assert found(hand_made(make_repo(base), tmp_path, moves, head), "attributes-resolve") == []
+    base = dict(base, **{"pkg/__init__.py": "def func():\n    return 1\n"})
+    head = dict(REEXPORTED_HEAD, **{"pkg/__init__.py": "def func():\n    return 1\n"})
+    moves = [("pkg.mod:other", "pkg.newmod")]
+    head["pkg/newmod.py"], head["pkg/mod.py"] = REEXPORTED["pkg/mod.py"], ""
+    head["use.py"] = user.replace("pkg.mod.other", "pkg.newmod.other")
+    assert found(hand_made(make_repo(base), tmp_path, moves, head), "attributes-resolve") == []
+
+
 def test_a_name_no_star_gave_at_base_is_not_a_new_unbound_read(make_repo, tmp_path):
     """Trial24 A1: `pkg.src` does `from pkg.common import *` and its `greet` reads gettext's
     `_` (installed into builtins by `pkg/__init__`); moved to `pkg.dst`, the read is as

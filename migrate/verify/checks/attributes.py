@@ -5,6 +5,13 @@ top-level binding (a re-exported module is followed); a dynamic module ends the 
 
 A symbol move that leaves `mod.func()` behind imports fine and fails on first call; only
 this check sees it. A chain already broken at BASE (mapped through the plan) is a warning.
+
+A step onto a submodule (`pkg.mod` after `import pkg`) resolves only once something
+imported that submodule: the file's own imports, or what importing the chain's root runs
+(`verify.import_runs`; a package `__init__` whose `from .mod import f` bound `mod`). Such
+a step that nothing the file imports runs any more, where at BASE it did, is an error
+(f12 F3: the `__init__` now imports `f` from where it went); one that relied on other
+importers at BASE already is not judged.
 """
 
 from __future__ import annotations
@@ -12,7 +19,8 @@ from __future__ import annotations
 from migrate.index.attrs import AttrRef
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
-from migrate.verify.result import CheckResult, against_base
+from migrate.verify.import_runs import Runs
+from migrate.verify.result import CheckResult, Finding, against_base
 
 NAME = "attributes-resolve"
 
@@ -71,6 +79,64 @@ def unresolved(tree: CodeTree, only: set[str] | None = None) -> list[tuple[str, 
     return out
 
 
+def unimported(
+    tree: CodeTree, only: set[str] | None = None
+) -> list[tuple[str, int, str, str, str]]:
+    """[(path, line, submodule, chain as written, the chain's dotted name through the
+    attribute after the submodule)] for each chain step onto a submodule that neither the
+    chain's root nor any import of the file (at any level) runs."""
+    out: list[tuple[str, int, str, str, str]] = []
+    runs: Runs | None = None
+    for path, module in tree.python_files(only):
+        facts = tree.facts(path)
+        if facts is None or facts.attrs is None:
+            continue
+        importers: list[str] | None = None
+        seen = set()
+        for ref in facts.attrs.refs:
+            if ref.string or not tree.is_own(ref.target) or not tree.is_module(ref.target):
+                continue
+            current = ref.target
+            for i, attr in enumerate(ref.attrs):
+                sub = f"{current}.{attr}"
+                if not tree.is_module(sub):
+                    break
+                if importers is None:
+                    runs = runs or Runs.of(tree)
+                    imported = [
+                        c
+                        for imp in facts.imports
+                        if not imp.type_checking
+                        for c in imp.candidates()
+                    ]
+                    importers = [m for m in (module, *imported) if m]
+                if not runs.any_runs((ref.target, *importers), sub) and (ref.line, sub) not in seen:
+                    seen.add((ref.line, sub))
+                    full = ".".join([sub, *ref.attrs[i + 1 : i + 2]])
+                    out.append((path, ref.line, sub, ref.text, full))
+                current = sub
+    return out
+
+
+def _unimported_findings(ctx: VerifyContext) -> list[Finding]:
+    """A submodule step that resolved through the file's imports at BASE (its chain,
+    mapped through the plan, is not among BASE's) and no longer does."""
+    found = unimported(ctx.head)
+    before = ctx.at_base(found, unimported, lambda u: (ctx.path_now(u[0]), ctx.dotted_now(u[4])))
+    return [
+        Finding(
+            path,
+            line,
+            NAME,
+            f"{text}: nothing this file imports imports {sub}, so it is no attribute of "
+            f"{sub.rpartition('.')[0]} here (at BASE this chain's modules were imported)",
+            f"import {sub} in this file",
+        )
+        for path, line, sub, text, full in found
+        if (path, full) not in before
+    ]
+
+
 def check(ctx: VerifyContext) -> CheckResult:
     found = unresolved(ctx.head)
     before = ctx.at_base(found, unresolved, lambda u: (ctx.path_now(u[0]), ctx.dotted_now(u[2])))
@@ -84,4 +150,5 @@ def check(ctx: VerifyContext) -> CheckResult:
             msg = f"{text}: module {module} has no attribute {attr}"
         fix = "" if old else "a rewrite missed this reference, or it names what the plan moved"
         findings.append(against_base(path, line, NAME, msg, old, fix))
+    findings += _unimported_findings(ctx)
     return CheckResult.judged(NAME, findings, f"{len(found)} unresolved")

@@ -15,10 +15,9 @@ no longer runs that does something beyond defining names (a module-level call su
 `init()`, a write into another object): a symbol move whose callers now import only the
 new module leaves a source whose own import ran that code unimported (trial25 T53c).
 
-The import-time graph is `no-new-cycles`' (`import_graph`: module level, not
-`TYPE_CHECKING`), plus the parent packages every import runs first; what each package
-reaches is one bit set per strongly connected component, so every package is judged in
-one pass over each graph.
+What importing a module runs is `verify.import_runs` (the import-time graph, parents
+included, closed one bit set per strongly connected component), so every package is
+judged in one pass over each graph.
 """
 
 from __future__ import annotations
@@ -26,52 +25,24 @@ from __future__ import annotations
 import ast
 import sys
 
-from migrate.verify.checks.cycles import components, import_graph
 from migrate.verify.codetree import CodeTree
 from migrate.verify.context import VerifyContext
+from migrate.verify.import_runs import Runs, closure, run_graph
 from migrate.verify.result import CheckResult, Finding
 
 NAME = "import-reach"
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def _graph(tree: CodeTree, keeps_parent=None) -> dict[str, set[str]]:
-    """module -> the own modules importing it runs first (its imports and its parent
-    package; at BASE the parent only where `keeps_parent(module)`: a module the plan
-    moves into another package no longer runs its old one, by the plan's design)."""
-    modules = tree.index.modules
-    out = {}
-    for module, edges in import_graph(tree).items():
-        targets = set(edges)
-        parent = module.rpartition(".")[0]
-        if parent in modules and (keeps_parent is None or keeps_parent(module)):
-            targets.add(parent)
-        out[module] = targets
-    return out
-
-
 def _keeps_parent(ctx: VerifyContext):
+    """At BASE a module the plan moves into another package no longer runs its old one,
+    by the plan's design."""
+
     def keeps(module: str) -> bool:
         parent = module.rpartition(".")[0]
         return ctx.dotted_now(module).rpartition(".")[0] == ctx.dotted_now(parent)
 
     return keeps
-
-
-def _closure(graph: dict[str, set[str]], seed: dict[str, int]) -> dict[str, int]:
-    """module -> OR of `seed` over every module it reaches (itself included): one pass
-    over the components, each after those it reaches (Tarjan's order)."""
-    out: dict[str, int] = {}
-    for comp in components(graph):
-        bits = 0
-        for m in comp:
-            bits |= seed.get(m, 0)
-            for t in graph[m]:
-                if t not in comp:
-                    bits |= out[t]
-        for m in comp:
-            out[m] = bits
-    return out
 
 
 def _top_def(tree: CodeTree, module: str, name: str) -> ast.stmt | None:
@@ -159,13 +130,17 @@ def _effect(tree: CodeTree, module: str, name: str) -> str | None:
 
 
 def _acts(tree: CodeTree, module: str) -> bool:
-    """Whether running `module` does anything beyond binding names from the standard
-    library or the repository (whose own modules are judged in their own right): a module
-    the moves left with only its docstring, `__future__` and such imports need not run
-    (trial24 T47). Literal assignments (`__all__ = [...]`) only bind too."""
+    """Whether running `module` does anything beyond binding names: what its import does
+    by the code fact (`_loud`: a call, a store, a decorator that registers), a class whose
+    definition runs code of its own (a class keyword such as `metaclass=`, an own base's
+    `__init_subclass__` or metaclass), an import of a module that is neither standard
+    library nor the repository's (whose own modules are judged in their own right), or a
+    statement of another kind. A module the moves left with defs, literals and such
+    imports need not run (trial24 T47; f12 F3: a package `__init__` that re-exported
+    every name of it that moved now imports them from where they went)."""
     path = tree.index.modules.get(module)
     syntax = tree.ast(path) if path else None
-    if syntax is None:
+    if syntax is None or _loud(tree, module):
         return True
     for i, stmt in enumerate(syntax.body):
         if isinstance(stmt, ast.Pass) or (i == 0 and _is_docstring(stmt)):
@@ -176,7 +151,11 @@ def _acts(tree: CodeTree, module: str) -> bool:
             if stmt.level:
                 continue  # a relative import: the repository's own module
             tops = [stmt.module.split(".")[0]]  # `__future__` is a standard-library name
-        elif _binds_a_literal(stmt):
+        elif isinstance(stmt, _DEFS[:2]) or _binds_a_literal(stmt):
+            continue  # a def's decorators are the code fact's
+        elif isinstance(stmt, ast.ClassDef):
+            if stmt.keywords or _inherited_effect(tree, module, stmt):
+                return True
             continue
         else:
             return True
@@ -257,7 +236,7 @@ def _lost(ctx, holders, base_graph, head_bit, head_reach) -> tuple[list[str], di
         for h in held:
             bits |= head_bit.get(h, 0)
         seed[module] = bits
-    needed = _closure(base_graph, seed)
+    needed = closure(base_graph, seed)
     packages = [
         m for m, p in ctx.base.index.modules.items() if p.endswith("__init__.py") and m in needed
     ]
@@ -289,7 +268,7 @@ def _quiet_losses(ctx, holders, base_graph, head_bit, head_reach) -> dict[str, t
     """HEAD module -> (edited BASE module that ran it, what it does) for each module an
     edited module imported at BASE and no longer runs, whose import does more than define."""
     seed = {m: sum(head_bit.get(h, 0) for h in held) for m, held in holders.items()}
-    needed = _closure(base_graph, seed)
+    needed = closure(base_graph, seed)
     out: dict[str, tuple[str, str]] = {}
     loud: dict[str, str | None] = {}
     for module in sorted(_edited_modules(ctx, needed)):
@@ -309,12 +288,11 @@ def _quiet_losses(ctx, holders, base_graph, head_bit, head_reach) -> dict[str, t
 def check(ctx: VerifyContext) -> CheckResult:
     if ctx.base is None:
         return CheckResult(NAME, "SKIP", summary="no BASE tree")
-    head_graph = _graph(ctx.head)
-    head_bit = {m: 1 << i for i, m in enumerate(head_graph)}
-    head_reach = _closure(head_graph, head_bit)
+    runs = Runs.of(ctx.head)
+    head_bit, head_reach = runs.bit, runs.reach
     holders = _holders(ctx)
     ctx.base.prefetch(ctx.base.index.modules.values())  # the files BASE..HEAD changed
-    base_graph = _graph(ctx.base, _keeps_parent(ctx))
+    base_graph = run_graph(ctx.base, _keeps_parent(ctx))
     while True:
         packages, lost = _lost(ctx, holders, base_graph, head_bit, head_reach)
         # A module still at its place that the moves left doing nothing on import need not
