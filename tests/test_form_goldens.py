@@ -1,14 +1,20 @@
 """Issue 12's forms whose golden case no other test executed, refused or read the dry run
 of (docs/rewrite-forms.md lists every form with its golden and its tests): the rows B12,
-P4, P5, P6, C4 and L6 there. Each case is a golden under golden/rewrite/ (compared byte for byte
-by tests/test_rewrite_golden.py); here it is executed and run twice, or refused through
-the CLI with nothing written.
-"""
+P4, P5, P6, M10, M11, C4 and L6 there. Each case is a golden under golden/rewrite/ (compared
+byte for byte by tests/test_rewrite_golden.py); here it is executed and run twice, or
+refused through the CLI with nothing written."""
 
 from __future__ import annotations
 
 from helpers import GOLDEN, git, migrate_cli
-from rewrite_helpers import changes, golden_case, rewrite_and_run, run_golden_case, unsorted_imports
+from rewrite_helpers import (
+    changes,
+    golden_case,
+    rewrite_and_run,
+    run_golden_case,
+    unsorted_imports,
+    unused_imports,
+)
 
 
 def _repo_of(make_repo, name: str):
@@ -144,3 +150,69 @@ def test_names_added_for_new_modules_are_merged_and_run(make_repo, tmp_path):
     app = (out / "app.py").read_text()
     assert app.startswith("import json\n\nfrom pkg import access, datetimes, types, utils\n")
     assert "from pkg.registry import classes as reg\n" in app
+
+
+KEEPS_SUBMODULE = "symbol-init-reexport-keeps-submodule"
+
+
+def test_an_init_whose_reexported_names_all_leave_a_submodule_keeps_importing_it(
+    make_repo, tmp_path
+):
+    """f12 F3: `pkg/__init__.py`'s `from .mod import func, helper` also ran pkg.mod (its
+    registry store) and bound `mod` in pkg. Both names move to pkg.newmod; the rewritten
+    import alone would lose both (`pkg.mod.other()` after `import pkg`: AttributeError,
+    apply 0). The __init__ keeps `from . import mod as mod`, sorted as ruff would, the
+    statement's comment kept; executed, run twice; apply then verify PASSes, which FAILs
+    the tree without the kept import (attributes-resolve, import-reach)."""
+    case = golden_case(KEEPS_SUBMODULE)
+    _, _, out = rewrite_and_run(
+        make_repo, tmp_path, case.files, case.moves, "use", roots=case.roots
+    )
+    init = (out / "pkg/__init__.py").read_text()
+    assert (
+        "from . import mod as mod\nfrom .newmod import func, helper  # the public names\n" in init
+    )
+    assert unsorted_imports(out) == []
+    repo, plan = _repo_of(make_repo, KEEPS_SUBMODULE)
+    base = git(repo, "rev-parse", "HEAD").strip()
+    assert migrate_cli(repo, "apply", str(plan)).returncode == 0
+    res = migrate_cli(repo, "verify", f"{base}..HEAD", "--no-wheel")
+    assert res.returncode == 0, res.stdout + res.stderr
+    (repo / "pkg/__init__.py").write_text(init.replace("from . import mod as mod\n", ""))
+    git(repo, "commit", "-qam", "drop the kept import by hand")
+    res = migrate_cli(repo, "verify", f"{base}..HEAD", "--no-wheel")
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "use.py:6: pkg.mod.other: nothing this file imports imports pkg.mod" in res.stdout
+    assert "importing pkg no longer runs pkg.mod" in res.stdout
+
+
+KEEPS_EFFECT = "symbol-from-import-keeps-effect-module"
+
+
+def test_a_from_import_whose_names_all_leave_a_module_that_acts_keeps_importing_it(
+    make_repo, tmp_path
+):
+    """f12 F3 in a module that is no `__init__`: `from pkg.mod import func` was the file's
+    only import of pkg.mod, whose import stores into its registry; func moves to
+    pkg.newmod. The file keeps `import pkg.mod  # noqa: F401` (sorted as ruff would, F401
+    clean) with a warning; executed, run twice. Where `pkg` is bound otherwise in the
+    file, no such import is safe: an error, and apply exits 2 with nothing written."""
+    case = golden_case(KEEPS_EFFECT)
+    _, cs, out = rewrite_and_run(
+        make_repo, tmp_path, case.files, case.moves, "use", roots=case.roots
+    )
+    (note,) = [n for n in cs.notes if n.pos.file == "use.py"]
+    assert note.severity == "warning" and (note.pos.line, note.pos.col) == (3, 1)
+    assert "keeps pkg.mod imported (`import pkg.mod`)" in note.message
+    assert unsorted_imports(out) == [] and unused_imports(out) == []
+    files = dict(case.files, **{"use.py": case.files["use.py"] + "\n\npkg = None\n"})
+    _, cs = changes(make_repo, files, case.moves, case.extra, case.roots)
+    (note,) = [n for n in cs.notes if n.pos.file == "use.py"]
+    assert note.severity == "error" and "cannot keep pkg.mod imported" in note.message
+    repo = make_repo(files)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text((GOLDEN / "rewrite" / KEEPS_EFFECT / "plan.yaml").read_text())
+    head = git(repo, "rev-parse", "HEAD")
+    res = migrate_cli(repo, "apply", str(plan))
+    assert res.returncode == 2 and "cannot keep pkg.mod imported" in res.stdout + res.stderr
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""

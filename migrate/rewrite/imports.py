@@ -24,6 +24,7 @@ from migrate.rewrite.cstfacts import Facts, ImportSite, dotted_of
 from migrate.rewrite.import_split import split_from_import
 from migrate.rewrite.names import is_gone, relocate, shadowed
 from migrate.rewrite.spans import make_edit, note_at
+from migrate.rewrite.submodule_keep import kept_module
 
 
 @dataclass
@@ -54,6 +55,9 @@ class ImportResult:
     # (statement start, local): moot when every use of that local followed the symbols
     # the plan moved out of `pkg.gone` and the binding left (module_uses, trial23 T38)
     stale_bindings: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # (statement, the site it goes beside): a package `__init__` keeps importing a
+    # submodule whose every re-exported name moved out of it (`submodule_keep.py`)
+    keeps: list[tuple[str, str, ImportSite]] = field(default_factory=list)  # + reason
 
 
 def _bind(res: ImportResult, b: Binding, keep: bool = False) -> None:
@@ -159,6 +163,11 @@ def _from_import(job, facts, ctx, site: ImportSite, res: ImportResult) -> None:
             new_base, _, new_leaf = new_full.rpartition(".")
             _bind(res, Binding(local, full, new_full, False, site))
             entries.append((new_base, new_leaf, leaf, local, alias))
+        keep = kept_module(job, ctx, site.stmt_start, base, [e[0] != base for e in entries])
+        if keep is not None:
+            res.notes += [keep.note] if keep.note is not None else []
+            if keep.stmt is not None:
+                res.keeps.append((keep.stmt, keep.why, site))
 
     groups: dict[str, list] = {}
     for entry in entries:

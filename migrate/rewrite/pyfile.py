@@ -202,6 +202,8 @@ def _rewrite_python(job: FileJob, ctx: Context, regex: re.Pattern) -> FileResult
         return result
     result.parsed = True
     imports = rewrite_imports(job, facts, ctx)
+    for stmt, why, site in imports.keeps:
+        scratch.add(stmt, (site.stmt_start, site.stmt_end), site.indent, why, why)
     chains = rewrite_chains(job, facts, ctx, imports, scratch, uses.handled)
     tables, handled = rewrite_tables(job, facts, ctx, regex)
     ancestor_tables = rewrite_ancestor_tables(job, facts, ctx, handled)

@@ -1,0 +1,6 @@
+REGISTRY = {}
+REGISTRY["mod"] = "loaded"
+
+
+def other():
+    return 2

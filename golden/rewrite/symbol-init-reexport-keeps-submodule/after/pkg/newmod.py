@@ -1,0 +1,6 @@
+def func():
+    return 1
+
+
+def helper():
+    return 2
