@@ -324,3 +324,38 @@ def test_a_moved_file_edited_during_the_switch_is_left_where_the_user_has_it(rep
     assert (repo / "pkg/new/data/cfg.json").read_text() == '{"a": 2}\n'
     assert (repo / "pkg/old/run.sh").exists()  # the other moves are back
     assert not (repo / "pkg/new/run.sh").exists()
+
+
+def _buggy_engine(prep):
+    raise KeyError("no such move")  # stands for a bug in the engine
+
+
+@pytest.mark.parametrize("where", ["engine", "switch"])
+def test_a_bug_during_apply_exits_4_with_everything_restored(repo, monkeypatch, where):
+    """T63: an exception no outside cause explains (a KeyError in the engine, a TypeError
+    in the switch) is a bug in migrate: exit 4 and an 'internal error' line saying what
+    was restored, not exit 1 ('failed and restored', kept for a full disk, git or a
+    signal); no traceback, and the repository byte for byte as it was. With --debug the
+    bug's own traceback is shown, after the same restore."""
+    from migrate.git_steps.transaction import Transaction
+
+    repo, plan = repo
+    before = strip_stat(snapshot(repo))
+    engine = full_changeset
+    if where == "engine":
+        engine = _buggy_engine
+    else:
+
+        def broken(self, tip):
+            raise TypeError("a bug in the switch")
+
+        monkeypatch.setattr(Transaction, "switch", broken)
+    run = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo)], obj=engine)
+    assert run.exit_code == 4, run.output
+    what = "building commits: KeyError" if where == "engine" else "switching to the new commits"
+    assert f"internal error while {what}" in run.output and "bug in migrate" in run.output
+    assert "Traceback" not in run.output
+    assert strip_stat(snapshot(repo)) == before and leftovers(repo) == []
+    run = CliRunner().invoke(main, ["apply", str(plan), "--repo", str(repo), "--debug"], obj=engine)
+    assert isinstance(run.exception, KeyError if where == "engine" else TypeError)
+    assert strip_stat(snapshot(repo)) == before and leftovers(repo) == []

@@ -6,7 +6,14 @@ import sys
 
 import click
 
-from migrate.cli_errors import PROBLEMS, REFUSED, handle_errors
+from migrate.cli_errors import (
+    INTERNAL,
+    PROBLEMS,
+    REFUSED,
+    _debug_flag,
+    debug_enabled,
+    handle_errors,
+)
 from migrate.cli_options import repo_option
 
 
@@ -67,7 +74,9 @@ def command(
     except ApplyFailed as exc:
         click.echo(f"migrate apply: {exc}", err=True)
         print_leftovers(exc.left, exc.failed)
-        sys.exit(PROBLEMS)
+        if exc.internal and (debug_enabled() or _debug_flag[0]) and exc.__cause__ is not None:
+            raise exc.__cause__ from None  # the restore is done: now the bug's traceback
+        sys.exit(INTERNAL if exc.internal else PROBLEMS)
     if result.recovered is not None:
         click.echo(f"migrate apply: recovered first: {result.recovered.done}", err=True)
         print_leftovers(result.recovered.left, result.recovered.failed)

@@ -68,14 +68,33 @@ class ApplyRefused(Refused):
 
 class ApplyFailed(Exception):
     """Apply stopped; the repository is back at its starting state (or `left`/`failed`
-    say what is not, and how to restore it)."""
+    say what is not, and how to restore it). `internal`: what stopped it is a bug in
+    migrate (exit 4), not the world (a full disk, git, a signal: exit 1)."""
 
-    def __init__(self, message: str, left=(), failed=()):
-        self.left, self.failed = list(left), list(failed)
+    def __init__(self, message: str, left=(), failed=(), internal: bool = False):
+        self.left, self.failed, self.internal = list(left), list(failed), internal
         super().__init__(message)
 
     def __reduce__(self):
-        return (type(self), (str(self), self.left, self.failed))
+        return (type(self), (str(self), self.left, self.failed, self.internal))
+
+
+def _is_bug(exc: BaseException) -> bool:
+    """An exception no outside cause explains: not an OSError, a git failure, a signal
+    or a test's injected failure (which stands for any of those)."""
+    return not isinstance(exc, (OSError, GitError, Interrupted, hooks.InjectedFailure))
+
+
+def _failed(what: str, exc: BaseException, where: str, left=(), failed=()) -> ApplyFailed:
+    if _is_bug(exc):
+        return ApplyFailed(
+            f"internal error while {what}: {type(exc).__name__}: {exc}; {where}. This is "
+            "a bug in migrate; please report it (--debug shows its traceback)",
+            left,
+            failed,
+            internal=True,
+        )
+    return ApplyFailed(f"{what} failed ({exc}); {where}", left, failed)
 
 
 def build_commits(
@@ -293,7 +312,7 @@ def _apply(
     except MigrateError:
         raise
     except BaseException as exc:
-        raise ApplyFailed(f"building commits failed ({exc}); nothing was changed") from exc
+        raise _failed("building commits", exc, "nothing was changed") from exc
     if not commits:
         return ApplyResult("nothing-to-do", base, base, branch, reason="the plan changes nothing")
     tip = commits[-1].sha
@@ -310,8 +329,8 @@ def _apply(
             where = f"HEAD, index and work tree are restored to {base[:12]}"
         else:
             where = "the repository could not be fully restored (see below)"
-        raise ApplyFailed(
-            f"switching to the new commits failed ({exc}); {where}", report.left, report.failed
+        raise _failed(
+            "switching to the new commits", exc, where, report.left, report.failed
         ) from exc
     tx.finish()
     paths = plan_paths(plan_path)
