@@ -1062,3 +1062,33 @@ def test_a_chain_through_a_class_level_import_that_no_longer_resolves_fails(make
     hidden = CLASS_USER + "\n\ndef hide(o):\n    o.mod = None\n"
     result = hand_made(make_repo(tree), tmp_path, moves, {**head, "use.py": hidden})
     assert found(result, "attributes-resolve") == []
+
+
+def test_a_from_import_of_moved_names_the_old_module_still_binds_is_a_warning(make_repo, tmp_path):
+    """T64: `from pkg.mod import sym, aux` left at HEAD, where pkg.mod imports both back
+    from pkg.newmod for its own code, resolves: a warning naming the binding (old-names
+    read `pkg.mod.sym` spellings so, but judged the from-import form an error). Where
+    pkg.mod binds only one of them, the import fails: an error."""
+    base = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": "def sym():\n    return 1\n\n\ndef aux():\n    return 2\n\n\n"
+        "def other():\n    return sym() + aux()\n",
+        "use.py": "from pkg.mod import sym, aux\n\nX = sym() + aux()\n",
+    }
+    moves = [("pkg.mod:sym", "pkg.newmod"), ("pkg.mod:aux", "pkg.newmod")]
+    head = {
+        "pkg/mod.py": (
+            "from pkg.newmod import aux, sym\n\n\ndef other():\n    return sym() + aux()\n"
+        ),
+        "pkg/newmod.py": "def sym():\n    return 1\n\n\ndef aux():\n    return 2\n",
+    }
+    ((path, line, severity, message),) = found(
+        hand_made(make_repo(base), tmp_path, moves, head), "old-names"
+    )
+    assert (path, line, severity) == ("use.py", 1, "warning")
+    assert "pkg.mod still binds sym, aux at HEAD, so it resolves there" in message
+    head["pkg/mod.py"] = "from pkg.newmod import sym\n\n\ndef other():\n    return sym()\n"
+    ((path, line, severity, _),) = found(
+        hand_made(make_repo(base), tmp_path, moves, head), "old-names"
+    )
+    assert (path, line, severity) == ("use.py", 1, "error")

@@ -18,6 +18,7 @@ from migrate.verify.names import OldNames, excluded, scan_text
 from migrate.verify.result import CheckResult, Finding
 
 NAME = "old-names"
+_FROM_NAMES = re.compile(r"from ([\w.]+) import (\w+(?:, \w+)*)")
 
 
 def check(ctx: VerifyContext) -> CheckResult:
@@ -40,12 +41,18 @@ def _judged(ctx: VerifyContext, rel, finding: Finding, text: str) -> Finding:
     that its old module still binds at module level, or a moved module's name that its
     package still binds, read as an attribute (`_bound_by_package`)."""
     old = finding.message.removeprefix("old name ")
-    mod, _, sym = old.rpartition(".")
-    if (mod, sym) in rel.symbols:
-        facts = ctx.head.module_facts(mod)
-        if facts is None or sym not in facts.bindings:
-            return finding
-        message = f"{finding.message}: {mod} still binds {sym} at HEAD, so it resolves there"
+    spelled = _FROM_NAMES.fullmatch(old)  # `from pkg.mod import a, b` (T64)
+    if spelled is not None:
+        pairs = [(spelled[1], name.strip()) for name in spelled[2].split(",")]
+    else:
+        pairs = [(old.rpartition(".")[0], old.rpartition(".")[2])]
+    if all(pair in rel.symbols for pair in pairs):
+        for mod, sym in pairs:
+            facts = ctx.head.module_facts(mod)
+            if facts is None or sym not in facts.bindings:
+                return finding
+        mod, names = pairs[0][0], ", ".join(sym for _, sym in pairs)
+        message = f"{finding.message}: {mod} still binds {names} at HEAD, so it resolves there"
         return replace(finding, message=message, severity="warning")
     bound = _bound_by_package(ctx, rel, old, _line(text, finding.line))
     if bound is None:
