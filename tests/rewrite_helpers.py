@@ -108,8 +108,11 @@ def rewrite_and_run(
     make_repo, tmp_path, files: dict, moves, module: str, extra: str = "", roots=None
 ):
     """Apply the plan (`moves` plus `extra` plan YAML) to a scratch copy, execute
-    `module.check()`, and prove a second run finds nothing more. Returns (prep, cs, out)."""
+    `module.check()`, and prove a second run finds nothing more. A run with an error note
+    is one apply refuses: no tree to execute. Returns (prep, cs, out)."""
     prep, cs = changes(make_repo, files, moves, extra, roots)
+    errors = [str(n) for n in cs.notes if n.severity == "error"]
+    assert not errors, errors
     out = tmp_path / "out"
     shutil.copytree(prep.index.root, out, ignore=shutil.ignore_patterns(".git"))
     apply_changeset(out, prep, cs)

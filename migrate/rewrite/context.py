@@ -71,6 +71,10 @@ class Context:
     # keeps (`effect_imports.py`): a binding of it left without uses stays imported.
     import_effects: dict[str, str] = field(default_factory=dict)
     effect_reach: dict[str, frozenset[str]] = field(default_factory=dict)
+    # Modules losing a symbol that still define a name of their own after the plan (a
+    # def, a class, an assignment): a package `__init__` keeps importing such a module
+    # when every name it imported from it moved (`submodule_keep.py`).
+    still_defining: frozenset[str] = frozenset()
     # Directory -> the import order of its files (the project's isort settings, first
     # party): where the import finaliser sorts what it adds (`import_order.orders_by_dir`).
     import_orders: dict[str, ImportOrder] = field(default_factory=dict)

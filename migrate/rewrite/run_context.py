@@ -17,6 +17,7 @@ from migrate.rewrite.names import common_prefix
 from migrate.rewrite.patch_targets import patch_misses, patched_bindings
 from migrate.rewrite.scan import module_aliases
 from migrate.rewrite.shadowed import shadowed_submodules
+from migrate.rewrite.submodule_keep import still_defining
 from migrate.rewrite.symbols import node_names
 from migrate.rewrite.text_files import rootless_spellings
 
@@ -272,4 +273,5 @@ def build_context(index: RepoIndex, rel: Relocation, plan: Plan, moving=None) ->
         import_orders=orders_by_dir(index, rel),
         import_effects=effects,
         effect_reach=effect_reach(index, rel, effects),
+        still_defining=still_defining(index, rel),
     )

@@ -24,6 +24,8 @@ import ast
 from dataclasses import dataclass
 
 from migrate.errors import Diagnostic
+from migrate.index.repo import RepoIndex
+from migrate.relocate import Relocation
 from migrate.rewrite import effect_imports, relative
 from migrate.rewrite.context import Context, FileJob
 from migrate.rewrite.names import is_gone
@@ -57,6 +59,8 @@ def kept_module(
     node, chain = here[0]
     parent, _, leaf = base.rpartition(".")
     if job.is_init and parent and job.old_module == parent and not chain:
+        if base not in ctx.still_defining and base not in ctx.import_effects:
+            return None  # emptied: nothing to read through `pkg.mod`, nothing that runs
         if any(_imports(job, n, base, rel) for n, c in imports if n is not node and not c):
             return None
         spelled = relative.spell(parent, job.new_package, node.level)
@@ -70,6 +74,21 @@ def kept_module(
     if effect is None or _runs_otherwise(job, ctx, base, chain, imports, node):
         return None
     return _effect_keep(job, base, node, effect, start)
+
+
+def still_defining(index: RepoIndex, rel: Relocation) -> frozenset[str]:
+    """The modules losing a symbol that bind a name of their own (def, class, assignment)
+    the plan does not move out."""
+    out = set()
+    for mod in {m for m, _ in rel.symbols}:
+        path = index.modules.get(mod)
+        facts = index.facts(path) if path else None
+        if facts is None or any(
+            b.kind in ("def", "class", "assign") and (mod, name) not in rel.symbols
+            for name, b in facts.bindings.items()
+        ):
+            out.add(mod)  # unparsable: kept (erring towards the import)
+    return frozenset(out)
 
 
 def _runs_otherwise(job, ctx, base, chain, imports, node) -> bool:
