@@ -15,6 +15,7 @@ from rewrite_helpers import (
     rewrite_and_run,
     run_golden_case,
     undefined_names,
+    unsorted_imports,
     unused_imports,
 )
 
@@ -171,7 +172,9 @@ def test_every_module_level_name_the_moved_code_needs_is_carried(make_repo, tmp_
     new = (out / "pkg/new.py").read_text()
     assert "    from pkg.mod import Num, Pair\n" in new  # under TYPE_CHECKING, as at home
     # SCALE, which the star gave, from its own module (trial24 T44)
-    assert "from pkg.consts import SCALE\nfrom pkg.mod import HIGH, LIMIT, LOW, codec\n" in new
+    assert "from pkg.consts import SCALE\nfrom pkg.mod import HIGH, LIMIT, LOW\n" in new
+    # the `try:` of imports binding codec comes whole (T61), not `from pkg.mod import codec`
+    assert "\ntry:\n    import json as codec\nexcept ImportError:\n    codec = None\n" in new
 
 
 def test_a_type_checking_alias_of_a_lazy_annotation_comes_along(make_repo, tmp_path):
@@ -457,3 +460,30 @@ def test_a_dotted_import_a_star_gives_is_carried_whole(make_repo, tmp_path):
         make_repo, tmp_path, files, [("pkg.helpers:tag", "pkg.xmltag")], "check"
     )
     assert (out / "pkg/xmltag.py").read_text().startswith("import xml.etree.ElementTree\n")
+
+
+TRY_FALLBACK = "symbol-try-import-fallback-carried"
+
+
+def test_a_decorator_bound_by_a_try_import_fallback_is_carried_not_a_cycle(make_repo, tmp_path):
+    """T61 (wcwidth's `lru_cache`): `width` is decorated by a name the source binds in a
+    top-level `try: from functools import lru_cache` / `except ImportError:` fallback.
+    That name was read as the source's own, so the target would import it from the
+    source, which imports `width` back: refused as a cycle. The whole `try:` is carried
+    (after the target's sorted imports, a blank line apart), and leaves the source,
+    where nothing else reads it; executed, run twice, ruff clean (I, F401, F821). Into a
+    new module it is the module's only import statement."""
+    _, cs, out, case = run_golden_case(make_repo, tmp_path, TRY_FALLBACK)
+    assert not [n for n in cs.notes if n.severity == "error"]
+    widths = (out / "pkg/widths.py").read_text()
+    assert widths.startswith("import os\n\ntry:\n    from functools import lru_cache\nexcept")
+    assert "lru_cache" not in (out / "pkg/wc.py").read_text()
+    assert undefined_names(out) == [] and unused_imports(out) == [] and unsorted_imports(out) == []
+    files = {k: v for k, v in case.files.items() if k != "pkg/widths.py"}
+    files["use.py"] = (
+        files["use.py"].replace("from pkg.widths import sep\n", "").replace(" and sep()", "")
+    )
+    _, _, out = rewrite_and_run(
+        make_repo, tmp_path / "new", files, case.moves, "use", roots=case.roots
+    )
+    assert (out / "pkg/widths.py").read_text().startswith("try:\n    from functools import")

@@ -75,7 +75,7 @@ class _Add:
 @dataclass(frozen=True)
 class _Top:
     stmt: str  # one import statement, no indentation or newline
-    kind: str  # "future" | "import" | "checking" (under `if TYPE_CHECKING:`)
+    kind: str  # "future" | "import" | "checking" (under `if TYPE_CHECKING:`) | "block"
     reason: str
     clear_of: tuple[tuple[int, int], ...] = ()
 
@@ -147,11 +147,15 @@ class ImportScratch:
         *,
         future: bool = False,
         type_checking: bool = False,
+        block: bool = False,
         clear_of: tuple[tuple[int, int], ...] = (),
     ) -> None:
         """Schedule `stmt` at the module's top (once): a `__future__` import, an import,
-        or one only type checkers need; never inside a span of `clear_of`."""
+        one only type checkers need, or a `block` (a `try:` of imports, lines joined by
+        LF), which goes after the sorted imports as isort leaves it; never inside a span
+        of `clear_of`."""
         kind = "future" if future else "checking" if type_checking else "import"
+        kind = "block" if block else kind
         if not any(t.stmt == stmt and t.kind == kind for t in self.tops):
             self.tops.append(_Top(stmt, kind, reason, tuple(clear_of)))
 
@@ -253,16 +257,21 @@ class ImportScratch:
                 out.append((at, at, "".join(t.stmt + nl for t in run), run[0].reason))
         imports = [t for t in self.tops if t.kind == "import"]
         checking = [t for t in self.tops if t.kind == "checking"]
-        if not (imports or checking):
+        blocks = [t.stmt.replace("\n", nl) for t in self.tops if t.kind == "block"]
+        if not (imports or checking or blocks):
             return out
         block = _checking_block(checking, nl, self.guard)
         runs = _runs(imports) or [[]]
         start = _after_imports(self.text)
         for k, run in enumerate(runs):
-            lines = [t.stmt for t in run] + ([block] if block and k == len(runs) - 1 else [])
-            clear = [span for t in run or checking for span in t.clear_of]
+            last = k == len(runs) - 1
+            apart = [""] if blocks and last and (run or _imports_before(self.text, start)) else []
+            lines = [t.stmt for t in run] + (apart + blocks if last else [])
+            lines += [block] if block and last else []
+            firsts = run or checking or [t for t in self.tops if t.kind == "block"]
+            clear = [span for t in firsts for span in t.clear_of]
             at = max([start] + [e for s, e in clear if s < start < e])
-            reason = (run or checking)[0].reason
+            reason = firsts[0].reason
             text = "".join(line + nl for line in lines)
             if k == len(runs) - 1 and not _imports_before(self.text, start):
                 text += nl * self._blank_after(at)  # the file had no imports: code follows
@@ -288,7 +297,8 @@ class ImportScratch:
         futures = [t.stmt for t in self.tops if t.kind == "future"]
         imports = _sections([t.stmt for t in self.tops if t.kind == "import"], self.order)
         block = _checking_block([t for t in self.tops if t.kind == "checking"], nl, self.guard)
-        parts = [nl.join(p) for p in (futures, *imports) if p] + ([block] if block else [])
+        blocks = [t.stmt.replace("\n", nl) for t in self.tops if t.kind == "block"]
+        parts = [nl.join(p) for p in (futures, *imports) if p] + blocks + ([block] if block else [])
         after = self.order.style.lines_after_imports
         after = 2 if after < 0 else after  # the caller takes one off before a statement
         return [(0, 0, (nl + nl).join(parts) + nl * (1 + after), self.tops[0].reason)]

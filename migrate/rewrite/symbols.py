@@ -103,10 +103,18 @@ def _top_level(tree: ast.Module) -> dict[str, ast.stmt]:
 
 
 def _import_lines(tree: ast.Module, package: str, rel: Relocation) -> dict[str, str]:
-    """Local name -> one absolute import statement binding it, in new locations."""
+    """Local name -> one absolute import statement binding it, in new locations; a name
+    bound by a top-level `try:` of imports (`except ImportError:` a fallback import or
+    constant: wcwidth's `lru_cache`, T61) -> that whole statement, so the moved code binds
+    it as its module did, not through an import of that module (a cycle)."""
     out = {}
     for node in tree.body:
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Try):
+            block = _import_block(node, package, rel)
+            if block is not None:
+                for name in _block_names(node):
+                    out.setdefault(name, block)
+        elif isinstance(node, ast.Import):
             for a in node.names:
                 new = rel.module(a.name) or a.name
                 if a.asname:
@@ -125,6 +133,63 @@ def _import_lines(tree: ast.Module, package: str, rel: Relocation) -> dict[str, 
                 local = a.asname or a.name
                 alias = f" as {local}" if local != leaf else ""
                 out[local] = f"from {new_base} import {leaf}{alias}"
+    return out
+
+
+def _import_block(node: ast.Try, package: str, rel: Relocation) -> str | None:
+    """A `try:` whose every part only imports (or binds a constant, or passes), as
+    absolute statements in new locations; None for any other `try`."""
+    if not _is_import_block(node):
+        return None
+    parts = [("try:", node.body)]
+    parts += [
+        (f"except {ast.unparse(h.type)}:" if h.type else "except:", h.body) for h in node.handlers
+    ]
+    parts += [("else:", node.orelse)] if node.orelse else []
+    lines: list[str] = []
+    for head, body in parts:
+        lines.append(head)
+        for stmt in body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                one = _import_lines(ast.Module(body=[stmt], type_ignores=[]), package, rel)
+                if not one and not (
+                    isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"
+                ):
+                    return None  # a star import: what it binds is not spelled here
+                lines += [f"    {line}" for line in dict.fromkeys(one.values())]
+            else:
+                lines.append(f"    {ast.unparse(stmt)}")
+    return "\n".join(lines)
+
+
+def _is_import_block(node: ast.stmt) -> bool:
+    """A `try:` whose every part only imports, binds a name to a constant or passes (no
+    `finally`, no `except ... as e`): an import with its fallback."""
+    if not isinstance(node, ast.Try) or node.finalbody or any(h.name for h in node.handlers):
+        return False
+    bodies = [node.body, node.orelse, *(h.body for h in node.handlers)]
+    return all(
+        isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Pass))
+        or (
+            isinstance(stmt, ast.Assign)
+            and all(isinstance(t, ast.Name) for t in stmt.targets)
+            and isinstance(stmt.value, ast.Constant)
+        )
+        for body in bodies
+        for stmt in body
+    )
+
+
+def _block_names(node: ast.Try) -> set[str]:
+    """The names a `try:` statement's parts bind (imports and assignments)."""
+    out: set[str] = set()
+    for stmt in ast.walk(node):
+        if isinstance(stmt, ast.Import):
+            out.update(a.asname or a.name.split(".")[0] for a in stmt.names)
+        elif isinstance(stmt, ast.ImportFrom):
+            out.update(a.asname or a.name for a in stmt.names if a.name != "*")
+        elif isinstance(stmt, ast.Assign):
+            out.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
     return out
 
 
@@ -356,6 +421,10 @@ def _unused_imports(
             gone = gone_from(node)
             if gone:
                 out.append((node, gone))
+        elif _is_import_block(node):  # `try:` of imports (T61): carried, and goes whole
+            names = _block_names(node)
+            if names and names <= moved_uses and not names & stay_uses:
+                out.append((node, []))
     return out
 
 
@@ -958,6 +1027,8 @@ def _bound_names(text: str) -> set[str]:
 
 def _binds(line: str) -> set[str]:
     node = ast.parse(line).body[0]
+    if isinstance(node, ast.Try):  # a `try:` of imports (`_import_block`)
+        return _block_names(node)
     return {a.asname or a.name.split(".")[0] for a in node.names}
 
 
@@ -1109,7 +1180,7 @@ def _schedule(scratch: ImportScratch, imports, futures, checking, bound=frozense
             why_future = "the moved definitions were written under these future imports"
             scratch.add_top(stmt, why_future, future=True)
     for stmt in new:
-        scratch.add_top(stmt, why)
+        scratch.add_top(stmt, why, block=stmt.startswith("try:"))
     if tc and "TYPE_CHECKING" not in bound:
         typing = _typing_local([*new, scratch.text])
         if typing is not None:  # trial23 T32: `t.TYPE_CHECKING`, not a second import

@@ -1,0 +1,5 @@
+from pkg.widths import width
+
+
+def total(items):
+    return sum(width(s) for s in items)
