@@ -857,3 +857,28 @@ def test_blocks_walk_statements_only_in_ast_walk_order():
     assert [b[0].names[0].name for b in import_layout._blocks(tree)][:3] == ["a", "b", "f"]
     never = import_layout._never_run(tree)
     assert {n.names[0].name for n in ast.walk(tree) if id(n) in never} == {"l", "m"}
+
+
+def test_a_lone_name_split_off_a_one_line_parenthesized_import_is_written_bare(make_repo, tmp_path):
+    """T62 (wcwidth): `from .wc import (_bisearch, width)` on one line, `_bisearch` moved:
+    each part held one name and kept the parentheses, `from .search import (_bisearch)`,
+    a layout the file never had (ruff's formatter writes both parts bare). A lone name is
+    written bare; a multi-line statement keeps its layout, one name per line, for a lone
+    name too. Executed, run twice."""
+    from rewrite_helpers import rewrite_and_run
+
+    files = {
+        "pkg/__init__.py": "from .wc import (_bisearch, width)  # the public names\n",
+        "pkg/wc.py": "def width():\n    return 1\n\n\ndef _bisearch():\n    return 2\n",
+        "use.py": "import pkg\n\n\ndef check():\n    assert pkg.width() + pkg._bisearch() == 3\n",
+    }
+    moves = [("pkg.wc:_bisearch", "pkg.search")]
+    _, _, out = rewrite_and_run(make_repo, tmp_path, files, moves, "use")
+    assert (out / "pkg/__init__.py").read_text() == (
+        "from .search import _bisearch\nfrom .wc import width  # the public names\n"
+    )
+    files["pkg/__init__.py"] = "from .wc import (\n    width,\n    _bisearch,\n)\n"
+    _, _, out = rewrite_and_run(make_repo, tmp_path / "multi", files, moves, "use")
+    assert (out / "pkg/__init__.py").read_text() == (
+        "from .search import (\n    _bisearch,\n)\nfrom .wc import (\n    width,\n)\n"
+    )

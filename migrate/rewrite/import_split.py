@@ -130,6 +130,12 @@ def split_from_import(
         dots, mod = module_nodes(spelled)
         stmt = node.with_changes(relative=dots, module=mod, names=aliases, lpar=lpar, rpar=rpar)
         code = module.code_for_node(stmt)
+        if len(aliases) == 1 and lpar is not None and newline not in code:
+            # `(a, b)` on one line split: `(b)` alone is no layout of the file's (ruff
+            # formats both away; a lone name is written bare, T62)
+            bare = aliases[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            stmt = stmt.with_changes(names=[bare], lpar=None, rpar=None)
+            code = module.code_for_node(stmt)
         # Rendered outside its block: continuation lines get the block's indentation.
         out.append((newline + indent).join(code.split(newline)) if indent else code)
     sep = (f"  {pragma}" if pragma else "") + newline + indent
