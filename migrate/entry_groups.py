@@ -28,6 +28,8 @@ import ast
 import re
 from pathlib import PurePosixPath
 
+from migrate.index.calls import callee_name
+
 _TOML_HEADER = re.compile(r"^[ \t]*\[([^\[\]\n]+)\][ \t]*(?:#.*)?$", re.M)
 _TOML_GROUP_TABLES = ("project.entry-points", "tool.poetry.plugins")
 _TOML_KEY = re.compile(r"^[ \t]*(\"[^\"\n]*\"|'[^'\n]*'|[A-Za-z0-9_.\-]+)[ \t]*=", re.M)
@@ -240,10 +242,7 @@ def _group_args(node: ast.AST):
 
 
 def _calls(node: ast.AST, name: str) -> bool:
-    if not isinstance(node, ast.Call):
-        return False
-    f = node.func
-    return (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)) == name
+    return callee_name(node) == name
 
 
 def _offset(text: str, starts: list[int], lineno: int, col_bytes: int) -> int:

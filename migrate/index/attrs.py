@@ -34,6 +34,7 @@ from migrate.index.bindings import (
 )
 from migrate.index.forward_refs import reference_strings
 from migrate.index.imports import absolute
+from migrate.index.literal import str_literal
 
 _PATCHERS = {"patch", "mock.patch", "unittest.mock.patch", "mocker.patch"}
 _OBJECT_PATCHERS = {"object", "setattr"}  # patch.object(mod, "x"), monkeypatch.setattr(mod, "x")
@@ -70,12 +71,6 @@ def attr_chain(node: ast.AST) -> tuple[str, list[str]] | None:
     """(root name, attributes) of a pure `a.b.c` chain of names and attributes, else None."""
     chain = name_chain(node)
     return (chain[0].id, chain[1]) if chain is not None else None
-
-
-def _literal(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    return None
 
 
 class AttrWalker(Visitor):
@@ -293,13 +288,13 @@ class AttrWalker(Visitor):
             if getter or (func[1] and callee in _OBJECT_PATCHERS):
                 self._object_ref(node, obj, attr)
         if (fname in _PATCHERS or fname.endswith(".setattr")) and args:
-            value = _literal(args[0])
+            value = str_literal(args[0])
             if value and "." in value and all(p.isidentifier() for p in value.split(".")):
                 first, *rest = value.split(".")
                 self.facts.refs.append(AttrRef(node.lineno, first, tuple(rest), value, True))
 
     def _object_ref(self, node: ast.Call, obj: ast.AST, attr: ast.AST) -> None:
-        chain, name = attr_chain(obj), _literal(attr)
+        chain, name = attr_chain(obj), str_literal(attr)
         if chain and name and name.isidentifier():
             root, attrs = chain
             self._ref(node.lineno, root, [*attrs, name], f'{".".join([root, *attrs])}."{name}"')

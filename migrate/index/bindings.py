@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from migrate.index.calls import IMPORT_CALLS, callee_name
 from migrate.index.forward_refs import annotation_parts, forward_references
 from migrate.index.imports import package_of, resolve_relative
 from migrate.rewrite.spans import ast_offset, line_starts
@@ -631,15 +632,14 @@ class _Builder(Visitor):
             self.bind(local, self.off(node), b, Binding(local, "from", node.lineno, base, a.name))
 
 
-_IMPORTERS = frozenset(("import_module", "__import__", "reload"))
+_IMPORTERS = IMPORT_CALLS | {"reload"}
 
 
 def _runtime_import(value: ast.AST | None) -> bool:
     """`value` is a module imported at run time: `importlib.import_module(name)`,
     `__import__(name)`, `importlib.reload(m)`, `sys.modules[name]`."""
     if isinstance(value, ast.Call):
-        f = value.func
-        return (f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)) in _IMPORTERS
+        return callee_name(value) in _IMPORTERS
     if isinstance(value, ast.Subscript):
         v = value.value
         return (v.id if isinstance(v, ast.Name) else getattr(v, "attr", None)) == "modules"
@@ -652,11 +652,8 @@ def _literal_import(value: ast.AST | None) -> str | None:
     if not (isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords):
         return None
     f, arg = value.func, value.args[0]
-    named = (isinstance(f, ast.Name) and f.id == "import_module") or (
-        isinstance(f, ast.Attribute)
-        and f.attr == "import_module"
-        and isinstance(f.value, ast.Name)
-        and f.value.id == "importlib"
+    named = callee_name(value) == "import_module" and (
+        isinstance(f, ast.Name) or (isinstance(f.value, ast.Name) and f.value.id == "importlib")
     )
     if named and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
         name = arg.value

@@ -28,6 +28,8 @@ import ast
 import posixpath
 import re
 
+from migrate.index.literal import str_literal
+
 MARKER = re.compile(
     r"__file__|\b(?:files|get_data|read_text|read_binary|open_text|open_binary|path|is_resource)"
     r"\(\s*(?:__(?:package|name)__\b|[\"'][A-Za-z_][\w.]*[\"']\s*[,)])"
@@ -47,9 +49,9 @@ def _name(func: ast.AST) -> str:
 
 
 def _literal(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value:
-        return None if node.value.startswith("/") else node.value
-    return None
+    """A relative path named by a literal (an absolute one is no package data)."""
+    value = str_literal(node)
+    return None if not value or value.startswith("/") else value
 
 
 def _package(node: ast.AST) -> str | None:

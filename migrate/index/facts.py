@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from migrate.index.attrs import AttrFacts, AttrWalker, walk_attributes
 from migrate.index.bindings import Binding, Bindings, def_scopes, module_bindings
 from migrate.index.bindings import scope_model as walk_scopes
+from migrate.index.calls import callee_name
 from migrate.index.data_lookups import MARKER, data_lookups
 from migrate.index.imports import ImportRef, absolute, is_main_test, is_type_checking
 from migrate.index.unbound import unbound_at_import, unbound_later
@@ -389,7 +390,7 @@ class _FactsWalk(AttrWalker):
         writes = ("update", "setdefault", "__setitem__")
         if isinstance(f, ast.Attribute) and f.attr in writes and is_globals_call(f.value):
             self.f.writes_globals = True
-        name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
+        name = callee_name(node) or ""
         for kw in node.keywords:
             v = kw.value
             literal = isinstance(v, ast.Constant) and isinstance(v.value, str)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from migrate.changes import Edit
 from migrate.errors import Diagnostic, Pos
+from migrate.index.calls import callee_name
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
 
@@ -59,10 +60,7 @@ def _names_own_package(text: str) -> bool:
 
 
 def _callee(node: ast.AST) -> str:
-    if not isinstance(node, ast.Call):
-        return ""
-    f = node.func
-    return f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+    return callee_name(node) or ""
 
 
 class _Paths:

@@ -12,11 +12,12 @@ import ast
 import re
 
 from migrate.errors import Diagnostic
+from migrate.index.calls import IMPORT_CALLS, callee_name
+from migrate.index.literal import str_literal
 from migrate.index.repo import RepoIndex
 from migrate.relocate import Relocation
 from migrate.rewrite.spans import ast_offset, line_starts, note_at
 
-_CALLS = frozenset(("import_module", "__import__"))
 _CALL = re.compile(r"\b(?:import_module|__import__)\s*\(")
 
 
@@ -38,26 +39,22 @@ def losing_packages(rel: Relocation) -> dict[str, list[str]]:
     return out
 
 
-def _str(node: ast.AST | None) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
 def _computed_package(call: ast.Call) -> str | None:
     """The package a computed module name of `call` starts in: the literal head of an
     f-string or a `+`, or the `package` argument of a relative name; None for a
     literal name (the strings pass's) or nothing readable."""
     first = call.args[0] if call.args else None
-    package = _str(call.args[1]) if len(call.args) > 1 else None
-    package = next((_str(k.value) for k in call.keywords if k.arg == "package"), package)
+    package = str_literal(call.args[1]) if len(call.args) > 1 else None
+    package = next((str_literal(k.value) for k in call.keywords if k.arg == "package"), package)
     head = None
     if isinstance(first, ast.JoinedStr) and first.values:
-        head = _str(first.values[0])
+        head = str_literal(first.values[0])
     elif isinstance(first, ast.BinOp) and isinstance(first.op, ast.Add):
         left = first.left
         while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add):
             left = left.left
-        head = _str(left)
-    elif first is not None and _str(first) is None:
+        head = str_literal(left)
+    elif first is not None and str_literal(first) is None:
         return package  # a name computed whole: relative to `package`, if any
     if head is None:
         return None
@@ -81,9 +78,7 @@ def dynamic_import_notes(index: RepoIndex, rel: Relocation) -> list[Diagnostic]:
         for node in ast.walk(tree) if tree is not None else ():
             if not isinstance(node, ast.Call):
                 continue
-            f = node.func
-            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
-            package = _computed_package(node) if name in _CALLS else None
+            package = _computed_package(node) if callee_name(node) in IMPORT_CALLS else None
             if package not in losing:
                 continue
             gone = ", ".join(losing[package])
